@@ -1,0 +1,67 @@
+/// A visual sample entry: avc1/avc3, hvc1/hev1, encv, ... (ISO/IEC 14496-12, 12.1.3).
+///
+/// Holds the coded size from the entry and the boxes inside it that matter
+/// for a picture: avcC or hvcC, pasp, clap, colr, btrt, and for encrypted
+/// entries sinf (frma, schm).
+public struct VisualSampleEntry: Sendable {
+    public let header: BoxHeader
+    /// 1-based index into the data references.
+    public let dataReferenceIndex: UInt16
+    /// Width in pixels as the entry states it.
+    public let width: UInt16
+    /// Height in pixels as the entry states it.
+    public let height: UInt16
+    /// Bit depth field (0x18 for colour without alpha).
+    public let depth: UInt16
+    /// The compressor name (a Pascal string of up to 31 bytes).
+    public let compressorName: String
+    /// The child boxes.
+    public let children: [any Box]
+
+    /// The H.264 decoder configuration, if any.
+    public var avcConfiguration: AVCConfigurationBox? { first(AVCConfigurationBox.self) }
+    /// The HEVC decoder configuration, if any.
+    public var hevcConfiguration: HEVCConfigurationBox? { first(HEVCConfigurationBox.self) }
+    /// The pixel aspect ratio, if stated.
+    public var pixelAspectRatio: PixelAspectRatioBox? { first(PixelAspectRatioBox.self) }
+    /// The clean aperture, if stated.
+    public var cleanAperture: CleanApertureBox? { first(CleanApertureBox.self) }
+    /// The colour information, if stated (nclx or nclc preferred over ICC profiles).
+    public var colourInformation: ColourInformationBox? {
+        let all = children.compactMap { $0 as? ColourInformationBox }
+        return all.first(where: { $0.matrixCoefficients != nil }) ?? all.first
+    }
+    /// The bit rates, if stated.
+    public var bitRate: BitRateBox? { first(BitRateBox.self) }
+    /// The protection scheme for encv/resv entries.
+    public var protectionInfo: ProtectionSchemeInfo? {
+        guard let sinf = children.compactMap({ $0 as? ContainerBox }).first(where: { $0.header.type == "sinf" || $0.header.type == "rinf" }) else { return nil }
+        return ProtectionSchemeInfo(sinf: sinf)
+    }
+    /// The format samples are coded in: the entry's code, or for encrypted entries the original format from frma.
+    public var codingFormat: FourCC { protectionInfo?.originalFormat ?? header.type }
+
+    private func first<T: Box>(_ type: T.Type) -> T? {
+        for child in children {
+            if let match = child as? T { return match }
+        }
+        return nil
+    }
+
+    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        self.header = header
+        try reader.skip(6)                        // reserved
+        dataReferenceIndex = try reader.readUInt16()
+        try reader.skip(16)                       // pre_defined, reserved
+        width = try reader.readUInt16()
+        height = try reader.readUInt16()
+        try reader.skip(12)                       // horizresolution, vertresolution, reserved
+        _ = try reader.readUInt16()               // frame_count
+        let nameBytes = try reader.readSlice(32)  // compressorname
+        let nameLength = min(Int(nameBytes.first ?? 0), 31)
+        compressorName = String(decoding: nameBytes.dropFirst().prefix(nameLength), as: UTF8.self)
+        depth = try reader.readUInt16()
+        _ = try reader.readInt16()                // pre_defined
+        children = try BoxTreeReader.readChildren(&reader, context: &context)
+    }
+}

@@ -1,0 +1,107 @@
+/// Parses an H.264 sequence parameter set (ITU-T H.264, 7.3.2.1.1 and E.1.1) as far as the picture needs.
+public enum H264SequenceParameterSet {
+    /// Sample aspect ratios for aspect_ratio_idc 1...16 (Table E-1).
+    static let sampleAspectRatios: [(Int, Int)] = [
+        (1, 1), (12, 11), (10, 11), (16, 11), (40, 33), (24, 11), (20, 11), (32, 11),
+        (80, 33), (18, 11), (15, 11), (64, 33), (160, 99), (4, 3), (3, 2), (2, 1),
+    ]
+
+    /// Parses the SPS NAL unit `nal` (with its one-byte NAL header).
+    /// - Throws: `MP4Error` `malformed` or `needMoreBytes` when the SPS is cut off or out of range.
+    public static func parse<C: Collection>(_ nal: C) throws(MP4Error) -> VideoParameters where C.Element == UInt8 {
+        var bits = BitReader(nal: nal, headerBytes: 1, name: "sps")
+        let profile = Int(try bits.bits(8))
+        try bits.skip(8)  // constraint_set flags, reserved
+        let level = Int(try bits.bits(8))
+        _ = try bits.ue(max: 31, "seq_parameter_set_id")
+        var chromaFormat = 1
+        var separateColourPlanes = false
+        var bitDepthLuma = 8
+        var bitDepthChroma = 8
+        if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profile) {
+            chromaFormat = Int(try bits.ue(max: 3, "chroma_format_idc"))
+            if chromaFormat == 3 { separateColourPlanes = try bits.flag() }
+            bitDepthLuma = Int(try bits.ue(max: 6, "bit_depth_luma_minus8")) + 8
+            bitDepthChroma = Int(try bits.ue(max: 6, "bit_depth_chroma_minus8")) + 8
+            try bits.skip(1)  // qpprime_y_zero_transform_bypass_flag
+            if try bits.flag() {  // seq_scaling_matrix_present_flag
+                for list in 0..<(chromaFormat == 3 ? 12 : 8) where try bits.flag() {
+                    try skipScalingList(&bits, size: list < 6 ? 16 : 64)
+                }
+            }
+        }
+        _ = try bits.ue(max: 12, "log2_max_frame_num_minus4")
+        let pocType = try bits.ue(max: 2, "pic_order_cnt_type")
+        if pocType == 0 {
+            _ = try bits.ue(max: 12, "log2_max_pic_order_cnt_lsb_minus4")
+        } else if pocType == 1 {
+            try bits.skip(1)
+            _ = try bits.se()
+            _ = try bits.se()
+            let cycle = try bits.ue(max: 255, "num_ref_frames_in_pic_order_cnt_cycle")
+            for _ in 0..<cycle { _ = try bits.se() }
+        }
+        _ = try bits.ue(max: 32, "max_num_ref_frames")
+        try bits.skip(1)  // gaps_in_frame_num_value_allowed_flag
+        let widthInMBs = Int(try bits.ue(max: 1 << 16, "pic_width_in_mbs_minus1")) + 1
+        let heightInMapUnits = Int(try bits.ue(max: 1 << 16, "pic_height_in_map_units_minus1")) + 1
+        let frameMBsOnly = try bits.flag()
+        let mbaff = frameMBsOnly ? false : try bits.flag()
+        try bits.skip(1)  // direct_8x8_inference_flag
+        var crop = (left: 0, right: 0, top: 0, bottom: 0)
+        if try bits.flag() {
+            crop = (Int(try bits.ue()), Int(try bits.ue()), Int(try bits.ue()), Int(try bits.ue()))
+        }
+        let chromaArrayType = separateColourPlanes ? 0 : chromaFormat
+        let cropUnitX = chromaArrayType == 0 ? 1 : (chromaFormat == 3 ? 1 : 2)
+        let cropUnitY = (chromaArrayType == 0 ? 1 : (chromaFormat == 1 ? 2 : 1)) * (frameMBsOnly ? 1 : 2)
+        var parameters = VideoParameters(
+            codedWidth: widthInMBs * 16, codedHeight: heightInMapUnits * 16 * (frameMBsOnly ? 1 : 2),
+            cropLeft: crop.left * cropUnitX, cropRight: crop.right * cropUnitX,
+            cropTop: crop.top * cropUnitY, cropBottom: crop.bottom * cropUnitY,
+            chromaFormat: chromaFormat, bitDepthLuma: bitDepthLuma, bitDepthChroma: bitDepthChroma,
+            isInterlaced: !frameMBsOnly, isMBAFF: mbaff, sampleAspectRatio: nil, colour: nil,
+            profile: profile, level: level)
+        guard parameters.width > 0, parameters.height > 0 else {
+            throw MP4Error(.malformed, path: "sps", offset: 0, "cropping leaves no picture")
+        }
+        // VUI, when present: aspect ratio and colour. A VUI cut short leaves what was read.
+        if (try? bits.flag()) == true {
+            try? readVUI(&bits, into: &parameters)
+        }
+        return parameters
+    }
+
+    private static func readVUI(_ bits: inout BitReader, into parameters: inout VideoParameters) throws(MP4Error) {
+        if try bits.flag() {  // aspect_ratio_info_present_flag
+            let idc = Int(try bits.bits(8))
+            if idc == 255 {
+                let width = Int(try bits.bits(16)), height = Int(try bits.bits(16))
+                if width > 0 && height > 0 { parameters.sampleAspectRatio = (width, height) }
+            } else if idc >= 1 && idc <= sampleAspectRatios.count {
+                parameters.sampleAspectRatio = sampleAspectRatios[idc - 1]
+            }
+        }
+        if try bits.flag() { try bits.skip(1) }  // overscan
+        if try bits.flag() {  // video_signal_type_present_flag
+            try bits.skip(3)  // video_format
+            let fullRange = try bits.flag()
+            if try bits.flag() {
+                parameters.colour = ColourDescription(primaries: Int(try bits.bits(8)), transfer: Int(try bits.bits(8)),
+                                                      matrix: Int(try bits.bits(8)), fullRange: fullRange)
+            } else {
+                parameters.colour = ColourDescription(primaries: 2, transfer: 2, matrix: 2, fullRange: fullRange)
+            }
+        }
+    }
+
+    private static func skipScalingList(_ bits: inout BitReader, size: Int) throws(MP4Error) {
+        var last: Int32 = 8
+        var next: Int32 = 8
+        for _ in 0..<size where next != 0 {
+            let delta = try bits.se()
+            next = (last + delta + 256) % 256
+            last = next == 0 ? last : next
+        }
+    }
+}

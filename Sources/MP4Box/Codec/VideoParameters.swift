@@ -1,0 +1,67 @@
+/// What a sequence parameter set says about the picture: coded size, cropping, format and colour.
+public struct VideoParameters: Sendable, Equatable {
+    /// Width of the decoded picture before cropping, in luma samples.
+    public var codedWidth: Int
+    /// Height of the decoded picture before cropping, in luma samples.
+    public var codedHeight: Int
+    /// Luma samples cropped from the left (conformance window / frame cropping).
+    public var cropLeft: Int
+    /// Luma samples cropped from the right.
+    public var cropRight: Int
+    /// Luma samples cropped from the top.
+    public var cropTop: Int
+    /// Luma samples cropped from the bottom.
+    public var cropBottom: Int
+    /// 0 monochrome, 1 4:2:0, 2 4:2:2, 3 4:4:4.
+    public var chromaFormat: Int
+    /// Luma bit depth.
+    public var bitDepthLuma: Int
+    /// Chroma bit depth.
+    public var bitDepthChroma: Int
+    /// Whether the stream codes fields (H.264 frame_mbs_only_flag = 0).
+    public var isInterlaced: Bool
+    /// Whether macroblock-adaptive frame/field coding is on (H.264 mb_adaptive_frame_field_flag).
+    public var isMBAFF: Bool
+    /// Sample aspect ratio from the VUI, if stated.
+    public var sampleAspectRatio: (Int, Int)?
+    /// Colour description from the VUI, if stated.
+    public var colour: ColourDescription?
+    /// Profile indication (H.264 profile_idc, HEVC general_profile_idc).
+    public var profile: Int
+    /// Level indication.
+    public var level: Int
+
+    /// Width after cropping.
+    public var width: Int { max(0, codedWidth - cropLeft - cropRight) }
+    /// Height after cropping.
+    public var height: Int { max(0, codedHeight - cropTop - cropBottom) }
+
+    public static func == (lhs: VideoParameters, rhs: VideoParameters) -> Bool {
+        lhs.codedWidth == rhs.codedWidth && lhs.codedHeight == rhs.codedHeight && lhs.cropLeft == rhs.cropLeft
+            && lhs.cropRight == rhs.cropRight && lhs.cropTop == rhs.cropTop && lhs.cropBottom == rhs.cropBottom
+            && lhs.chromaFormat == rhs.chromaFormat && lhs.bitDepthLuma == rhs.bitDepthLuma
+            && lhs.bitDepthChroma == rhs.bitDepthChroma && lhs.isInterlaced == rhs.isInterlaced && lhs.isMBAFF == rhs.isMBAFF
+            && lhs.sampleAspectRatio?.0 == rhs.sampleAspectRatio?.0 && lhs.sampleAspectRatio?.1 == rhs.sampleAspectRatio?.1
+            && lhs.colour == rhs.colour && lhs.profile == rhs.profile && lhs.level == rhs.level
+    }
+}
+
+/// Colour primaries, transfer characteristics, matrix coefficients (ISO/IEC 23091-2 code points) and range.
+public struct ColourDescription: Sendable, Equatable {
+    /// Colour primaries (1 BT.709, 5/6 BT.601, 9 BT.2020, 2 unspecified).
+    public var primaries: Int
+    /// Transfer characteristics (1 BT.709, 16 PQ, 18 HLG, 2 unspecified).
+    public var transfer: Int
+    /// Matrix coefficients (1 BT.709, 5/6 BT.601, 9 BT.2020 NCL, 0 identity/RGB, 2 unspecified).
+    public var matrix: Int
+    /// Whether samples use the full range (0-255) rather than limited (16-235).
+    public var fullRange: Bool
+
+    /// Makes a description.
+    public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
+        self.primaries = primaries
+        self.transfer = transfer
+        self.matrix = matrix
+        self.fullRange = fullRange
+    }
+}

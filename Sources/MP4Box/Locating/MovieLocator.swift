@@ -1,0 +1,118 @@
+/// Finds and parses a movie's index (moov, and for fragmented files the moof, sidx and mfra boxes) with few reads.
+///
+/// It reads a head of the file, walks the top-level box headers, jumps over
+/// mdat by its size and reads moov whole. When moov lies after mdat, one read
+/// of everything from the end of mdat to the end of the file usually finds it.
+/// Every read is recorded, so callers and tests can see what the index cost.
+public struct MovieLocator: Sendable {
+    /// How the locator reads.
+    public struct Options: Sendable {
+        /// Bytes of the first read. A faststart file whose moov fits here costs one read.
+        public var headSize: Int = 64 * 1024
+        /// When moov is after mdat and at most this many bytes follow mdat, they are read in one go.
+        public var tailReadLimit: UInt64 = 16 << 20
+        /// Whether to read every movie fragment (needed for a complete sample table of a fragmented file).
+        public var readsAllFragments: Bool = true
+        /// Parser limits.
+        public var limits = ParseLimits()
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// One read the locator made.
+    public struct Read: Sendable, Equatable {
+        /// The range asked for.
+        public var range: Range<UInt64>
+        /// The bytes that came back.
+        public var byteCount: Int
+    }
+
+    /// A located movie and what finding it cost.
+    public struct Result: Sendable {
+        /// The movie.
+        public var movie: Movie
+        /// Every read, in order.
+        public var reads: [Read]
+        /// The file length, if it became known.
+        public var fileLength: UInt64?
+        /// Headers of the top-level boxes seen, in file order.
+        public var topLevelBoxes: [BoxHeader]
+
+        /// Total bytes read.
+        public var bytesRead: Int { reads.reduce(0) { $0 + $1.byteCount } }
+    }
+
+    /// The options.
+    public var options: Options
+
+    /// A locator with `options`.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Finds and parses the movie in `source`.
+    /// - Throws: `MP4Error` (`notFound` when there is no moov, `needMoreBytes` when the file ends inside a box,
+    ///   `malformed`, `unsupported`, `limitExceeded`), or whatever the source throws.
+    public func locate(in source: any ByteSource) async throws -> Result {
+        var window = ReadWindow(source: source, limits: options.limits)
+        window.length = await source.knownLength
+        try await window.load(0..<UInt64(options.headSize))
+        var parts = TopLevelBoxes()
+        var diagnostics: [ParseDiagnostic] = []
+        var position: UInt64 = 0
+        while true {
+            if let length = window.length, position >= length { break }
+            guard let headerBytes = try await window.bytes(position..<position + UInt64(BoxHeader.maximumSize),
+                                                           allowShort: true, readAhead: UInt64(options.headSize)),
+                  headerBytes.count >= 8 else {
+                if let length = window.length, position < length {
+                    throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
+                }
+                break
+            }
+            var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
+            let available = window.length.map { $0 - position }
+            let header = try BoxHeader.read(from: &headerReader, available: available)
+            let boxEnd = header.size.map { position.addingReportingOverflow($0) }
+            if let boxEnd, boxEnd.overflow {
+                throw MP4Error(.malformed, path: header.type.description, offset: position, "box size \(header.size ?? 0) overflows")
+            }
+            if Self.indexTypes.contains(header.type) {
+                guard let size = header.size else {
+                    throw MP4Error(.unsupported, path: header.type.description, offset: position,
+                                   "index box runs to the end of a file of unknown length")
+                }
+                guard size <= options.limits.maximumIndexBoxSize else {
+                    throw MP4Error(.limitExceeded, path: header.type.description, offset: position,
+                                   "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
+                }
+                guard let boxBytes = try await window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
+                    throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
+                                   "box size \(size) runs past the end of the file")
+                }
+                let box = try MovieParser.parseTopLevelBox(bytes: boxBytes, fileOffset: position, limits: options.limits,
+                                                           diagnostics: &diagnostics)
+                try parts.add(box, limits: options.limits)
+            } else {
+                parts.headers.append(header)
+            }
+            guard let end = boxEnd?.partialValue else { break }  // a box that runs to the end of the file
+            position = end
+            if let moov = parts.moov {
+                let fragmented = moov.container("mvex") != nil
+                if !fragmented || !options.readsAllFragments { break }
+            } else if !window.contains(position..<position + 8), let length = window.length, position < length,
+                      length - position <= options.tailReadLimit {
+                // Past mdat with no moov yet: read everything up to the end in one go.
+                try await window.load(position..<length)
+            }
+        }
+        parts.diagnostics.append(contentsOf: diagnostics)
+        let movie = try Movie(parts: parts, limits: options.limits)
+        return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers)
+    }
+
+    /// Top-level boxes read whole.
+    static let indexTypes: Set<FourCC> = ["ftyp", "styp", "moov", "moof", "sidx", "mfra"]
+}

@@ -1,0 +1,33 @@
+/// Parses a whole file that is already in memory, synchronously: the entry point for fuzzing and small files.
+public enum MovieParser {
+    /// Parses every top-level box of `bytes` and builds the movie.
+    /// - Throws: `MP4Error`: `notFound` without moov, `needMoreBytes` for a cut-off file, `malformed`, `unsupported`, `limitExceeded`.
+    public static func parse(fileBytes bytes: [UInt8], limits: ParseLimits = ParseLimits()) throws(MP4Error) -> Movie {
+        var reader = BoxReader(bytes: bytes, limits: limits)
+        var context = ParseContext(limits: limits)
+        var parts = TopLevelBoxes()
+        while !reader.isAtEnd {
+            let header = try BoxHeader.read(from: &reader, available: UInt64(reader.remaining) + 8)
+            guard let size = header.size, size - UInt64(header.headerSize) <= UInt64(reader.remaining) else {
+                throw MP4Error(.needMoreBytes, path: header.type.description, offset: header.offset,
+                               "box size \(header.size ?? 0) runs past the end of the file at \(reader.endFileOffset)")
+            }
+            let box = try BoxTreeReader.readBox(header: header, reader: &reader, path: BoxPath().appending(header.type),
+                                                context: &context)
+            try parts.add(box, limits: limits)
+        }
+        parts.diagnostics.append(contentsOf: context.diagnostics)
+        return try Movie(parts: parts, limits: limits)
+    }
+
+    /// Parses one top-level box (moov, moof, sidx, mfra, ftyp) from `bytes` starting at file offset `fileOffset`.
+    static func parseTopLevelBox(bytes: [UInt8], fileOffset: UInt64, limits: ParseLimits,
+                                 diagnostics: inout [ParseDiagnostic]) throws(MP4Error) -> any Box {
+        var reader = BoxReader(bytes: bytes, fileOffset: fileOffset, limits: limits)
+        var context = ParseContext(limits: limits)
+        let header = try BoxHeader.read(from: &reader, available: UInt64(bytes.count))
+        let box = try BoxTreeReader.readBox(header: header, reader: &reader, path: BoxPath().appending(header.type), context: &context)
+        diagnostics.append(contentsOf: context.diagnostics)
+        return box
+    }
+}

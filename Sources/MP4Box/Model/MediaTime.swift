@@ -1,0 +1,47 @@
+/// A time as a count of timescale units: exact, with no rounding.
+public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The count of units.
+    public var value: Int64
+    /// Units per second (never 0).
+    public var timescale: UInt32
+
+    /// Makes a time of `value` units at `timescale` units per second.
+    public init(value: Int64, timescale: UInt32) {
+        precondition(timescale > 0, "a timescale is never 0")
+        self.value = value
+        self.timescale = timescale
+    }
+
+    /// The time in seconds.
+    public var seconds: Double { Double(value) / Double(timescale) }
+
+    /// The same instant at another timescale, rounded toward negative infinity.
+    public func converted(to newTimescale: UInt32) -> MediaTime {
+        if newTimescale == timescale { return self }
+        let product = value.multipliedFullWidth(by: Int64(newTimescale))
+        let (quotient, remainder) = Int64(timescale).dividingFullWidth(product)
+        let floored = remainder < 0 ? quotient - 1 : quotient
+        return MediaTime(value: floored, timescale: newTimescale)
+    }
+
+    /// The time `seconds` at `timescale`, rounded to the nearest unit and clamped to a representable range.
+    public init(seconds: Double, timescale: UInt32) {
+        let scaled = (seconds * Double(timescale)).rounded()
+        let limit = Double(Int64.max / 4)
+        self.init(value: scaled.isFinite ? Int64(max(-limit, min(limit, scaled))) : 0, timescale: timescale)
+    }
+
+    public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
+        lhs.value.multipliedFullWidth(by: Int64(rhs.timescale)) < rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
+    }
+
+    public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool {
+        lhs.value.multipliedFullWidth(by: Int64(rhs.timescale)) == rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seconds)
+    }
+
+    public var description: String { "\(value)/\(timescale)" }
+}

@@ -1,0 +1,77 @@
+/// A parsed movie: its header, tracks, fragments and where its index was found.
+public struct Movie: Sendable {
+    /// The file type box, if the file has one.
+    public let fileType: FileTypeBox?
+    /// The movie header.
+    public let movieHeader: MovieHeaderBox
+    /// The tracks, in file order.
+    public let tracks: [Track]
+    /// Whether the movie has movie fragments (mvex in moov, or moof boxes).
+    public let isFragmented: Bool
+    /// The moov box's header (offset and size).
+    public let moovHeader: BoxHeader
+    /// The number of moof boxes read.
+    public let fragmentCount: Int
+    /// Segment indexes (sidx) found at the top level.
+    public let segmentIndexes: [SegmentIndexBox]
+    /// Random-access entries from mfra/tfra, per track.
+    public let fragmentRandomAccess: [TrackFragmentRandomAccessBox]
+    /// Cover art from udta/meta/ilst/covr.
+    public let artwork: [Artwork]
+    /// What the parser noticed but did not fail on.
+    public let diagnostics: [ParseDiagnostic]
+
+    /// The movie timescale.
+    public var timescale: UInt32 { movieHeader.timescale }
+    /// The file offset of moov.
+    public var moovOffset: UInt64 { moovHeader.offset }
+
+    /// The movie duration in seconds, from mvhd (or the longest track when mvhd says 0).
+    public var durationSeconds: Double {
+        if movieHeader.duration > 0 { return Double(movieHeader.duration) / Double(movieHeader.timescale) }
+        return tracks.map(\.durationSeconds).max() ?? 0
+    }
+
+    /// The QuickTime poster time in seconds, if set.
+    public var posterTimeSeconds: Double? {
+        movieHeader.posterTime > 0 ? Double(movieHeader.posterTime) / Double(movieHeader.timescale) : nil
+    }
+
+    /// The first enabled video track (else the first video track), the one a thumbnail is made from.
+    public var primaryVideoTrack: Track? {
+        let video = tracks.filter { $0.kind == .video }
+        return video.first(where: { $0.trackHeader.isEnabled && $0.samples.count > 0 }) ?? video.first
+    }
+
+    /// Builds a movie from its top-level parts.
+    /// - Throws: `MP4Error` from any track's tables.
+    init(parts: TopLevelBoxes, limits: ParseLimits) throws(MP4Error) {
+        guard let moov = parts.moov else {
+            throw MP4Error(.notFound, path: "", offset: 0, "no moov box")
+        }
+        guard let mvhd = moov.first(MovieHeaderBox.self) else {
+            throw MP4Error(.malformed, path: "moov", offset: moov.header.offset, "moov has no mvhd")
+        }
+        var diagnostics = parts.diagnostics
+        let traks = moov.containers("trak")
+        guard traks.count <= limits.maximumTrackCount else {
+            throw MP4Error(.limitExceeded, path: "moov", offset: moov.header.offset, "more than \(limits.maximumTrackCount) tracks")
+        }
+        let trackExtends = moov.container("mvex")?.all(TrackExtendsBox.self) ?? []
+        var tracks: [Track] = []
+        for (index, trak) in traks.enumerated() {
+            tracks.append(try Track(trak: trak, movieHeader: mvhd, fragments: parts.fragments, trackExtends: trackExtends,
+                                    path: "moov/trak[\(index + 1)]", limits: limits, diagnostics: &diagnostics))
+        }
+        fileType = parts.fileType
+        movieHeader = mvhd
+        self.tracks = tracks
+        isFragmented = moov.container("mvex") != nil || !parts.fragments.isEmpty
+        moovHeader = moov.header
+        fragmentCount = parts.fragments.count
+        segmentIndexes = parts.segmentIndexes
+        fragmentRandomAccess = parts.mfra?.all(TrackFragmentRandomAccessBox.self) ?? []
+        artwork = Artwork.all(in: moov, limits: limits)
+        self.diagnostics = diagnostics
+    }
+}

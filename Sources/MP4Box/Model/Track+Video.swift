@@ -1,0 +1,71 @@
+extension Track {
+    /// What the codec configuration's sequence parameter set says about the picture, if it can be read.
+    ///
+    /// From the first SPS in avcC (avc1/avc3) or hvcC (hvc1/hev1). Tracks whose
+    /// parameter sets are only in band (some avc3/hev1 files) return nil here.
+    public var videoParameters: VideoParameters? {
+        guard let entry = visualEntry else { return nil }
+        if let avcC = entry.avcConfiguration, let sps = avcC.sequenceParameterSets.first {
+            return try? H264SequenceParameterSet.parse(sps)
+        }
+        if let hvcC = entry.hevcConfiguration, let sps = hvcC.nalUnits(ofType: 33).first {
+            return try? HEVCSequenceParameterSet.parse(sps)
+        }
+        return nil
+    }
+
+    /// The coded picture size: from the SPS when readable, else the sample entry's width and height.
+    public var codedSize: (width: Int, height: Int)? {
+        if let parameters = videoParameters { return (parameters.codedWidth, parameters.codedHeight) }
+        guard let entry = visualEntry else { return nil }
+        return (Int(entry.width), Int(entry.height))
+    }
+
+    /// The picture size after the SPS crop (or the sample entry's size).
+    public var croppedSize: (width: Int, height: Int)? {
+        if let parameters = videoParameters { return (parameters.width, parameters.height) }
+        guard let entry = visualEntry else { return nil }
+        return (Int(entry.width), Int(entry.height))
+    }
+
+    /// The pixel aspect ratio (horizontal : vertical) from pasp, else the SPS VUI, else 1:1.
+    public var pixelAspectRatio: (h: Int, v: Int) {
+        if let pasp = visualEntry?.pixelAspectRatio, pasp.hSpacing > 0, pasp.vSpacing > 0 {
+            return (Int(pasp.hSpacing), Int(pasp.vSpacing))
+        }
+        if let sar = videoParameters?.sampleAspectRatio, sar.0 > 0, sar.1 > 0 {
+            return sar
+        }
+        return (1, 1)
+    }
+
+    /// The size a viewer sees: cropped, stretched to square pixels along the wider axis, then rotated.
+    public var displaySize: (width: Int, height: Int)? {
+        guard let cropped = croppedSize else { return nil }
+        let aspect = pixelAspectRatio
+        var width = cropped.width
+        var height = cropped.height
+        if aspect.h > aspect.v {
+            width = Int((Double(width) * Double(aspect.h) / Double(aspect.v)).rounded(.down))
+        } else if aspect.v > aspect.h {
+            height = Int((Double(height) * Double(aspect.v) / Double(aspect.h)).rounded(.down))
+        }
+        if orientation?.swapsDimensions == true { swap(&width, &height) }
+        return (max(width, 1), max(height, 1))
+    }
+
+    /// The colour description from colr (nclx/nclc), else from the SPS VUI.
+    public var colour: ColourDescription? {
+        if let colr = visualEntry?.colourInformation, let primaries = colr.colourPrimaries,
+           let transfer = colr.transferCharacteristics, let matrix = colr.matrixCoefficients {
+            let fullRange = colr.fullRange ?? videoParameters?.colour?.fullRange ?? false
+            return ColourDescription(primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix), fullRange: fullRange)
+        }
+        return videoParameters?.colour
+    }
+
+    /// The NAL unit length size from avcC or hvcC.
+    public var nalUnitLengthSize: Int? {
+        visualEntry?.avcConfiguration?.nalUnitLengthSize ?? visualEntry?.hevcConfiguration?.nalUnitLengthSize
+    }
+}

@@ -1,0 +1,121 @@
+/// One track of a movie: what it holds, how it is timed and turned, and where its samples are.
+public struct Track: Sendable {
+    /// The track ID from tkhd.
+    public let id: UInt32
+    /// The handler type: `vide`, `soun`, `text`, `meta`, ...
+    public let handlerType: FourCC
+    /// The track header.
+    public let trackHeader: TrackHeaderBox
+    /// The media timescale, in units per second.
+    public let timescale: UInt32
+    /// The media duration from mdhd, in media timescale units (0 in many fragmented files).
+    public let mediaDuration: UInt64
+    /// The edit list entries (empty when there is none).
+    public let edits: [EditListBox.Entry]
+    /// The edit list as a mapping between media and presentation time.
+    public let timeline: EditTimeline
+    /// The sample entries from stsd.
+    public let sampleEntries: [SampleEntry]
+    /// The samples.
+    public let samples: SampleTable
+    /// The orientation from the tkhd matrix composed with the mvhd matrix, or nil when the matrix is not one of the eight axis-aligned ones.
+    public let orientation: Orientation?
+    /// The composed matrix's linear part (a, b, c, d), reported whatever it is.
+    public let displayMatrix: (a: Double, b: Double, c: Double, d: Double)
+
+    /// The kind of media, by handler.
+    public var kind: Kind { Kind(handlerType) }
+
+    /// What a track holds.
+    public enum Kind: String, Sendable {
+        case video, audio, text, subtitle, metadata, other
+
+        init(_ handler: FourCC) {
+            switch handler {
+            case "vide": self = .video
+            case "soun": self = .audio
+            case "text", "sbtl": self = .text
+            case "subt": self = .subtitle
+            case "meta": self = .metadata
+            default: self = .other
+            }
+        }
+    }
+
+    /// The first visual sample entry, if any.
+    public var visualEntry: VisualSampleEntry? {
+        for entry in sampleEntries {
+            if case .visual(let visual) = entry { return visual }
+        }
+        return nil
+    }
+
+    /// The four-character code of the first sample entry (`encv` stays `encv`; see `codingFormat`).
+    public var format: FourCC? { sampleEntries.first?.format }
+
+    /// The format the samples are coded in: the first entry's code, or frma's original format for encrypted entries.
+    public var codingFormat: FourCC? {
+        if let visual = visualEntry { return visual.codingFormat }
+        return sampleEntries.first?.format
+    }
+
+    /// Whether the first sample entry is protected (encv, enca, or has a sinf).
+    public var isEncrypted: Bool {
+        switch sampleEntries.first {
+        case .visual(let entry): entry.header.type == "encv" || entry.protectionInfo != nil && entry.header.type != "resv"
+        case .audio(let entry): entry.header.type == "enca"
+        default: false
+        }
+    }
+
+    /// The presentation duration in seconds: the edit list's when there is one, else mdhd's, else the sum of sample durations.
+    public var durationSeconds: Double {
+        if let presented = timeline.presentedDuration, presented > 0 {
+            return Double(presented) / Double(timescale)
+        }
+        if mediaDuration > 0 { return Double(mediaDuration) / Double(timescale) }
+        guard samples.count > 0, let last = try? samples.sample(at: samples.count - 1) else { return 0 }
+        return Double(last.decodeTime + Int64(last.duration)) / Double(timescale)
+    }
+
+    /// The presentation time (on the movie timeline, in media timescale units) of `sample`.
+    public func presentationTime(of sample: Sample) -> Int64 {
+        timeline.presentationTime(ofMediaTime: sample.compositionTime)
+    }
+
+    /// The decode time shifted like presentation time, as ffprobe reports dts.
+    public func presentationDecodeTime(of sample: Sample) -> Int64 {
+        timeline.presentationTime(ofMediaTime: sample.decodeTime)
+    }
+
+    init(trak: ContainerBox, movieHeader: MovieHeaderBox, fragments: [ContainerBox], trackExtends: [TrackExtendsBox],
+         path: String, limits: ParseLimits, diagnostics: inout [ParseDiagnostic]) throws(MP4Error) {
+        guard let tkhd = trak.first(TrackHeaderBox.self) else {
+            throw MP4Error(.malformed, path: path, offset: trak.header.offset, "trak has no tkhd")
+        }
+        guard let mdia = trak.container("mdia"), let mdhd = mdia.first(MediaHeaderBox.self) else {
+            throw MP4Error(.malformed, path: path, offset: trak.header.offset, "trak has no mdia/mdhd")
+        }
+        let stbl = mdia.container("minf")?.container("stbl")
+        id = tkhd.trackID
+        trackHeader = tkhd
+        handlerType = mdia.first(HandlerBox.self)?.handlerType ?? FourCC(rawValue: 0)
+        timescale = mdhd.timescale
+        mediaDuration = mdhd.duration
+        edits = trak.container("edts")?.first(EditListBox.self)?.entries ?? []
+        timeline = EditTimeline(edits: edits, movieTimescale: movieHeader.timescale, mediaTimescale: mdhd.timescale)
+        sampleEntries = stbl?.first(SampleDescriptionBox.self)?.entries ?? []
+        let stblPath = path + "/mdia/minf/stbl"
+        let standard = try StandardSampleTable(stbl: stbl ?? ContainerBox(header: trak.header, children: []),
+                                               path: stblPath, limits: limits, diagnostics: &diagnostics)
+        if standard.count == 0 && !fragments.isEmpty {
+            let defaults = trackExtends.first(where: { $0.trackID == tkhd.trackID })
+            samples = SampleTable(storage: .fragmented(try FragmentedSampleTable(
+                trackID: tkhd.trackID, fragments: fragments, defaults: defaults, limits: limits)))
+        } else {
+            samples = SampleTable(storage: .standard(standard))
+        }
+        displayMatrix = movieHeader.matrix.linearComposed(after: tkhd.matrix)
+        orientation = Orientation(linear: displayMatrix)
+    }
+}

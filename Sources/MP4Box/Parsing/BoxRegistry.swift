@@ -1,0 +1,66 @@
+/// The one table from four-character code to box type. No reflection.
+enum BoxRegistry {
+    /// Boxes whose payload is only child boxes.
+    static let containerTypes: Set<FourCC> = [
+        "moov", "trak", "mdia", "minf", "stbl", "edts", "dinf", "udta", "mvex",
+        "moof", "traf", "mfra", "ilst", "tref", "sinf", "schi", "rinf", "covr",
+    ]
+
+    /// Leaf box types with a parser of their own.
+    static let leafTypes: [FourCC: any ParsableBox.Type] = [
+        FileTypeBox.fourCC: FileTypeBox.self,
+        "styp": FileTypeBox.self,
+        MovieHeaderBox.fourCC: MovieHeaderBox.self,
+        TrackHeaderBox.fourCC: TrackHeaderBox.self,
+        EditListBox.fourCC: EditListBox.self,
+        MediaHeaderBox.fourCC: MediaHeaderBox.self,
+        HandlerBox.fourCC: HandlerBox.self,
+        SampleDescriptionBox.fourCC: SampleDescriptionBox.self,
+        TimeToSampleBox.fourCC: TimeToSampleBox.self,
+        CompositionOffsetBox.fourCC: CompositionOffsetBox.self,
+        SyncSampleBox.fourCC: SyncSampleBox.self,
+        SampleSizeBox.fourCC: SampleSizeBox.self,
+        SampleSizeBox.compactFourCC: SampleSizeBox.self,
+        SampleToChunkBox.fourCC: SampleToChunkBox.self,
+        ChunkOffsetBox.fourCC: ChunkOffsetBox.self,
+        ChunkOffsetBox.largeFourCC: ChunkOffsetBox.self,
+        SampleDependencyTypeBox.fourCC: SampleDependencyTypeBox.self,
+        MetaBox.fourCC: MetaBox.self,
+        MetadataDataBox.fourCC: MetadataDataBox.self,
+        TrackExtendsBox.fourCC: TrackExtendsBox.self,
+        MovieFragmentHeaderBox.fourCC: MovieFragmentHeaderBox.self,
+        TrackFragmentHeaderBox.fourCC: TrackFragmentHeaderBox.self,
+        TrackFragmentBaseMediaDecodeTimeBox.fourCC: TrackFragmentBaseMediaDecodeTimeBox.self,
+        TrackRunBox.fourCC: TrackRunBox.self,
+        SegmentIndexBox.fourCC: SegmentIndexBox.self,
+        TrackFragmentRandomAccessBox.fourCC: TrackFragmentRandomAccessBox.self,
+        MediaDataBox.fourCC: MediaDataBox.self,
+        "free": FreeSpaceBox.self,
+        "skip": FreeSpaceBox.self,
+        "wide": FreeSpaceBox.self,
+        AVCConfigurationBox.fourCC: AVCConfigurationBox.self,
+        HEVCConfigurationBox.fourCC: HEVCConfigurationBox.self,
+        PixelAspectRatioBox.fourCC: PixelAspectRatioBox.self,
+        CleanApertureBox.fourCC: CleanApertureBox.self,
+        ColourInformationBox.fourCC: ColourInformationBox.self,
+        BitRateBox.fourCC: BitRateBox.self,
+        OriginalFormatBox.fourCC: OriginalFormatBox.self,
+        SchemeTypeBox.fourCC: SchemeTypeBox.self,
+    ]
+
+    /// Parses the payload of a box of any type; unknown types become `UnknownBox`.
+    static func parse(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) -> any Box {
+        if containerTypes.contains(header.type) {
+            if header.type == "mdia" { context.handlerType = nil }
+            let children = try BoxTreeReader.readChildren(&reader, context: &context)
+            return ContainerBox(header: header, children: children)
+        }
+        if let type = leafTypes[header.type] {
+            let box = try type.init(header: header, reader: &reader, context: &context)
+            try context.finish(reader)
+            return box
+        }
+        reader.skipToEnd()
+        return UnknownBox(header: header)
+    }
+}

@@ -1,0 +1,51 @@
+/// Sample-to-chunk runs and chunk offsets: where each sample's bytes are.
+struct ChunkMap: Sendable {
+    let stsc: RawTable
+    let chunkOffsets: ChunkOffsetBox?
+    /// First sample of each stsc run, then the total the runs cover.
+    let index: RunIndex
+
+    /// Builds the index, checking that runs ascend, name chunks that exist and cover `sampleCount` samples.
+    init(stsc box: SampleToChunkBox?, offsets: ChunkOffsetBox?, sampleCount: Int, path: String, limits: ParseLimits) throws(MP4Error) {
+        stsc = box?.entries ?? .empty
+        chunkOffsets = offsets
+        let chunkCount = offsets?.chunkCount ?? 0
+        var samples = [0]
+        samples.reserveCapacity(stsc.count + 1)
+        var total: UInt64 = 0
+        for run in 0..<stsc.count {
+            let firstChunk = UInt64(stsc.uint32(run, 0))
+            let perChunk = UInt64(stsc.uint32(run, 4))
+            let entryOffset = stsc.fileOffset + UInt64(run * 12)
+            let nextFirstChunk = run + 1 < stsc.count ? UInt64(stsc.uint32(run + 1, 0)) : UInt64(chunkCount) + 1
+            guard firstChunk >= 1, firstChunk <= nextFirstChunk, (run > 0 || firstChunk == 1) else {
+                throw MP4Error(.malformed, path: path + "/stsc", offset: entryOffset,
+                               "first chunk \(firstChunk) is out of order (next \(nextFirstChunk))")
+            }
+            guard firstChunk <= UInt64(chunkCount) || total >= UInt64(sampleCount) else {
+                throw MP4Error(.malformed, path: path + "/stsc", offset: entryOffset,
+                               "first chunk \(firstChunk) exceeds the chunk count \(chunkCount)")
+            }
+            let chunks = nextFirstChunk - firstChunk
+            let (runSamples, overflow) = chunks.multipliedReportingOverflow(by: perChunk)
+            total += overflow ? UInt64.max / 2 : runSamples
+            total = min(total, UInt64(limits.maximumSampleCount) + 1)
+            samples.append(Int(total))
+        }
+        guard total >= UInt64(sampleCount) else {
+            throw MP4Error(.malformed, path: path + "/stsc", offset: stsc.fileOffset,
+                           "chunks hold \(total) samples, the track has \(sampleCount)")
+        }
+        index = RunIndex(firstSample: samples)
+    }
+
+    /// The chunk (0-based) holding `sample`, the first sample of that chunk, and its sample description index.
+    func chunk(of sample: Int) -> (chunk: Int, firstSample: Int, descriptionIndex: UInt32)? {
+        guard let run = index.run(containing: sample) else { return nil }
+        let perChunk = Int(stsc.uint32(run, 4))
+        guard perChunk > 0 else { return nil }
+        let within = sample - index.firstSample[run]
+        let chunk = Int(stsc.uint32(run, 0)) - 1 + within / perChunk
+        return (chunk, sample - within % perChunk, stsc.uint32(run, 8))
+    }
+}

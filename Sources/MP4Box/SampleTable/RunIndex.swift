@@ -1,0 +1,24 @@
+/// Cumulative positions of a run-length table: one number per run, never one per sample.
+///
+/// Used for stts (sample counts and time), ctts and stsc (sample counts), so
+/// that the run holding sample n is found by binary search.
+struct RunIndex: Sendable {
+    /// The first sample of each run, ascending, then the total as a sentinel.
+    let firstSample: [Int]
+
+    /// The number of samples all runs cover.
+    var totalSamples: Int { firstSample.last ?? 0 }
+
+    /// The run holding sample `index`, or nil past the end.
+    func run(containing index: Int) -> Int? {
+        guard index >= 0, index < totalSamples else { return nil }
+        // Last run whose first sample is <= index.
+        var low = 0
+        var high = firstSample.count - 1
+        while low + 1 < high {
+            let middle = (low + high) / 2
+            if firstSample[middle] <= index { low = middle } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,122 @@
+/// The samples of a track as described by its stbl boxes, read on demand from their raw bytes.
+public struct StandardSampleTable: Sendable {
+    /// The number of samples (from stsz or stz2).
+    public let count: Int
+    let sizes: SampleSizeBox?
+    let timing: TimeToSampleMap
+    let composition: CompositionOffsetMap
+    let chunks: ChunkMap
+    let syncSamples: RawTable?
+    let dependencies: RawTable?
+
+    /// Reads the tables of `stbl` and checks that they agree.
+    /// - Throws: `MP4Error` `malformed` when tables disagree on the sample count or name chunks that do not exist; `limitExceeded` past `limits`.
+    init(stbl: ContainerBox, path: String, limits: ParseLimits, diagnostics: inout [ParseDiagnostic]) throws(MP4Error) {
+        sizes = stbl.first(SampleSizeBox.self)
+        let sampleCount = Int(sizes?.sampleCount ?? 0)
+        if sizes == nil && stbl.first(TimeToSampleBox.self).map({ $0.runs.count > 0 }) == true {
+            throw MP4Error(.malformed, path: path, offset: stbl.header.offset, "stbl has stts entries but no stsz or stz2")
+        }
+        timing = try TimeToSampleMap(box: stbl.first(TimeToSampleBox.self), path: path + "/stts", limits: limits)
+        guard timing.sampleCount >= sampleCount else {
+            throw MP4Error(.malformed, path: path + "/stts", offset: stbl.first(TimeToSampleBox.self)?.header.offset ?? stbl.header.offset,
+                           "stts covers \(timing.sampleCount) samples, stsz has \(sampleCount)")
+        }
+        if timing.sampleCount > sampleCount {
+            diagnostics.append(ParseDiagnostic(path: path + "/stts", offset: stbl.header.offset,
+                                               detail: "stts covers \(timing.sampleCount) samples, stsz has \(sampleCount)"))
+        }
+        composition = try CompositionOffsetMap(box: stbl.first(CompositionOffsetBox.self), path: path + "/ctts", limits: limits)
+        chunks = try ChunkMap(stsc: stbl.first(SampleToChunkBox.self), offsets: stbl.first(ChunkOffsetBox.self),
+                              sampleCount: sampleCount, path: path, limits: limits)
+        if let stss = stbl.first(SyncSampleBox.self) {
+            var previous: UInt32 = 0
+            for entry in 0..<stss.sampleNumbers.count {
+                let number = stss.sampleNumbers.uint32(entry)
+                guard number > previous else {
+                    throw MP4Error(.malformed, path: path + "/stss", offset: stss.sampleNumbers.fileOffset + UInt64(entry * 4),
+                                   "sync sample \(number) does not ascend")
+                }
+                previous = number
+            }
+            syncSamples = stss.sampleNumbers
+        } else {
+            syncSamples = nil
+        }
+        if let sdtp = stbl.first(SampleDependencyTypeBox.self) {
+            if sdtp.flags.count < sampleCount {
+                diagnostics.append(ParseDiagnostic(path: path + "/sdtp", offset: sdtp.header.offset,
+                                                   detail: "sdtp has \(sdtp.flags.count) entries for \(sampleCount) samples"))
+            }
+            dependencies = sdtp.flags
+        } else {
+            dependencies = nil
+        }
+        count = sampleCount
+    }
+
+    /// Sample `index` (0-based, below `count`).
+    /// - Throws: `MP4Error` `malformed` when its chunk is missing or its offset overflows.
+    public func sample(at index: Int) throws(MP4Error) -> Sample {
+        guard index >= 0, index < count, let sizes else {
+            throw MP4Error(.malformed, path: "stbl", offset: 0, "sample \(index) is out of range 0..<\(count)")
+        }
+        guard let location = chunks.chunk(of: index), let offsets = chunks.chunkOffsets,
+              location.chunk < offsets.chunkCount else {
+            throw MP4Error(.malformed, path: "stbl/stsc", offset: chunks.stsc.fileOffset, "no chunk holds sample \(index)")
+        }
+        var offset = offsets.offset(ofChunk: location.chunk)
+        for earlier in location.firstSample..<index {
+            let (sum, overflow) = offset.addingReportingOverflow(UInt64(sizes.size(of: earlier)))
+            guard !overflow else {
+                throw MP4Error(.malformed, path: "stbl/stco", offset: offsets.offsets.fileOffset, "offset of sample \(index) overflows")
+            }
+            offset = sum
+        }
+        let (decodeTime, duration) = timing.timing(of: index)
+        return Sample(index: index, offset: offset, size: sizes.size(of: index), decodeTime: decodeTime, duration: duration,
+                      compositionOffset: composition.offset(of: index), isSync: isSync(index),
+                      descriptionIndex: location.descriptionIndex)
+    }
+
+    /// Whether sample `index` is a sync sample (every sample is, without stss).
+    public func isSync(_ index: Int) -> Bool {
+        guard let syncSamples else { return true }
+        return syncIndex(atOrBefore: index).map { Int(syncSamples.uint32($0)) - 1 == index } ?? false
+    }
+
+    /// The number of sync samples.
+    public var syncSampleCount: Int { syncSamples?.count ?? count }
+
+    /// The sample index of the `n`th sync sample.
+    public func syncSample(_ n: Int) -> Int {
+        guard let syncSamples else { return n }
+        return Int(syncSamples.uint32(n)) - 1
+    }
+
+    /// The position in the sync list of the last sync sample at or before `index`.
+    public func syncIndex(atOrBefore index: Int) -> Int? {
+        guard let syncSamples else { return index >= 0 && index < count ? index : nil }
+        var low = 0
+        var high = syncSamples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(syncSamples.uint32(middle)) - 1 <= index { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The sdtp flags of `index`, if the track has sdtp.
+    public func dependency(of index: Int) -> SampleDependency? {
+        guard let dependencies, index >= 0, index < dependencies.count else { return nil }
+        return SampleDependency(sdtpByte: dependencies.uint8(index))
+    }
+
+    /// The smallest and largest composition offset.
+    var compositionOffsetRange: ClosedRange<Int64> { composition.minimumOffset...composition.maximumOffset }
+
+    /// The last sample whose decode time is <= `time`.
+    func lastSample(decodedAtOrBefore time: Int64) -> Int? {
+        timing.lastSample(decodedAtOrBefore: time).map { min($0, count - 1) }
+    }
+}

@@ -1,0 +1,67 @@
+/// Decode times from stts runs: O(log runs) from sample to time and back.
+struct TimeToSampleMap: Sendable {
+    let runs: RawTable
+    let index: RunIndex
+    /// Decode time of the first sample of each run, then the total duration.
+    let firstTime: [Int64]
+
+    /// Builds the cumulative index, checking every sum against overflow and `limits`.
+    init(box: TimeToSampleBox?, path: String, limits: ParseLimits) throws(MP4Error) {
+        runs = box?.runs ?? .empty
+        var samples = [0]
+        var times: [Int64] = [0]
+        samples.reserveCapacity(runs.count + 1)
+        times.reserveCapacity(runs.count + 1)
+        var sampleTotal: UInt64 = 0
+        var timeTotal: UInt64 = 0
+        for run in 0..<runs.count {
+            let count = UInt64(runs.uint32(run, 0))
+            let delta = UInt64(runs.uint32(run, 4))
+            sampleTotal += count
+            guard sampleTotal <= limits.maximumSampleCount else {
+                throw MP4Error(.limitExceeded, path: path, offset: runs.fileOffset + UInt64(run * 8),
+                               "stts sample count \(sampleTotal) exceeds the limit of \(limits.maximumSampleCount)")
+            }
+            timeTotal += count * delta  // count < 2^26 and delta < 2^32: no overflow for one run
+            guard timeTotal < UInt64(Int64.max) >> 1 else {
+                throw MP4Error(.malformed, path: path, offset: runs.fileOffset + UInt64(run * 8), "stts total duration overflows")
+            }
+            samples.append(Int(sampleTotal))
+            times.append(Int64(timeTotal))
+        }
+        index = RunIndex(firstSample: samples)
+        firstTime = times
+    }
+
+    /// The number of samples the runs cover.
+    var sampleCount: Int { index.totalSamples }
+    /// The sum of all durations.
+    var totalDuration: Int64 { firstTime.last ?? 0 }
+
+    /// Decode time and duration of sample `sample`; the caller keeps it below `sampleCount`.
+    func timing(of sample: Int) -> (decodeTime: Int64, duration: UInt32) {
+        guard let run = index.run(containing: sample) else { return (totalDuration, 0) }
+        let delta = runs.uint32(run, 4)
+        return (firstTime[run] + Int64(sample - index.firstSample[run]) * Int64(delta), delta)
+    }
+
+    /// The last sample whose decode time is <= `time`, or nil if every sample is later.
+    func lastSample(decodedAtOrBefore time: Int64) -> Int? {
+        guard sampleCount > 0, time >= 0 else { return nil }
+        // Last run whose first time is <= time (runs of zero samples share a first time; take the last).
+        var low = 0
+        var high = firstTime.count - 1
+        while low + 1 < high {
+            let middle = (low + high) / 2
+            if firstTime[middle] <= time { low = middle } else { high = middle }
+        }
+        // Skip back over empty runs at the end.
+        var run = low
+        while run > 0 && index.firstSample[run] == index.firstSample[run + 1] { run -= 1 }
+        let delta = Int64(runs.uint32(run, 4))
+        let count = index.firstSample[run + 1] - index.firstSample[run]
+        guard count > 0 else { return nil }
+        let within = delta == 0 ? count - 1 : min(count - 1, Int((time - firstTime[run]) / delta))
+        return index.firstSample[run] + within
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import MP4Box
+
+/// Distinct exit codes, after sysexits.h: usage 64, bad input 65, I/O 74.
+extension ExitCode {
+    /// The input is not a movie we can read.
+    static let badInput = ExitCode(65)
+    /// A read or write failed.
+    static let ioError = ExitCode(74)
+
+    /// The exit code for an error thrown while working on an input.
+    static func forError(_ error: any Error) -> ExitCode {
+        if let error = error as? MP4Error, error.code == .readFailed { return .ioError }
+        return .badInput
+    }
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    var stream = StandardErrorStream()
+    print(message, to: &stream)
+}
+
+/// Standard error as a `TextOutputStream`.
+struct StandardErrorStream: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
+

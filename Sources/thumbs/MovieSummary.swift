@@ -1,0 +1,146 @@
+import MP4Box
+
+/// The stable JSON shape of `thumbs info --json`, and its text form.
+struct MovieSummary: Encodable {
+    struct TrackSummary: Encodable {
+        var id: UInt32
+        var kind: String
+        var handler: String
+        var codec: String?
+        var sampleEntry: String?
+        var encrypted: Bool
+        var enabled: Bool
+        var codedWidth: Int?
+        var codedHeight: Int?
+        var croppedWidth: Int?
+        var croppedHeight: Int?
+        var displayWidth: Int?
+        var displayHeight: Int?
+        var pixelAspectRatio: String?
+        var rotation: Int?
+        var mirrored: Bool?
+        var matrixIsAxisAligned: Bool?
+        var bitDepth: Int?
+        var chromaFormat: Int?
+        var interlaced: Bool?
+        var colourPrimaries: Int?
+        var transferCharacteristics: Int?
+        var matrixCoefficients: Int?
+        var fullRange: Bool?
+        var timescale: UInt32
+        var duration: Double
+        var sampleCount: Int
+        var syncSampleCount: Int
+        var channelCount: Int?
+        var sampleRate: Double?
+    }
+
+    var fragmented: Bool
+    var moovOffset: UInt64
+    var moovSize: UInt64
+    var fileSize: UInt64?
+    var bytesRead: Int
+    var reads: Int
+    var duration: Double
+    var timescale: UInt32
+    var posterTime: Double?
+    var majorBrand: String?
+    var fragmentCount: Int
+    var artworkCount: Int
+    var artworkFormats: [String]
+    var tracks: [TrackSummary]
+
+    init(_ located: MovieLocator.Result) {
+        let movie = located.movie
+        fragmented = movie.isFragmented
+        moovOffset = movie.moovOffset
+        moovSize = movie.moovHeader.size ?? 0
+        fileSize = located.fileLength
+        bytesRead = located.bytesRead
+        reads = located.reads.count
+        duration = movie.durationSeconds
+        timescale = movie.timescale
+        posterTime = movie.posterTimeSeconds
+        majorBrand = movie.fileType?.majorBrand.description
+        fragmentCount = movie.fragmentCount
+        artworkCount = movie.artwork.count
+        artworkFormats = movie.artwork.map(\.format.rawValue)
+        tracks = movie.tracks.map(Self.summarise)
+    }
+
+    static func summarise(_ track: Track) -> TrackSummary {
+        var summary = TrackSummary(
+            id: track.id, kind: track.kind.rawValue, handler: track.handlerType.description,
+            codec: track.codingFormat?.description, sampleEntry: track.format?.description,
+            encrypted: track.isEncrypted, enabled: track.trackHeader.isEnabled,
+            timescale: track.timescale, duration: track.durationSeconds,
+            sampleCount: track.samples.count, syncSampleCount: track.samples.syncSampleCount)
+        if track.visualEntry != nil {
+            summary.codedWidth = track.codedSize?.width
+            summary.codedHeight = track.codedSize?.height
+            summary.croppedWidth = track.croppedSize?.width
+            summary.croppedHeight = track.croppedSize?.height
+            summary.displayWidth = track.displaySize?.width
+            summary.displayHeight = track.displaySize?.height
+            let aspect = track.pixelAspectRatio
+            summary.pixelAspectRatio = "\(aspect.h):\(aspect.v)"
+            summary.rotation = track.orientation?.rotation ?? 0
+            summary.mirrored = track.orientation?.mirrored ?? false
+            summary.matrixIsAxisAligned = track.orientation != nil
+            let parameters = track.videoParameters
+            summary.bitDepth = parameters?.bitDepthLuma
+            summary.chromaFormat = parameters?.chromaFormat
+            summary.interlaced = parameters?.isInterlaced
+            if let colour = track.colour {
+                summary.colourPrimaries = colour.primaries
+                summary.transferCharacteristics = colour.transfer
+                summary.matrixCoefficients = colour.matrix
+                summary.fullRange = colour.fullRange
+            }
+        }
+        for entry in track.sampleEntries {
+            if case .audio(let audio) = entry {
+                summary.channelCount = Int(audio.channelCount)
+                summary.sampleRate = audio.sampleRate
+                break
+            }
+        }
+        return summary
+    }
+
+    /// A few lines for people.
+    var text: String {
+        var lines: [String] = []
+        let place = fragmented ? "fragmented, " : ""
+        lines.append("movie: \(formatSeconds(duration)), \(place)moov at \(moovOffset) (\(moovSize) bytes)"
+            + (fileSize.map { ", file \($0) bytes" } ?? ""))
+        lines.append("read: \(bytesRead) bytes in \(reads) reads")
+        if artworkCount > 0 { lines.append("cover art: \(artworkFormats.joined(separator: ", "))") }
+        for track in tracks {
+            var line = "track \(track.id) \(track.kind) \(track.codec ?? "?")"
+            if track.encrypted { line += " (encrypted, \(track.sampleEntry ?? "?"))" }
+            if let width = track.codedWidth, let height = track.codedHeight {
+                line += ", coded \(width)x\(height)"
+                if let displayWidth = track.displayWidth, let displayHeight = track.displayHeight {
+                    line += ", display \(displayWidth)x\(displayHeight)"
+                }
+                if let aspect = track.pixelAspectRatio, aspect != "1:1" { line += ", pixel aspect \(aspect)" }
+                if let rotation = track.rotation, rotation != 0 { line += ", rotated \(rotation)" }
+                if track.mirrored == true { line += ", mirrored" }
+                if track.matrixIsAxisAligned == false { line += ", matrix not axis-aligned" }
+                if let depth = track.bitDepth { line += ", \(depth)-bit" }
+            }
+            if let channels = track.channelCount, let rate = track.sampleRate {
+                line += ", \(channels) ch, \(Int(rate)) Hz"
+            }
+            line += ", \(formatSeconds(track.duration)), \(track.sampleCount) samples (\(track.syncSampleCount) sync)"
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func formatSeconds(_ seconds: Double) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        return "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `thumbs` command line: thumbnails and the views behind them.
+@main
+struct ThumbsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbs",
+        abstract: "Video thumbnails from MP4 files, fetching only the bytes they need.",
+        subcommands: [InfoCommand.self]
+    )
+}
