@@ -63,20 +63,30 @@ public struct MovieLocator: Sendable {
         var position: UInt64 = 0
         while true {
             if let length = window.length, position >= length { break }
-            guard let headerBytes = try await window.bytes(position..<position + UInt64(BoxHeader.maximumSize),
-                                                           allowShort: true, readAhead: UInt64(options.headSize)),
-                  headerBytes.count >= 8 else {
-                if let length = window.length, position < length {
-                    throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
-                }
-                break
-            }
-            var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
+            let header: BoxHeader
             let available = window.length.map { $0 - position }
-            let header = try BoxHeader.read(from: &headerReader, available: available)
+            if let cached = window.cachedBytes(from: position, maximum: BoxHeader.maximumSize),
+               let parsed = Self.header(in: cached, at: position, available: available, limits: options.limits) {
+                header = parsed
+            } else {
+                guard let headerBytes = try await window.bytes(position..<position + UInt64(BoxHeader.maximumSize),
+                                                               allowShort: true, readAhead: UInt64(options.headSize)),
+                      headerBytes.count >= 8 else {
+                    if let length = window.length, position < length {
+                        throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
+                    }
+                    break
+                }
+                var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
+                header = try BoxHeader.read(from: &headerReader, available: available)
+            }
             let boxEnd = header.size.map { position.addingReportingOverflow($0) }
             if let boxEnd, boxEnd.overflow {
                 throw MP4Error(.malformed, path: header.type.description, offset: position, "box size \(header.size ?? 0) overflows")
+            }
+            if let boxEnd, let length = window.length, boxEnd.partialValue > length {
+                throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
+                               "box size \(header.size ?? 0) runs past the end of the file at \(length)")
             }
             if Self.indexTypes.contains(header.type) {
                 guard let size = header.size else {
@@ -111,6 +121,16 @@ public struct MovieLocator: Sendable {
         parts.diagnostics.append(contentsOf: diagnostics)
         let movie = try Movie(parts: parts, limits: options.limits)
         return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers)
+    }
+
+    /// The header in `bytes` at `position`, or nil when `bytes` stop inside it.
+    private static func header(in bytes: [UInt8], at position: UInt64, available: UInt64?, limits: ParseLimits) -> BoxHeader? {
+        var reader = BoxReader(bytes: bytes, fileOffset: position, limits: limits)
+        do {
+            return try BoxHeader.read(from: &reader, available: available)
+        } catch {
+            return nil  // cut off, or malformed: the caller reads more and rethrows if still malformed
+        }
     }
 
     /// Top-level boxes read whole.

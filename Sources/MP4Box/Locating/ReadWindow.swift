@@ -43,6 +43,14 @@ struct ReadWindow {
         }
     }
 
+    /// Up to `maximum` bytes from `start` that are already in the window, without reading; nil if `start` is outside it.
+    func cachedBytes(from start: UInt64, maximum: Int) -> [UInt8]? {
+        let end = offset + UInt64(bytes.count)
+        guard start >= offset, start < end else { return nil }
+        let upper = min(end, start + UInt64(maximum))
+        return Array(bytes[Int(start - offset)..<Int(upper - offset)])
+    }
+
     /// The bytes of `range`, reading what is missing; with `allowShort`, fewer at the end of the file; nil if none.
     ///
     /// A read for a missing range asks for at least `readAhead` bytes, so that the next headers come with it.

@@ -1,0 +1,91 @@
+import MP4Box
+
+/// An error a faulty test source throws on purpose.
+public struct InjectedFault: Error, Equatable {
+    /// Which read (1-based) failed.
+    public var readNumber: Int
+
+    public init(readNumber: Int) {
+        self.readNumber = readNumber
+    }
+}
+
+/// Serves every read as several underlying reads of at most `pieceSize` bytes, so a result cannot depend on read boundaries.
+public struct SplittingByteSource: ByteSource {
+    let base: any ByteSource
+    let pieceSize: UInt64
+
+    public init(_ base: any ByteSource, pieceSize: UInt64) {
+        self.base = base
+        self.pieceSize = max(1, pieceSize)
+    }
+
+    public var knownLength: UInt64? { get async { await base.knownLength } }
+
+    public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
+        var result: [UInt8] = []
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(range.upperBound, start + pieceSize)
+            let piece = try await base.read(start..<end)
+            result += piece
+            if piece.count < Int(end - start) { break }
+            start = end
+        }
+        return result
+    }
+}
+
+/// Fails the `failingRead`th read once with `InjectedFault`, then behaves.
+public actor FailingByteSource: ByteSource {
+    let base: any ByteSource
+    let failingRead: Int
+    /// Reads so far, failed one included.
+    public private(set) var readCount = 0
+
+    public init(_ base: any ByteSource, failingRead: Int) {
+        self.base = base
+        self.failingRead = failingRead
+    }
+
+    public var knownLength: UInt64? { get async { await base.knownLength } }
+
+    public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
+        readCount += 1
+        if readCount == failingRead { throw InjectedFault(readNumber: readCount) }
+        return try await base.read(range)
+    }
+}
+
+/// Hides the length, as a server without Content-Length would.
+public struct LengthHidingByteSource: ByteSource {
+    let base: any ByteSource
+
+    public init(_ base: any ByteSource) {
+        self.base = base
+    }
+
+    public var knownLength: UInt64? { nil }
+
+    public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
+        try await base.read(range)
+    }
+}
+
+/// Records every read it serves.
+public actor RecordingByteSource: ByteSource {
+    let base: any ByteSource
+    /// The ranges asked for, in order.
+    public private(set) var ranges: [Range<UInt64>] = []
+
+    public init(_ base: any ByteSource) {
+        self.base = base
+    }
+
+    public var knownLength: UInt64? { get async { await base.knownLength } }
+
+    public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
+        ranges.append(range)
+        return try await base.read(range)
+    }
+}

@@ -1,0 +1,187 @@
+import MP4Box
+
+/// Builds a small but complete movie in code, so a test knows every offset, size and time it should parse back.
+///
+/// The samples are dummy bytes in one mdat; the index describes them with
+/// whichever table forms the test asks for (co64, stz2, several sample
+/// entries, edit lists, sdtp, ...).
+public struct SyntheticMovie {
+    /// Sample sizes in decode order.
+    public var sampleSizes: [UInt32] = [40, 10, 12, 11, 30, 9, 13, 8]
+    /// Sample durations (stts deltas).
+    public var durations: [UInt32] = [512, 512, 512, 512, 512, 512, 512, 512]
+    /// Composition offsets (ctts); nil writes no ctts.
+    public var compositionOffsets: [Int32]? = [1024, 2560, 512, 1536, 1024, 2560, 512, 1536]
+    /// 1-based sync sample numbers; nil writes no stss (every sample is sync).
+    public var syncSamples: [UInt32]? = [1, 5]
+    /// Samples per chunk, one entry per chunk.
+    public var samplesPerChunk: [Int] = [3, 3, 2]
+    /// 1-based sample description index per chunk.
+    public var descriptionIndexPerChunk: [UInt32] = [1, 1, 1]
+    /// Number of avc1 sample entries in stsd.
+    public var sampleEntryCount = 1
+    /// Edit list entries: (segment duration in movie timescale, media time, rate 16.16); nil writes no edts.
+    public var edits: [(UInt64, Int64, Int32)]? = [(4000, 1024, 0x10000)]
+    /// Write chunk offsets as co64.
+    public var useCO64 = false
+    /// Write sample sizes as stz2 with this field size (4, 8 or 16); nil writes stsz.
+    public var compactSampleSizeField: Int? = nil
+    /// Write the edit list as version 1.
+    public var editListVersion1 = false
+    /// Put moov before mdat.
+    public var moovFirst = true
+    /// sdtp bytes, one per sample; nil writes no sdtp.
+    public var sdtp: [UInt8]? = nil
+    /// The tkhd matrix (a, b, c, d).
+    public var matrix: (Int32, Int32, Int32, Int32) = (1, 0, 0, 1)
+    /// Extra zero bytes placed between chunks so chunk offsets are not contiguous.
+    public var chunkGap = 7
+    /// Media timescale.
+    public var timescale: UInt32 = 12800
+    /// Movie timescale.
+    public var movieTimescale: UInt32 = 1000
+
+    /// The defaults: 8 samples, B-frame style composition offsets, 3 chunks.
+    public init() {}
+
+    /// The bytes of the file.
+    public func bytes() -> [UInt8] {
+        let ftyp = BoxBuilder.box("ftyp", BoxBuilder.fourCC("isom") + BoxBuilder.u32(512) + BoxBuilder.fourCC("isom") + BoxBuilder.fourCC("avc1"))
+        // Lay out mdat payload: chunks with gaps, sample bytes filled with the sample number.
+        var payload: [UInt8] = []
+        var chunkPayloadOffsets: [Int] = []
+        var sample = 0
+        for perChunk in samplesPerChunk {
+            payload += BoxBuilder.zeros(chunkGap)
+            chunkPayloadOffsets.append(payload.count)
+            for _ in 0..<perChunk where sample < sampleSizes.count {
+                payload += [UInt8](repeating: UInt8(truncatingIfNeeded: sample + 1), count: Int(sampleSizes[sample]))
+                sample += 1
+            }
+        }
+        let mdatHeaderSize = 8
+        // moov size does not depend on the offsets' values, so build once to measure.
+        let measured = moov(chunkOffsets: chunkPayloadOffsets.map { UInt64($0) })
+        let mdatStart = moovFirst ? ftyp.count + measured.count : ftyp.count
+        let offsets = chunkPayloadOffsets.map { UInt64(mdatStart + mdatHeaderSize + $0) }
+        let moovBytes = moov(chunkOffsets: offsets)
+        let mdat = BoxBuilder.box("mdat", payload)
+        return moovFirst ? ftyp + moovBytes + mdat : ftyp + mdat + moovBytes
+    }
+
+    /// The file offset of each sample, computed from the layout (the oracle for tests).
+    public func expectedOffsets() -> [UInt64] {
+        var offsets: [UInt64] = []
+        let ftypSize = 8 + 16
+        let moovSize = moov(chunkOffsets: samplesPerChunk.map { _ in 0 }).count
+        var position = UInt64((moovFirst ? ftypSize + moovSize : ftypSize) + 8)
+        var sample = 0
+        for perChunk in samplesPerChunk {
+            position += UInt64(chunkGap)
+            for _ in 0..<perChunk where sample < sampleSizes.count {
+                offsets.append(position)
+                position += UInt64(sampleSizes[sample])
+                sample += 1
+            }
+        }
+        return offsets
+    }
+
+    func moov(chunkOffsets: [UInt64]) -> [UInt8] {
+        let totalDuration = durations.reduce(UInt64(0)) { $0 + UInt64($1) }
+        let mvhd = BoxBuilder.fullBox("mvhd", BoxBuilder.u32(0) + BoxBuilder.u32(0)   // creation, modification
+            + BoxBuilder.u32(movieTimescale)                                          // timescale
+            + BoxBuilder.u32(UInt32(totalDuration * UInt64(movieTimescale) / UInt64(timescale)))  // duration
+            + BoxBuilder.u32(0x10000) + BoxBuilder.u16(0x100) + BoxBuilder.zeros(10)  // rate, volume, reserved
+            + BoxBuilder.matrix(a: 1, b: 0, c: 0, d: 1)                              // matrix
+            + BoxBuilder.zeros(24) + BoxBuilder.u32(2))                               // pre_defined, next_track_ID
+        let (a, b, c, d) = matrix
+        let tkhd = BoxBuilder.fullBox("tkhd", flags: 3, BoxBuilder.u32(0) + BoxBuilder.u32(0)  // creation, modification
+            + BoxBuilder.u32(1) + BoxBuilder.u32(0)                                   // track_ID, reserved
+            + BoxBuilder.u32(UInt32(totalDuration * UInt64(movieTimescale) / UInt64(timescale)))  // duration
+            + BoxBuilder.zeros(8) + BoxBuilder.zeros(4) + BoxBuilder.zeros(4)          // reserved, layer+group, volume+reserved
+            + BoxBuilder.matrix(a: a, b: b, c: c, d: d, tx: 64, ty: 48)              // matrix
+            + BoxBuilder.u32(64 << 16) + BoxBuilder.u32(48 << 16))                    // width, height
+        var trak = tkhd
+        if let edits {
+            var entries: [UInt8] = BoxBuilder.u32(UInt32(edits.count))
+            for (duration, mediaTime, rate) in edits {
+                entries += editListVersion1 ? BoxBuilder.u64(duration) + BoxBuilder.u64(UInt64(bitPattern: mediaTime))
+                    : BoxBuilder.u32(UInt32(duration)) + BoxBuilder.i32(Int32(mediaTime))
+                entries += BoxBuilder.i32(rate)
+            }
+            trak += BoxBuilder.box("edts", BoxBuilder.fullBox("elst", version: editListVersion1 ? 1 : 0, entries))
+        }
+        let mdhd = BoxBuilder.fullBox("mdhd", BoxBuilder.u32(0) + BoxBuilder.u32(0) + BoxBuilder.u32(timescale)
+            + BoxBuilder.u32(UInt32(totalDuration)) + BoxBuilder.u16(0x55C4) + BoxBuilder.u16(0))
+        let hdlr = BoxBuilder.fullBox("hdlr", BoxBuilder.u32(0) + BoxBuilder.fourCC("vide") + BoxBuilder.zeros(12) + Array("Video\0".utf8))
+        let mdia = BoxBuilder.box("mdia", mdhd + hdlr + BoxBuilder.box("minf", BoxBuilder.box("stbl", stbl(chunkOffsets: chunkOffsets))))
+        trak += mdia
+        return BoxBuilder.box("moov", mvhd + BoxBuilder.box("trak", trak))
+    }
+
+    /// A minimal avc1 entry of a 64x48 picture with an avcC holding one SPS and PPS.
+    public static func avc1Entry() -> [UInt8] {
+        // SPS: Baseline 66, level 30, 64x48 (4x3 macroblocks), frame_mbs_only.
+        let sps: [UInt8] = [0x67, 0x42, 0x00, 0x1E, 0xDA, 0x11, 0xE4]
+        let pps: [UInt8] = [0x68, 0xCE, 0x38, 0x80]
+        let avcC = BoxBuilder.box("avcC", [1, 0x42, 0x00, 0x1E, 0xFF, 0xE1] + BoxBuilder.u16(UInt16(sps.count)) + sps
+            + [1] + BoxBuilder.u16(UInt16(pps.count)) + pps)
+        return BoxBuilder.box("avc1", BoxBuilder.zeros(6) + BoxBuilder.u16(1)     // reserved, data_reference_index
+            + BoxBuilder.zeros(16)                                                  // pre_defined, reserved
+            + BoxBuilder.u16(64) + BoxBuilder.u16(48)                               // width, height
+            + BoxBuilder.u32(0x0048_0000) + BoxBuilder.u32(0x0048_0000)             // resolutions
+            + BoxBuilder.zeros(4) + BoxBuilder.u16(1)                               // reserved, frame_count
+            + BoxBuilder.zeros(32)                                                  // compressorname
+            + BoxBuilder.u16(0x18) + BoxBuilder.u16(0xFFFF)                         // depth, pre_defined
+            + avcC)
+    }
+
+    func stbl(chunkOffsets: [UInt64]) -> [UInt8] {
+        var entries: [UInt8] = []
+        for _ in 0..<sampleEntryCount { entries += Self.avc1Entry() }
+        var stbl = BoxBuilder.fullBox("stsd", BoxBuilder.u32(UInt32(sampleEntryCount)) + entries)
+        // stts, run-length encoded.
+        var runs: [(UInt32, UInt32)] = []
+        for duration in durations {
+            if let last = runs.last, last.1 == duration { runs[runs.count - 1].0 += 1 } else { runs.append((1, duration)) }
+        }
+        stbl += BoxBuilder.fullBox("stts", BoxBuilder.u32(UInt32(runs.count)) + runs.flatMap { BoxBuilder.u32($0.0) + BoxBuilder.u32($0.1) })
+        if let compositionOffsets {
+            stbl += BoxBuilder.fullBox("ctts", version: compositionOffsets.contains(where: { $0 < 0 }) ? 1 : 0,
+                                       BoxBuilder.u32(UInt32(compositionOffsets.count))
+                                       + compositionOffsets.flatMap { BoxBuilder.u32(1) + BoxBuilder.i32($0) })
+        }
+        if let syncSamples {
+            stbl += BoxBuilder.fullBox("stss", BoxBuilder.u32(UInt32(syncSamples.count)) + syncSamples.flatMap(BoxBuilder.u32))
+        }
+        if let sdtp { stbl += BoxBuilder.fullBox("sdtp", sdtp) }
+        if let field = compactSampleSizeField {
+            var packed: [UInt8] = []
+            switch field {
+            case 16: packed = sampleSizes.flatMap { BoxBuilder.u16(UInt16($0)) }
+            case 8: packed = sampleSizes.map { UInt8($0) }
+            default:
+                for pair in stride(from: 0, to: sampleSizes.count, by: 2) {
+                    let high = UInt8(sampleSizes[pair] & 0xF)
+                    let low = pair + 1 < sampleSizes.count ? UInt8(sampleSizes[pair + 1] & 0xF) : 0
+                    packed.append(high << 4 | low)
+                }
+            }
+            stbl += BoxBuilder.fullBox("stz2", BoxBuilder.zeros(3) + [UInt8(field)] + BoxBuilder.u32(UInt32(sampleSizes.count)) + packed)
+        } else {
+            stbl += BoxBuilder.fullBox("stsz", BoxBuilder.u32(0) + BoxBuilder.u32(UInt32(sampleSizes.count)) + sampleSizes.flatMap(BoxBuilder.u32))
+        }
+        var stsc: [UInt8] = []
+        for (chunk, perChunk) in samplesPerChunk.enumerated() {
+            stsc += BoxBuilder.u32(UInt32(chunk + 1)) + BoxBuilder.u32(UInt32(perChunk)) + BoxBuilder.u32(descriptionIndexPerChunk[chunk])
+        }
+        stbl += BoxBuilder.fullBox("stsc", BoxBuilder.u32(UInt32(samplesPerChunk.count)) + stsc)
+        if useCO64 {
+            stbl += BoxBuilder.fullBox("co64", BoxBuilder.u32(UInt32(chunkOffsets.count)) + chunkOffsets.flatMap(BoxBuilder.u64))
+        } else {
+            stbl += BoxBuilder.fullBox("stco", BoxBuilder.u32(UInt32(chunkOffsets.count)) + chunkOffsets.flatMap { BoxBuilder.u32(UInt32($0)) })
+        }
+        return stbl
+    }
+}

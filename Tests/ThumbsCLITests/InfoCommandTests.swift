@@ -1,0 +1,116 @@
+import Foundation
+import MP4BoxTestSupport
+import Testing
+
+/// `thumbs info` run as a process: its JSON against ffprobe's expectations, and its exit codes.
+@Suite struct InfoCommandTests {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The built `thumbs` binary, beside the test bundle.
+    static var binary: URL {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thumbs")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/thumbs")
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    struct Info: Decodable {
+        struct Track: Decodable {
+            var id: Int
+            var kind: String
+            var codec: String?
+            var encrypted: Bool
+            var codedWidth: Int?
+            var codedHeight: Int?
+            var displayWidth: Int?
+            var displayHeight: Int?
+            var rotation: Int?
+            var mirrored: Bool?
+            var duration: Double
+            var sampleCount: Int
+            var syncSampleCount: Int
+        }
+        var fragmented: Bool
+        var moovOffset: Int
+        var bytesRead: Int
+        var reads: Int
+        var tracks: [Track]
+    }
+
+    @Test(arguments: Fixtures.names)
+    func jsonMatchesFFprobe(_ name: String) throws {
+        let output = try Self.run(["info", Fixtures.path(name), "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let info = try JSONDecoder().decode(Info.self, from: Data(output.stdout.utf8))
+        let expected = try Fixtures.expectation(name)
+        #expect(info.bytesRead > 0 && info.reads > 0)
+        #expect(info.fragmented == (name == "fragmented"))
+        guard expected.codecName != nil else {
+            #expect(!info.tracks.contains { $0.kind == "video" })
+            return
+        }
+        let video = try #require(info.tracks.first { $0.kind == "video" })
+        #expect(video.sampleCount == expected.packets.count)
+        #expect(video.syncSampleCount == expected.packets.filter(\.key).count)
+        #expect(video.codedWidth == expected.sps?.codedWidth)
+        #expect(video.codedHeight == expected.sps?.codedHeight)
+        #expect(!video.encrypted)
+        #expect(abs(video.duration - (expected.duration ?? -1)) < 0.0005)
+        // Display size: cropped, stretched by the sample aspect ratio, turned by the matrix.
+        var width = Double(expected.width ?? 0)
+        var height = Double(expected.height ?? 0)
+        if let sar = expected.sampleAspectRatio?.split(separator: ":").compactMap({ Double($0) }), sar.count == 2, sar[1] > 0 {
+            if sar[0] > sar[1] { width = (width * sar[0] / sar[1]).rounded(.down) } else if sar[1] > sar[0] { height = (height * sar[1] / sar[0]).rounded(.down) }
+        }
+        let (a, _, _, _) = expected.matrixLinearPart
+        if a == 0 { swap(&width, &height) }
+        #expect(video.displayWidth == Int(width))
+        #expect(video.displayHeight == Int(height))
+        #expect(video.mirrored == (expected.matrixLinearPart == (-1, 0, 0, 1) || expected.matrixLinearPart == (1, 0, 0, -1)))
+    }
+
+    @Test func textOutputNamesTheTracks() throws {
+        let output = try Self.run(["info", Fixtures.path("rotate-90")])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("track 1 video avc1"))
+        #expect(output.stdout.contains("display 180x320"))
+        #expect(output.stdout.contains("rotated 90"))
+    }
+
+    @Test func missingFileExitsWithAnIOError() throws {
+        let output = try Self.run(["info", "/nonexistent/file.mp4"])
+        #expect(output.status == 74)
+        #expect(output.stderr.contains("cannot open"))
+        #expect(!output.stderr.contains("Fatal error"))
+    }
+
+    @Test func notAMovieExitsWithBadInput() throws {
+        let output = try Self.run(["info", Fixtures.directory.appendingPathComponent("README.md").path])
+        #expect(output.status == 65)
+        #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func missingArgumentExitsWithUsage() throws {
+        let output = try Self.run(["info"])
+        #expect(output.status == 64)
+    }
+}
