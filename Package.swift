@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "MP4Box", targets: ["MP4Box"]),
+        .library(name: "FrameDecode", targets: ["FrameDecode"]),
+        .library(name: "Thumbs", targets: ["Thumbs"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
     ],
     dependencies: [
@@ -14,16 +16,32 @@ let package = Package(
     targets: [
         // Pure-Swift ISO-BMFF parser: standard library (and the C library for file reads) only.
         .target(name: "MP4Box"),
+
+        // System libraries: module maps only.
+        .systemLibrary(name: "COpenH264", pkgConfig: "openh264", providers: [.apt(["libopenh264-dev"])]),
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Decoders: H.264 through openh264, HEVC through libde265.
+        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265"]),
+
+        // The thumbnail API: planning, fetching, rendering, encoding, caches.
+        .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG"]),
+
         .executableTarget(
             name: "thumbs",
             dependencies: [
-                "MP4Box",
+                "MP4Box", "FrameDecode", "Thumbs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Test support shared by several test targets: a box builder and faulty byte sources.
+
+        // Test support shared by several test targets: a box builder, synthetic movies, faulty byte sources, fixtures.
         .target(name: "MP4BoxTestSupport", dependencies: ["MP4Box"], path: "Tests/MP4BoxTestSupport"),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "Thumbs", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsCLITests", dependencies: ["MP4BoxTestSupport"]),
     ]
 )

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # Re-creates the MP4 test fixtures in this directory and, beside each one,
-# <name>.expect.json: ffprobe's independent view of the file (see README.md).
+# <name>.expect.json: ffprobe's independent view of the file (see README.md), then
+# <name>.frames.json: md5s of chosen frames as ffmpeg's own decoders output them.
 #
-#   usage: Fixtures/make-fixtures.sh            (from anywhere; needs ffmpeg, ffprobe, python3)
+#   usage: Fixtures/make-fixtures.sh                 (from anywhere; needs ffmpeg, ffprobe, python3)
+#          Fixtures/make-fixtures.sh --frames-only   (only the decode references, from the
+#                                                     existing .mp4 and .expect.json files)
 #
 # Outputs are overwritten; intermediates live in a temp dir that is removed on exit.
 # Encoders run single-threaded with bitexact flags so a re-run with the same
 # ffmpeg/x264/x265 build gives the same bytes.
 set -euo pipefail
+
+FRAMES_ONLY=0
+case "${1:-}" in
+  "") ;;
+  --frames-only) FRAMES_ONLY=1 ;;
+  *) echo "usage: $0 [--frames-only]" >&2; exit 2 ;;
+esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="$HERE"
@@ -208,6 +218,16 @@ def sps_info(path, stream_index, codec):
             "transferCharacteristics": f.get("transfer_characteristics"),
             "matrixCoefficients": f.get("matrix_coefficients")}
 
+def cmd_pps_field(path, field):
+    """A field of the first PPS as ffmpeg's trace_headers bsf reads it."""
+    err = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "trace", "-i", path, "-map", "0:v:0",
+                          "-c", "copy", "-bsf:v", "trace_headers", "-frames:v", "1", "-f", "null", "-"],
+                         check=True, capture_output=True, text=True).stderr
+    m = re.search(r"^\[trace_headers[^\]]*\]\s+\d+\s+" + re.escape(field) + r"\s+[01]+ = (-?\d+)$", err, re.M)
+    if not m:
+        raise SystemExit(f"{path}: no {field} in trace_headers output")
+    print(m.group(1))
+
 def cmd_expect(path, out_path):
     info = ffprobe_json("-show_format", "-show_streams", path)
     streams = info["streams"]
@@ -302,6 +322,183 @@ def cmd_summary(directory, *names):
               f"{wh:<10} {rot:>5} {e['packetCount']:>7} {e['keyframeCount']:>5}")
     print(f"{'total':<18} {total:>8}")
 
+def cmd_colr(path, primaries, transfer, matrix, full_range):
+    """Check the video sample entry has colr/nclx with these code points (ISO/IEC 23001-8)."""
+    data = open(path, "rb").read()
+    i = data.find(b"colrnclx")
+    if i < 0:
+        raise SystemExit(f"{path}: no colr/nclx box")
+    p, t, m = struct.unpack(">HHH", data[i + 8:i + 14])
+    fr = data[i + 14] >> 7
+    got = (p, t, m, fr)
+    want = tuple(int(x) for x in (primaries, transfer, matrix, full_range))
+    print(f"  colr nclx at {i - 4}: primaries {p} transfer {t} matrix {m} full_range {fr}")
+    if got != want:
+        raise SystemExit(f"{path}: colr nclx {got} != {want}")
+
+# Decode references: <name>.frames.json (and raw frames for the smallest files), made by
+# ffmpeg's own decoders. Frame choice uses only the .expect.json packet list.
+FRAME_ROLES = ("nearestKeyframeToMid", "frameAtMid", "firstFrame", "lastFrame")
+RAW_FRAME_NAMES = ("one-frame", "h264-bframes")   # all roles stored as frames/<name>.<role>.yuv
+RAW_MID_CODECS = ("h264",)                         # other files of these codecs: frameAtMid only
+RAW_FRAME_LIMIT = 150_000                          # bytes (per frame; h264-1080p-crop is above it)
+FRAME_BYTES = {"yuv420p": 3, "yuv420p10le": 6}     # bytes per 2 pixels (4:2:0, 8 / 16-bit LE)
+
+def pick_frames(exp):
+    """(midTime, midPts, {role: pts}) from the ffprobe packet list (pts in timeBase ticks)."""
+    from fractions import Fraction
+    tb = Fraction(exp["timeBase"])
+    mid_time = exp["duration"] / 2
+    mid_pts = round(Fraction(mid_time) / tb)
+    pts = sorted(p["pts"] for p in exp["packets"])
+    keys = sorted(p["pts"] for p in exp["packets"] if p["key"])
+    at_mid = [x for x in pts if x <= mid_pts]
+    nonneg = [x for x in pts if x >= 0]
+    return mid_time, mid_pts, {
+        # min over (distance, pts): the earlier keyframe wins a tie
+        "nearestKeyframeToMid": min(keys, key=lambda x: (abs(x - mid_pts), x)),
+        "frameAtMid": max(at_mid) if at_mid else min(pts),
+        "firstFrame": min(nonneg) if nonneg else min(pts),
+        "lastFrame": max(pts),
+    }
+
+FF_DECODE = ["ffmpeg", "-nostdin", "-nostats", "-hide_banner", "-noautorotate", "-copyts"]
+# -noautorotate: coded orientation. -copyts: without it ffmpeg subtracts the file's start time
+# (0.08 s in `fragmented`) and filter pts no longer equal the ffprobe pts.
+
+def decode_all(path, idx, pix_fmt):
+    """Decode the whole stream once: per pts, showinfo's (fmt, w, h, adler32) and framemd5's (size, md5)."""
+    r = subprocess.run(FF_DECODE + ["-loglevel", "info", "-i", path, "-map", f"0:{idx}",
+                        "-vf", "showinfo", "-fps_mode", "passthrough", "-enc_time_base", "-1",
+                        "-c:v", "rawvideo", "-pix_fmt", pix_fmt, "-f", "framemd5", "-"],
+                       check=True, capture_output=True, text=True)
+    tbs = re.findall(r"config in time_base: (\d+/\d+)", r.stderr)
+    shown = [(int(m[0]), m[1], int(m[2]), int(m[3]), int(m[4], 16)) for m in re.findall(
+        r"\[Parsed_showinfo_0 [^\]]*\] n:\s*\d+ pts:\s*(-?\d+) .*? fmt:(\S+) .*? s:(\d+)x(\d+) .*? checksum:([0-9A-F]+)",
+        r.stdout + r.stderr)]
+    fmd5_tb = re.search(r"^#tb 0: (\d+/\d+)$", r.stdout, re.M).group(1)
+    fmd5 = [(int(m[0]), int(m[1]), m[2]) for m in re.findall(
+        r"^0,\s*-?\d+,\s*(-?\d+),\s*\d+,\s*(\d+), ([0-9a-f]{32})$", r.stdout, re.M)]
+    return tbs, shown, fmd5_tb, fmd5
+
+def extract(path, idx, pix_fmt, pts):
+    """Raw bytes of every decoded frame whose filter pts == pts (the whole stream is decoded in order)."""
+    return subprocess.run(FF_DECODE + ["-loglevel", "error", "-i", path, "-map", f"0:{idx}",
+                          "-vf", f"select=eq(pts\\,{pts})", "-fps_mode", "passthrough",
+                          "-c:v", "rawvideo", "-pix_fmt", pix_fmt, "-f", "rawvideo", "-"],
+                          check=True, capture_output=True).stdout
+
+def pict_types(path, idx):
+    """{pts: pict_type} from ffprobe -show_frames (ffmpeg's decoder: "I", "P" or "B")."""
+    fr = ffprobe_json("-select_streams", str(idx), "-show_entries", "frame=pts,pict_type",
+                      path)["frames"]
+    out = {}
+    for f in fr:
+        pts = num(f.get("pts"), int)
+        if pts in out:
+            raise SystemExit(f"{path}: ffprobe shows two frames with pts {pts}")
+        out[pts] = f.get("pict_type")
+    return out
+
+def nal_types(data, pos, size):
+    out, q, end = [], pos, pos + size
+    while q + 4 <= end:
+        n = struct.unpack(">I", data[q:q + 4])[0]
+        out.append((data[q + 4] >> 1) & 0x3F); q += 4 + n
+    return out
+
+def cmd_frames(directory, *names):
+    import hashlib, zlib
+    for name in names:
+        exp_path = os.path.join(directory, name + ".expect.json")
+        exp = json.load(open(exp_path))
+        if exp["codecName"] is None:
+            print(f"== {name}: no video track, no frames.json"); continue
+        path = os.path.join(directory, exp["file"])
+        if os.path.getsize(path) != exp["fileSize"]:
+            raise SystemExit(f"{path}: size differs from {exp_path}; re-run the whole script")
+        idx, fmt, w, h = exp["videoStreamIndex"], exp["pixFmt"], exp["width"], exp["height"]
+        if fmt not in FRAME_BYTES or w % 2 or h % 2:
+            raise SystemExit(f"{name}: unexpected format {fmt} {w}x{h}")
+        frame_size = w * h * FRAME_BYTES[fmt] // 2
+        mid_time, mid_pts, roles = pick_frames(exp)
+        print(f"== {name}.frames.json: {fmt} {w}x{h}, midTime {mid_time} (pts {mid_pts})")
+
+        # One full decode: every packet gives exactly one frame, with the packet's pts, the
+        # native pixel format and the cropped size; filter time base = stream time base.
+        tbs, shown, fmd5_tb, fmd5 = decode_all(path, idx, fmt)
+        want_pts = sorted(p["pts"] for p in exp["packets"])
+        problems = []
+        if set(tbs) != {exp["timeBase"]} or fmd5_tb != exp["timeBase"]:
+            problems.append(f"time bases {tbs} / {fmd5_tb} != {exp['timeBase']}")
+        if sorted(s[0] for s in shown) != want_pts or len(set(want_pts)) != len(want_pts):
+            problems.append(f"decoded pts {[s[0] for s in shown]} != packet pts {want_pts}")
+        if [f[0] for f in fmd5] != [s[0] for s in shown]:
+            problems.append("framemd5 pts differ from showinfo pts")
+        if {(s[1], s[2], s[3]) for s in shown} != {(fmt, w, h)}:
+            problems.append(f"decoded format/size {sorted({s[1:4] for s in shown})} != {fmt} {w}x{h}")
+        if {f[1] for f in fmd5} != {frame_size}:
+            problems.append(f"framemd5 sizes {sorted({f[1] for f in fmd5})} != {frame_size}")
+        if problems:
+            raise SystemExit(f"{name}: " + "; ".join(problems))
+        print(f"   {len(shown)} frames decoded, each with its packet's pts, {fmt} {w}x{h}, time base {fmd5_tb}")
+        adler = {s[0]: s[4] for s in shown}
+        md5_of = {f[0]: f[2] for f in fmd5}
+        # picture types as ffprobe shows them: one frame per packet pts, I/P/B, keyframes are I
+        ptype = pict_types(path, idx)
+        if sorted(ptype) != want_pts or not set(ptype.values()) <= {"I", "P", "B"}:
+            raise SystemExit(f"{name}: ffprobe frames {sorted(ptype.items())} do not match the packets")
+        if any(ptype[p["pts"]] != "I" for p in exp["packets"] if p["key"]):
+            raise SystemExit(f"{name}: a key packet is not an I picture")
+
+        data = open(path, "rb").read()
+        by_pts = {p["pts"]: p for p in exp["packets"]}
+        frames, raws = [], {}
+        for role in FRAME_ROLES:
+            pts = roles[role]
+            raw = extract(path, idx, fmt, pts)
+            if len(raw) != frame_size:   # 0 = no match, 2x = two matches
+                raise SystemExit(f"{name} {role}: select(pts={pts}) gave {len(raw)} bytes, want {frame_size}")
+            md5 = hashlib.md5(raw).hexdigest()
+            # same frame as the full decode (framemd5) and unconverted decoder output: showinfo's
+            # checksum is taken on the decoder's frame before any format conversion (it is an
+            # Adler-32 seeded with 0, not 1, over the visible bytes of each row, plane by plane)
+            if md5 != md5_of[pts] or zlib.adler32(raw, 0) != adler[pts]:
+                raise SystemExit(f"{name} {role}: pts {pts} md5/adler32 differ from the full decode")
+            frames.append({"role": role, "pts": pts, "md5": md5, "size": len(raw),
+                           "pictType": ptype[pts]})
+            raws[role] = raw
+            extra = ""
+            if exp["codecName"] == "hevc":
+                p = by_pts[pts]
+                t = [x for x in nal_types(data, p["pos"], p["size"]) if x < 32]
+                extra = f"  VCL NAL {t}" + ("  RASL" if set(t) & {8, 9} else "")
+            print(f"   {role:<21} pts {pts:>6}  key {str(by_pts[pts]['key']):<5} {ptype[pts]}  md5 {md5}{extra}")
+
+        out = {"file": exp["file"], "pixFmt": fmt, "width": w, "height": h,
+               "timeBase": exp["timeBase"], "midTime": mid_time}
+        text = json.dumps(out, indent=2)[:-2]
+        text += ',\n  "frames": [\n' + ",\n".join("    " + json.dumps(f) for f in frames) + "\n  ]\n}\n"
+        json.loads(text)  # sanity
+        with open(os.path.join(directory, name + ".frames.json"), "w") as f:
+            f.write(text)
+
+        # raw pictures: every role for RAW_FRAME_NAMES, frameAtMid for the other H.264 files
+        if frame_size >= RAW_FRAME_LIMIT:
+            keep = ()
+        elif name in RAW_FRAME_NAMES:
+            keep = FRAME_ROLES
+        elif exp["codecName"] in RAW_MID_CODECS:
+            keep = ("frameAtMid",)
+        else:
+            keep = ()
+        if keep:
+            os.makedirs(os.path.join(directory, "frames"), exist_ok=True)
+            for role in keep:
+                raw = raws[role]
+                with open(os.path.join(directory, "frames", f"{name}.{role}.yuv"), "wb") as f:
+                    f.write(raw)
+
 if __name__ == "__main__":
     globals()["cmd_" + sys.argv[1].replace("-", "_")](*sys.argv[2:])
 PY_EOF
@@ -315,6 +512,33 @@ done_fixture() {   # name: writes expectations and logs structure
   NAMES+=("$name")
 }
 
+# Decode references: for every fixture with a video track, <name>.frames.json with the md5 of
+# the decoded frames nearestKeyframeToMid / frameAtMid / firstFrame / lastFrame (picked from the
+# .expect.json packet list) and each frame's ffprobe pict_type, plus frames/<name>.<role>.yuv
+# for one-frame and h264-bframes (all four roles) and frames/<name>.frameAtMid.yuv for the other
+# H.264 files (not h264-1080p-crop: over RAW_FRAME_LIMIT).
+# With no arguments: every <name>.expect.json in the directory.
+make_frames() {
+  local names=("$@") f
+  if ((${#names[@]} == 0)); then
+    for f in "$OUT"/*.expect.json; do names+=("$(basename "$f" .expect.json)"); done
+  fi
+  echo
+  echo "Decode references ($(ffmpeg -hide_banner -version | head -1 | cut -d' ' -f1-3)):"
+  py frames "$OUT" "${names[@]}"
+  # Every frame's md5, in presentation order, as ffmpeg's framemd5 muxer lists it (pts in the stream time base).
+  for f in "${names[@]}"; do
+    [[ -f "$OUT/$f.frames.json" ]] || continue
+    ffmpeg -v error -copyts -noautorotate -i "$OUT/$f.mp4" -map 0:v:0 -fps_mode passthrough -enc_time_base -1 -f framemd5 - \
+      | grep -v '^#' > "$OUT/frames/$f.framemd5"
+  done
+}
+
+if ((FRAMES_ONLY)); then
+  make_frames
+  exit 0
+fi
+
 # 1. H.264 High, B-frames, default edit list, moov at the end.
 "${FF[@]}" -f lavfi -i "$SRC_320x240" "${X264[@]}" "${MUXDET[@]}" "$OUT/h264-bframes.mp4"
 done_fixture h264-bframes
@@ -322,6 +546,20 @@ done_fixture h264-bframes
 # 2. Same encode, moov in front.
 "${FF[@]}" -f lavfi -i "$SRC_320x240" "${X264[@]}" "${MUXDET[@]}" -movflags +faststart "$OUT/h264-faststart.mp4"
 done_fixture h264-faststart
+
+# 2b. Same encode with x264 weightb=0 (PPS weighted_bipred_idc 0 instead of 2 = implicit), moov in
+#    front. Still B-pyramid + spatial direct. openh264 2.3.1 still differs slightly from ffmpeg on
+#    most of its B-frames (see README: "openh264 and B-frames").
+"${FF[@]}" -f lavfi -i "$SRC_320x240" "${X264[@]}" -x264-params weightb=0 "${MUXDET[@]}" \
+  -movflags +faststart "$OUT/h264-bframes-noweightb.mp4"
+done_fixture h264-bframes-noweightb
+bipred="$(py pps-field "$OUT/h264-bframes-noweightb.mp4" weighted_bipred_idc)"; echo "  PPS weighted_bipred_idc: $bipred"
+[[ "$bipred" == 0 ]] || { echo "error: h264-bframes-noweightb has weighted_bipred_idc $bipred" >&2; exit 1; }
+
+# 2c. The same source with no B-frames (I and P only), moov in front: the H.264 stream that
+#    openh264 decodes exactly like ffmpeg, frame for frame.
+"${FF[@]}" -f lavfi -i "$SRC_320x240" "${X264[@]}" -bf 0 "${MUXDET[@]}" -movflags +faststart "$OUT/h264-p-only.mp4"
+done_fixture h264-p-only
 
 # 3. HEVC 8-bit, hvc1, B-frames.
 "${FF[@]}" -f lavfi -i "$SRC_320x240" "${X265[@]}" -pix_fmt yuv420p -profile:v main \
@@ -398,6 +636,24 @@ done_fixture cover-art
 "${FF[@]}" -f lavfi -i "testsrc2=size=320x240:rate=25" -frames:v 1 "${X264[@]}" "${MUXDET[@]}" "$OUT/one-frame.mp4"
 done_fixture one-frame
 
+# 15./16. HDR signalling: x265 Main 10, BT.2020 primaries, bt2020nc matrix, limited range, with
+#    the HLG (arib-std-b67) or PQ (smpte2084) transfer, in the HEVC VUI and in a colr/nclx box.
+#    (ffmpeg 5.1 writes colr whenever primaries, transfer and matrix are all set; +write_colr
+#    makes that explicit and gives the same bytes.)
+for hdr in hlg:arib-std-b67:18 pq:smpte2084:16; do
+  IFS=: read -r kind trc trc_code <<<"$hdr"
+  "${FF[@]}" -f lavfi -i "$SRC_320x180" "${X265[@]}" -pix_fmt yuv420p10le -profile:v main10 \
+    -color_primaries bt2020 -color_trc "$trc" -colorspace bt2020nc -color_range tv \
+    -x265-params "$X265_PARAMS" -tag:v hvc1 -movflags +write_colr "${MUXDET[@]}" "$OUT/hevc-$kind.mp4"
+  done_fixture "hevc-$kind"
+  py colr "$OUT/hevc-$kind.mp4" 9 "$trc_code" 9 0
+  python3 -c "import json,sys; e=json.load(open('$OUT/hevc-$kind.expect.json')); s=e['sps']
+got=(e['colorPrimaries'], e['colorTransfer'], e['colorSpace'], e['colorRange'], s['colourPrimaries'], s['transferCharacteristics'], s['matrixCoefficients'], s['videoFullRangeFlag'])
+sys.exit(0 if got==('bt2020', '$trc', 'bt2020nc', 'tv', 9, $trc_code, 9, 0) else f'hevc-$kind colour fields: {got}')"
+done
+
 echo
 echo "$(ffmpeg -hide_banner -version | head -1)"
 py summary "$OUT" "${NAMES[@]}"
+
+make_frames "${NAMES[@]}"

@@ -41,8 +41,16 @@ public struct SyntheticMovie {
     /// Movie timescale.
     public var movieTimescale: UInt32 = 1000
 
+    /// The bytes of the sample entry to write instead of the default avc1 (repeated `sampleEntryCount` times).
+    public var sampleEntry: [UInt8]? = nil
+
     /// The defaults: 8 samples, B-frame style composition offsets, 3 chunks.
     public init() {}
+
+    /// The defaults with another sample entry.
+    public init(sampleEntry: [UInt8]) {
+        self.sampleEntry = sampleEntry
+    }
 
     /// The bytes of the file.
     public func bytes() -> [UInt8] {
@@ -120,26 +128,48 @@ public struct SyntheticMovie {
         return BoxBuilder.box("moov", mvhd + BoxBuilder.box("trak", trak))
     }
 
-    /// A minimal avc1 entry of a 64x48 picture with an avcC holding one SPS and PPS.
-    public static func avc1Entry() -> [UInt8] {
-        // SPS: Baseline 66, level 30, 64x48 (4x3 macroblocks), frame_mbs_only.
-        let sps: [UInt8] = [0x67, 0x42, 0x00, 0x1E, 0xDA, 0x11, 0xE4]
-        let pps: [UInt8] = [0x68, 0xCE, 0x38, 0x80]
-        let avcC = BoxBuilder.box("avcC", [1, 0x42, 0x00, 0x1E, 0xFF, 0xE1] + BoxBuilder.u16(UInt16(sps.count)) + sps
-            + [1] + BoxBuilder.u16(UInt16(pps.count)) + pps)
-        return BoxBuilder.box("avc1", BoxBuilder.zeros(6) + BoxBuilder.u16(1)     // reserved, data_reference_index
+    /// An H.264 SPS for a 64x48 picture (4x3 macroblocks) with the given profile, progressive or not.
+    public static func sps(profile: UInt8 = 66, frameMBsOnly: Bool = true) -> [UInt8] {
+        var bits = String(profile, radix: 2).leftPadded(8) + "00000000" + "00011110"  // profile, constraints, level 30
+        bits += "1" + "1" + "011" + "010" + "0"       // sps id 0, log2_max_frame_num-4 = 0, poc type 2, 1 ref frame, no gaps
+        bits += "00100"                                // pic_width_in_mbs_minus1 = 3
+        bits += frameMBsOnly ? "011" : "010"           // pic_height_in_map_units_minus1 = 2 (frames) or 1 (field pairs)
+        bits += frameMBsOnly ? "1" : "01"              // frame_mbs_only_flag (and mb_adaptive_frame_field_flag = 1)
+        bits += "1" + "0" + "0" + "1"                  // direct_8x8, no cropping, no VUI, stop bit
+        while bits.count % 8 != 0 { bits += "0" }
+        var bytes: [UInt8] = [0x67]
+        var index = bits.startIndex
+        while index < bits.endIndex {
+            let next = bits.index(index, offsetBy: 8)
+            bytes.append(UInt8(bits[index..<next], radix: 2) ?? 0)
+            index = next
+        }
+        return bytes
+    }
+
+    /// A visual sample entry of a 64x48 picture with `code` and the given child boxes.
+    public static func visualEntry(_ code: String, children: [UInt8]) -> [UInt8] {
+        BoxBuilder.box(code, BoxBuilder.zeros(6) + BoxBuilder.u16(1)            // reserved, data_reference_index
             + BoxBuilder.zeros(16)                                                  // pre_defined, reserved
             + BoxBuilder.u16(64) + BoxBuilder.u16(48)                               // width, height
             + BoxBuilder.u32(0x0048_0000) + BoxBuilder.u32(0x0048_0000)             // resolutions
             + BoxBuilder.zeros(4) + BoxBuilder.u16(1)                               // reserved, frame_count
             + BoxBuilder.zeros(32)                                                  // compressorname
             + BoxBuilder.u16(0x18) + BoxBuilder.u16(0xFFFF)                         // depth, pre_defined
-            + avcC)
+            + children)
+    }
+
+    /// An avc1 entry of a 64x48 picture whose avcC holds `sps` and `pps` (either may be absent).
+    public static func avc1Entry(sps: [UInt8]? = SyntheticMovie.sps(), pps: [UInt8]? = [0x68, 0xCE, 0x38, 0x80]) -> [UInt8] {
+        var record: [UInt8] = [1, sps?[1] ?? 0x42, 0x00, 0x1E, 0xFF]           // version, profile, compatibility, level, length size 4
+        record += [0xE0 | (sps == nil ? 0 : 1)] + (sps.map { BoxBuilder.u16(UInt16($0.count)) + $0 } ?? [])
+        record += [pps == nil ? 0 : 1] + (pps.map { BoxBuilder.u16(UInt16($0.count)) + $0 } ?? [])
+        return visualEntry("avc1", children: BoxBuilder.box("avcC", record))
     }
 
     func stbl(chunkOffsets: [UInt64]) -> [UInt8] {
         var entries: [UInt8] = []
-        for _ in 0..<sampleEntryCount { entries += Self.avc1Entry() }
+        for _ in 0..<sampleEntryCount { entries += sampleEntry ?? Self.avc1Entry() }
         var stbl = BoxBuilder.fullBox("stsd", BoxBuilder.u32(UInt32(sampleEntryCount)) + entries)
         // stts, run-length encoded.
         var runs: [(UInt32, UInt32)] = []
@@ -183,5 +213,12 @@ public struct SyntheticMovie {
             stbl += BoxBuilder.fullBox("stco", BoxBuilder.u32(UInt32(chunkOffsets.count)) + chunkOffsets.flatMap { BoxBuilder.u32(UInt32($0)) })
         }
         return stbl
+    }
+}
+
+extension String {
+    /// The string padded on the left with zeros to `width` characters.
+    func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -40,7 +40,15 @@ public enum HEVCSequenceParameterSet {
         let subHeight = chromaArrayType == 1 ? 2 : 1
         let bitDepthLuma = Int(try bits.ue(max: 8, "bit_depth_luma_minus8")) + 8
         let bitDepthChroma = Int(try bits.ue(max: 8, "bit_depth_chroma_minus8")) + 8
-        let parameters = VideoParameters(
+        _ = try bits.ue(max: 12, "log2_max_pic_order_cnt_lsb_minus4")
+        let orderingForEveryLayer = try bits.flag()
+        var maxReorder = 0
+        for _ in (orderingForEveryLayer ? 0 : maxSubLayersMinus1)...maxSubLayersMinus1 {
+            _ = try bits.ue(max: 16, "sps_max_dec_pic_buffering_minus1")
+            maxReorder = Int(try bits.ue(max: 16, "sps_max_num_reorder_pics"))
+            _ = try bits.ue()  // sps_max_latency_increase_plus1
+        }
+        var parameters = VideoParameters(
             codedWidth: width, codedHeight: height,
             cropLeft: crop.left * subWidth, cropRight: crop.right * subWidth,
             cropTop: crop.top * subHeight, cropBottom: crop.bottom * subHeight,
@@ -50,6 +58,7 @@ public enum HEVCSequenceParameterSet {
         guard parameters.width > 0, parameters.height > 0 else {
             throw MP4Error(.malformed, path: "sps", offset: 0, "conformance window leaves no picture")
         }
+        parameters.maxReorderPictures = maxReorder
         return parameters
     }
 }

@@ -30,6 +30,9 @@ public struct VideoParameters: Sendable, Equatable {
     public var profile: Int
     /// Level indication.
     public var level: Int
+    /// Most pictures that may precede any picture in decode order and follow it in output order
+    /// (HEVC sps_max_num_reorder_pics of the highest sub-layer), when the SPS says.
+    public var maxReorderPictures: Int? = nil
 
     /// Width after cropping.
     public var width: Int { max(0, codedWidth - cropLeft - cropRight) }
@@ -43,6 +46,7 @@ public struct VideoParameters: Sendable, Equatable {
             && lhs.bitDepthChroma == rhs.bitDepthChroma && lhs.isInterlaced == rhs.isInterlaced && lhs.isMBAFF == rhs.isMBAFF
             && lhs.sampleAspectRatio?.0 == rhs.sampleAspectRatio?.0 && lhs.sampleAspectRatio?.1 == rhs.sampleAspectRatio?.1
             && lhs.colour == rhs.colour && lhs.profile == rhs.profile && lhs.level == rhs.level
+            && lhs.maxReorderPictures == rhs.maxReorderPictures
     }
 }
 

@@ -1,0 +1,29 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmarks live in their own package, so that building and testing the library never builds them.
+// Run: cd Benchmarks && swift package benchmark
+let package = Package(
+    name: "ThumbsBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Thumbs", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The decoder libraries called directly, as the baseline our decoders are measured against.
+        .systemLibrary(name: "BareOpenH264", path: "Sources/BareOpenH264", pkgConfig: "openh264"),
+        .systemLibrary(name: "BareDe265", path: "Sources/BareDe265", pkgConfig: "libde265"),
+        .executableTarget(
+            name: "DecodeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MP4Box", package: "Thumbs"),
+                .product(name: "FrameDecode", package: "Thumbs"),
+                "BareOpenH264", "BareDe265",
+            ],
+            path: "Benchmarks/DecodeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

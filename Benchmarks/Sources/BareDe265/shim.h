@@ -1,0 +1,1 @@
+#include <libde265/de265.h>

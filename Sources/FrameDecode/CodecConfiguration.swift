@@ -1,0 +1,67 @@
+import MP4Box
+
+/// What a decoder needs from a sample entry: the codec, the NAL length size and the out-of-band parameter sets.
+public struct CodecConfiguration: Sendable {
+    /// The two codecs decoded here.
+    public enum Codec: Sendable {
+        case h264, hevc
+    }
+
+    /// The codec.
+    public var codec: Codec
+    /// The sample entry code (avc1, avc3, hvc1, hev1).
+    public var format: FourCC
+    /// Bytes in each NAL unit length prefix.
+    public var nalUnitLengthSize: Int
+    /// Parameter sets to send before the first picture, in order (VPS, SPS, PPS), without start codes.
+    public var parameterSets: [[UInt8]]
+    /// What the first SPS says, when there is one out of band.
+    public var videoParameters: VideoParameters?
+
+    /// Reads the configuration of a visual sample entry.
+    /// - Throws: `DecodeError` `unsupportedCodec` or `badConfiguration`, or `unsupportedFeature` for interlaced H.264.
+    public init(entry: VisualSampleEntry) throws(DecodeError) {
+        format = entry.codingFormat
+        switch format {
+        case "avc1", "avc3":
+            guard let avcC = entry.avcConfiguration else {
+                throw DecodeError(.badConfiguration, "\(format) sample entry has no avcC")
+            }
+            codec = .h264
+            nalUnitLengthSize = avcC.nalUnitLengthSize
+            parameterSets = avcC.sequenceParameterSets + avcC.pictureParameterSets
+            if let sps = avcC.sequenceParameterSets.first {
+                do {
+                    videoParameters = try H264SequenceParameterSet.parse(sps)
+                } catch {
+                    throw DecodeError(.badConfiguration, "avcC sequence parameter set: \(error.detail)")
+                }
+            }
+            try Self.checkDecodable(videoParameters)
+        case "hvc1", "hev1":
+            guard let hvcC = entry.hevcConfiguration else {
+                throw DecodeError(.badConfiguration, "\(format) sample entry has no hvcC")
+            }
+            codec = .hevc
+            nalUnitLengthSize = hvcC.nalUnitLengthSize
+            parameterSets = hvcC.nalUnits(ofType: 32) + hvcC.nalUnits(ofType: 33) + hvcC.nalUnits(ofType: 34)
+            if let sps = hvcC.nalUnits(ofType: 33).first {
+                videoParameters = try? HEVCSequenceParameterSet.parse(sps)
+            }
+        default:
+            throw DecodeError(.unsupportedCodec, "no decoder for \(format)")
+        }
+    }
+
+    /// openh264 decodes progressive 8-bit 4:2:0 only: refuse the rest before decoding.
+    static func checkDecodable(_ parameters: VideoParameters?) throws(DecodeError) {
+        guard let parameters else { return }
+        if parameters.isInterlaced {
+            throw DecodeError(.unsupportedFeature, "interlaced h.264 (field or mbaff coding) is not supported by openh264")
+        }
+        if parameters.chromaFormat != 1 || parameters.bitDepthLuma != 8 {
+            throw DecodeError(.unsupportedFeature,
+                              "h.264 with chroma format \(parameters.chromaFormat) at \(parameters.bitDepthLuma) bits is not supported by openh264")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The one error type of the `FrameDecode` layer: what the decoder refused, for which sample.
+public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Equatable {
+        /// The track's codec has no decoder here (av01, vp09, mp4v, ...).
+        case unsupportedCodec
+        /// The stream uses a feature the decoder cannot decode (interlaced H.264 in openh264, 4:2:2 in openh264, ...).
+        case unsupportedFeature
+        /// The codec configuration (avcC/hvcC) is missing or unreadable.
+        case badConfiguration
+        /// No parameter sets reached the decoder before a picture.
+        case missingParameterSets
+        /// A sample's NAL unit lengths do not fit the sample.
+        case malformedSample
+        /// The decoder library rejected a sample.
+        case decoderRejected
+        /// The decoder produced no picture for a sample that should have one.
+        case noFrame
+        /// The decoder library could not be created.
+        case decoderUnavailable
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The sample's index in decode order, when one is involved.
+    public var sampleIndex: Int?
+    /// A short, factual, lower-case description.
+    public var detail: String
+
+    /// Makes an error.
+    public init(_ code: Code, sampleIndex: Int? = nil, _ detail: String) {
+        self.code = code
+        self.sampleIndex = sampleIndex
+        self.detail = detail
+    }
+
+    public var description: String {
+        (sampleIndex.map { "sample \($0): " } ?? "") + detail
+    }
+}

@@ -1,0 +1,111 @@
+import MP4Box
+
+/// H.264 (avc1, avc3) through openh264: Annex B access units in, 8-bit 4:2:0 pictures out, cropped by the SPS.
+public final class OpenH264Decoder: VideoDecoder {
+    private var handle: OpenH264Handle
+    private let configuration: CodecConfiguration
+    private let colour: ColourDescription
+    /// openh264 reorders pictures itself; the buffer only tags and checks them.
+    private var reorder = ReorderBuffer(depth: 0)
+    private var parameterSetsSent = false
+    /// Composition time by sample index, for samples sent and not yet output.
+    private var compositionTimes: [Int: Int64] = [:]
+
+    /// A decoder for `configuration` (H.264 only); `colour` tags the pictures (colr or VUI).
+    /// - Throws: `DecodeError` `decoderUnavailable` when openh264 cannot create a decoder.
+    public init(configuration: CodecConfiguration, colour: ColourDescription?) throws(DecodeError) {
+        precondition(configuration.codec == .h264, "OpenH264Decoder decodes H.264 only")
+        self.configuration = configuration
+        self.colour = colour ?? ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false)
+        handle = try OpenH264Handle()
+    }
+
+    public func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame] {
+        let index = input.sample.index
+        var drained: [DecodedFrame] = []
+        if parameterSetsSent, try Self.startsWithIDR(input, lengthSize: configuration.nalUnitLengthSize) {
+            // openh264 2.3.1 mis-decodes B-frames after a second IDR in one session; every picture before an IDR
+            // is output before it anyway, so drain them and start a fresh decoder at the IDR.
+            drained = try flush()
+            handle = try OpenH264Handle()
+            parameterSetsSent = false
+        }
+        let prefix = parameterSetsSent ? [] : configuration.parameterSets
+        let annexB = try LengthPrefixedNALUnits.annexB(input.bytes, lengthSize: configuration.nalUnitLengthSize,
+                                                       prefix: prefix, sampleIndex: index)
+        if !parameterSetsSent { try checkInBandParameterSets(input) }
+        parameterSetsSent = true
+        compositionTimes[index] = input.sample.compositionTime
+        reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
+        let (state, picture) = handle.decode(annexB, timestamp: UInt64(index))
+        if OpenH264Handle.lacksParameterSets(state) {
+            throw DecodeError(.missingParameterSets, sampleIndex: index, "no sequence or picture parameter set before this picture")
+        }
+        if OpenH264Handle.isError(state) {
+            throw DecodeError(.decoderRejected, sampleIndex: index, "openh264 rejected the sample (state 0x\(String(state, radix: 16)))")
+        }
+        return drained + reorder.add(picture.map { [copy($0)] } ?? [])
+    }
+
+    /// Whether the sample holds an IDR slice (NAL type 5).
+    private static func startsWithIDR(_ input: DecoderInput, lengthSize: Int) throws(DecodeError) -> Bool {
+        let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: lengthSize, sampleIndex: input.sample.index)
+        return units.contains { input.bytes[$0.lowerBound] & 0x1F == 5 }
+    }
+
+    public func flush() throws(DecodeError) -> [DecodedFrame] {
+        handle.signalEndOfStream()
+        var frames: [DecodedFrame] = []
+        var attempts = 0
+        while attempts < 64 {
+            attempts += 1
+            let (_, picture) = handle.flush()
+            guard let picture else { break }
+            frames.append(copy(picture))
+        }
+        return reorder.drain(adding: frames)
+    }
+
+    public func reset() {
+        if let fresh = try? OpenH264Handle() { handle = fresh }
+        reorder = ReorderBuffer(depth: 0)
+        compositionTimes.removeAll()
+        parameterSetsSent = false
+    }
+
+    /// For avc3 files whose avcC carries no SPS, the first sample must bring its own: check it is progressive.
+    private func checkInBandParameterSets(_ input: DecoderInput) throws(DecodeError) {
+        guard configuration.videoParameters == nil else { return }
+        let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize,
+                                                      sampleIndex: input.sample.index)
+        for range in units where input.bytes[range.lowerBound] & 0x1F == 7 {
+            if let parameters = try? H264SequenceParameterSet.parse(input.bytes[range]) {
+                try CodecConfiguration.checkDecodable(parameters)
+            }
+        }
+    }
+
+    private func copy(_ picture: OpenH264Handle.Picture) -> DecodedFrame {
+        let index = Int(picture.timestamp)
+        let chromaWidth = (picture.width + 1) / 2
+        let chromaHeight = (picture.height + 1) / 2
+        let sizes = [(picture.width, picture.height, picture.strides.luma),
+                     (chromaWidth, chromaHeight, picture.strides.chroma),
+                     (chromaWidth, chromaHeight, picture.strides.chroma)]
+        var planes: [DecodedFrame.Plane] = []
+        for (plane, (width, height, stride)) in sizes.enumerated() {
+            let source = picture.planes[plane]
+            let data = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
+                guard let base = buffer.baseAddress else { count = 0; return }
+                for row in 0..<height {
+                    (base + row * width).update(from: source + row * stride, count: width)
+                }
+                count = width * height
+            }
+            planes.append(DecodedFrame.Plane(width: width, height: height, bytesPerRow: width, data: data))
+        }
+        let compositionTime = compositionTimes.removeValue(forKey: index) ?? 0
+        return DecodedFrame(planes: planes, bitDepth: 8, chromaFormat: .yuv420, colour: colour,
+                            sampleIndex: index, compositionTime: compositionTime)
+    }
+}

@@ -1,0 +1,49 @@
+import MP4Box
+
+/// A video decoder for one track: samples in decode order in, pictures in presentation order out.
+///
+/// A decoder is not thread-safe; use it from one task at a time (it is `~Copyable`-like in spirit:
+/// one owner). Its C handle is freed when the decoder is released.
+public protocol VideoDecoder: AnyObject {
+    /// Decodes one sample; returns the pictures that are ready, in presentation order, each tagged with its sample.
+    /// - Throws: `DecodeError` (`malformedSample`, `decoderRejected`, `missingParameterSets`, `unsupportedFeature`).
+    func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame]
+
+    /// Drains the pictures held for reordering, in presentation order.
+    /// - Throws: `DecodeError` `decoderRejected`.
+    func flush() throws(DecodeError) -> [DecodedFrame]
+
+    /// Forgets every picture and reference so decoding can start again at a new sync sample.
+    func reset()
+}
+
+/// Creates the decoder for a track by its sample-entry code.
+public enum VideoDecoderFactory {
+    /// How many threads a decoder may use.
+    public enum Threading: Sendable {
+        /// Decode on the calling thread: best for one keyframe.
+        case single
+        /// Let the library use up to this many worker threads: for a run of frames.
+        case workers(Int)
+    }
+
+    /// Makes a decoder for `track`'s first sample entry.
+    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1 (and encrypted tracks),
+    ///   `badConfiguration` when avcC/hvcC is missing, `unsupportedFeature` for interlaced H.264.
+    public static func makeDecoder(for track: Track, threading: Threading = .single) throws(DecodeError) -> any VideoDecoder {
+        guard let entry = track.visualEntry else {
+            throw DecodeError(.unsupportedCodec, "track \(track.id) has no visual sample entry")
+        }
+        if track.isEncrypted {
+            throw DecodeError(.unsupportedCodec, "track \(track.id) is encrypted (\(entry.header.type), original format \(entry.codingFormat))")
+        }
+        let configuration = try CodecConfiguration(entry: entry)
+        let colour = track.colour
+        switch configuration.codec {
+        case .h264:
+            return try OpenH264Decoder(configuration: configuration, colour: colour)
+        case .hevc:
+            return try De265Decoder(configuration: configuration, colour: colour, threading: threading)
+        }
+    }
+}

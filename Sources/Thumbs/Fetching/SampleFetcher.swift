@@ -1,0 +1,40 @@
+import MP4Box
+
+/// Reads the bytes of planned samples from a byte source, in as few reads as the layout allows.
+public enum SampleFetcher {
+    /// Reads `samples`, merging ranges closer than `maximumGap`, with at most `concurrency` reads at once.
+    /// Returns each sample's bytes, by sample index.
+    /// - Throws: `ThumbnailError` `sampleOutOfRange` when a read comes back short; whatever the source throws.
+    public static func fetch(_ samples: [Sample], from source: any ByteSource, maximumGap: UInt64 = 0,
+                             concurrency: Int = 4) async throws -> [Int: [UInt8]] {
+        let ranges = SampleRanges.coalesce(samples.map(\.byteRange), maximumGap: maximumGap)
+        var chunks: [(range: Range<UInt64>, bytes: [UInt8])] = []
+        try await withThrowingTaskGroup(of: (Range<UInt64>, [UInt8]).self) { group in
+            var next = 0
+            func enqueue() {
+                guard next < ranges.count else { return }
+                let range = ranges[next]
+                next += 1
+                group.addTask { (range, try await source.read(range)) }
+            }
+            for _ in 0..<max(1, concurrency) { enqueue() }
+            while let (range, bytes) = try await group.next() {
+                guard bytes.count == range.count else {
+                    throw ThumbnailError(.sampleOutOfRange,
+                                         "bytes \(range.lowerBound)..<\(range.upperBound) run past the end of the file (got \(bytes.count))")
+                }
+                chunks.append((range, bytes))
+                enqueue()
+            }
+        }
+        var result: [Int: [UInt8]] = [:]
+        for sample in samples {
+            guard let chunk = chunks.first(where: { $0.range.contains(sample.offset) || ($0.range.lowerBound == sample.offset) }) else {
+                continue
+            }
+            let start = Int(sample.offset - chunk.range.lowerBound)
+            result[sample.index] = Array(chunk.bytes[start..<start + Int(sample.size)])
+        }
+        return result
+    }
+}

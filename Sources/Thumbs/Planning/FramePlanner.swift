@@ -1,0 +1,68 @@
+import MP4Box
+
+/// Turns a time and a tolerance into the samples to decode.
+///
+/// With unlimited tolerance it picks the sync sample nearest the time: one
+/// sample. With a bounded tolerance it takes that keyframe when it is inside the
+/// window, else the frame on screen at the time, decoded from the sync sample
+/// before it (the one before that when the frame is a leading picture of an
+/// open GOP), skipping samples sdtp marks as disposable.
+public enum FramePlanner {
+    /// Plans the picture for presentation time `time` (media timescale units) of `track`.
+    /// - Throws: `ThumbnailError` `noVideo` for a track without samples; `MP4Error` when the tables cannot place a sample.
+    public static func plan(track: Track, time: Int64, selection: FrameSelection) throws -> FramePlan {
+        guard track.samples.count > 0 else {
+            throw ThumbnailError(.noVideo, "track \(track.id) has no samples")
+        }
+        let scale = Double(track.timescale)
+        let clamped = try clamp(time, in: track)
+        if let keyframe = try track.syncSample(nearest: clamped) {
+            let shown = track.presentationTime(of: keyframe)
+            let inWindow = Double(clamped - shown) <= selection.toleranceBefore * scale + 0.5
+                && Double(shown - clamped) <= selection.toleranceAfter * scale + 0.5
+            if inWindow {
+                return FramePlan(target: keyframe, samples: [keyframe], requestedTime: time, targetPresentationTime: shown,
+                                 keyframePresentationTime: shown, timescale: track.timescale)
+            }
+        }
+        guard let target = try track.sample(displayedAt: clamped) else {
+            throw ThumbnailError(.noVideo, "track \(track.id) has no frame at \(time)")
+        }
+        return try planDecode(of: target, in: track, requestedTime: time)
+    }
+
+    /// Plans the decode of `target` from the sync sample it depends on.
+    public static func planDecode(of target: Sample, in track: Track, requestedTime: Int64) throws -> FramePlan {
+        let samples = track.samples
+        let targetTime = track.presentationTime(of: target)
+        guard var syncPosition = samples.syncIndex(atOrBefore: target.index) else {
+            throw ThumbnailError(.noKeyframe, "no sync sample at or before sample \(target.index)")
+        }
+        var start = try samples.sample(at: samples.syncSample(syncPosition))
+        // A picture shown before the sync sample that precedes it in decode order is a leading picture of
+        // that (open-GOP) sync sample: it needs the previous GOP's references.
+        while targetTime < track.presentationTime(of: start) && syncPosition > 0 && start.index != target.index {
+            syncPosition -= 1
+            start = try samples.sample(at: samples.syncSample(syncPosition))
+        }
+        var plan: [Sample] = []
+        for index in start.index...target.index {
+            if index != target.index && index != start.index, samples.dependency(of: index)?.isDisposable == true { continue }
+            plan.append(index == target.index ? target : try samples.sample(at: index))
+        }
+        return FramePlan(target: target, samples: plan, requestedTime: requestedTime, targetPresentationTime: targetTime,
+                         keyframePresentationTime: track.presentationTime(of: start), timescale: track.timescale)
+    }
+
+    /// Times past the last frame clamp to it; times before the first frame clamp to it.
+    static func clamp(_ time: Int64, in track: Track) throws -> Int64 {
+        guard let first = try track.firstPresentedSample() else { return time }
+        let firstTime = track.presentationTime(of: first)
+        if time < firstTime { return firstTime }
+        let duration = Int64(track.durationSeconds * Double(track.timescale))
+        if time >= duration, let last = try track.sample(displayedAt: Int64.max / 4) {
+            return min(time, track.presentationTime(of: last))
+        }
+        return time
+    }
+}

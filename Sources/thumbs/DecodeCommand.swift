@@ -1,0 +1,52 @@
+import ArgumentParser
+import FrameDecode
+import Foundation
+import MP4Box
+import Thumbs
+
+/// `thumbs decode`: the raw decoded planes of one frame, as ffmpeg's `-f rawvideo` writes them.
+struct DecodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Write the decoded planes of one frame, cropped, as raw video (yuv420p, yuv420p10le, ...)."
+    )
+
+    @Argument(help: "Path of an MP4 or QuickTime file.")
+    var input: String
+
+    @Option(help: "Time in seconds on the movie timeline (default: the middle).")
+    var time: Double?
+
+    @Flag(help: "Decode the frame on screen at the time, from the keyframe before it, instead of the nearest keyframe.")
+    var exact = false
+
+    @Option(name: .shortAndLong, help: "Where to write the raw planes.")
+    var output: String
+
+    func validate() throws {
+        if let time, !time.isFinite { throw ValidationError("--time must be a finite number of seconds") }
+    }
+
+    func run() async throws {
+        do {
+            let source = try FileByteSource(path: input)
+            let movie = try await MovieLocator().locate(in: source).movie
+            guard let track = movie.primaryVideoTrack else {
+                throw ThumbnailError(.noVideo, "no video track")
+            }
+            let seconds = time ?? track.durationSeconds / 2
+            let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: seconds),
+                                             selection: exact ? .exact : .nearestKeyframe)
+            let frame = try await FrameExtractor(source: source, track: track).frame(for: plan)
+            try Data(frame.rawVideoBytes()).write(to: URL(fileURLWithPath: output))
+            let shown = Double(plan.targetPresentationTime) / Double(track.timescale)
+            printError("\(frame.width)x\(frame.height) \(frame.pixelFormatName) pts \(plan.targetPresentationTime)/\(track.timescale) (\(shown) s)"
+                + " sample \(plan.target.index) decoded \(plan.samples.count)")
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("thumbs: \(input): \(error)")
+            throw ExitCode.forError(error)
+        }
+    }
+}

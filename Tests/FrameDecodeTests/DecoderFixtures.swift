@@ -1,0 +1,37 @@
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Thumbs
+
+/// Loads a fixture's video track and sample bytes for decoder tests.
+struct DecoderFixture {
+    let track: Track
+    let source: FileByteSource
+
+    init(_ name: String) async throws {
+        source = try FileByteSource(path: Fixtures.path(name))
+        guard let track = try await MovieLocator().locate(in: source).movie.primaryVideoTrack else {
+            throw ThumbnailError(.noVideo, "\(name) has no video")
+        }
+        self.track = track
+    }
+
+    /// The input for sample `index`.
+    func input(_ index: Int) async throws -> DecoderInput {
+        let sample = try track.samples.sample(at: index)
+        return DecoderInput(sample: sample, bytes: try await source.read(sample.byteRange))
+    }
+
+    /// The first sync sample's input.
+    func keyframe() async throws -> DecoderInput {
+        try await input(track.samples.syncSample(0))
+    }
+
+    /// Decodes `inputs` with a fresh decoder and flushes; returns every picture.
+    func decodeAll(_ inputs: [DecoderInput]) throws(DecodeError) -> [DecodedFrame] {
+        let decoder = try VideoDecoderFactory.makeDecoder(for: track)
+        var frames: [DecodedFrame] = []
+        for input in inputs { frames += try decoder.decode(input) }
+        return frames + (try decoder.flush())
+    }
+}

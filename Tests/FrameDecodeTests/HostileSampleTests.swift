@@ -1,0 +1,154 @@
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+
+/// Corrupt and hostile samples: typed errors or no picture, never a crash.
+@Suite struct HostileSampleTests {
+    static let codecs = ["h264-faststart", "hevc-8bit"]
+
+    /// Decoding must either throw a `DecodeError` or produce no picture for the bad sample.
+    static func expectRefusal(_ fixture: DecoderFixture, _ inputs: [DecoderInput], badIndex: Int,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            let frames = try fixture.decodeAll(inputs)
+            #expect(!frames.contains { $0.sampleIndex == badIndex }, "a picture came out of a bad sample", sourceLocation: sourceLocation)
+        } catch {
+            #expect([.malformedSample, .decoderRejected, .missingParameterSets, .noFrame].contains(error.code),
+                    "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: codecs)
+    func nalLengthBeyondTheSampleIsMalformed(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        var input = try await fixture.keyframe()
+        input.bytes.replaceSubrange(0..<4, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        #expect(throws: DecodeError.self) { _ = try fixture.decodeAll([input]) }
+    }
+
+    @Test(arguments: codecs)
+    func truncatedSampleIsMalformed(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        var input = try await fixture.keyframe()
+        input.bytes.removeLast(input.bytes.count / 2)
+        do {
+            _ = try fixture.decodeAll([input])
+            Issue.record("a truncated sample decoded")
+        } catch {
+            #expect(error.code == .malformedSample)
+        }
+    }
+
+    @Test(arguments: codecs)
+    func truncatedNALWithAConsistentLengthIsRefused(_ name: String) async throws {
+        // Cut the last NAL short and rewrite its length to match: the slice data itself ends early.
+        let fixture = try await DecoderFixture(name)
+        var input = try await fixture.keyframe()
+        let ranges = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: 4)
+        let last = try #require(ranges.last)
+        let keep = min(8, last.count)
+        input.bytes = Array(input.bytes[0..<last.lowerBound + keep])
+        input.bytes.replaceSubrange(last.lowerBound - 4..<last.lowerBound, with: [0, 0, 0, UInt8(keep)])
+        Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
+    }
+
+    @Test(arguments: codecs)
+    func zeroFilledSampleIsRefused(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        var input = try await fixture.keyframe()
+        input.bytes = [UInt8](repeating: 0, count: input.bytes.count)
+        Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
+    }
+
+    @Test(arguments: codecs)
+    func randomBytesAfterAValidLengthAreRefused(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        var input = try await fixture.keyframe()
+        var generator = SystemRandomNumberGenerator()
+        let payload = (0..<500).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        input.bytes = [0, 0, 0x01, 0xF4] + payload
+        Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
+    }
+
+    @Test(arguments: codecs)
+    func emptySampleGivesNoPicture(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        var input = try await fixture.keyframe()
+        input.bytes = []
+        Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
+    }
+
+    @Test(arguments: codecs)
+    func bitFlippedKeyframesNeverCrash(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        let clean = try await fixture.keyframe()
+        var generator = SplitMix(seed: 7)
+        for _ in 0..<40 {
+            var input = clean
+            for _ in 0..<6 {
+                let index = 8 + Int(generator.next() % UInt64(input.bytes.count - 8))
+                input.bytes[index] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+            }
+            do {
+                _ = try fixture.decodeAll([input])
+            } catch {
+                #expect(error.code != .decoderUnavailable)
+            }
+        }
+    }
+
+    @Test func hevcSampleIntoTheH264DecoderIsRefused() async throws {
+        let h264 = try await DecoderFixture("h264-faststart")
+        let hevc = try await DecoderFixture("hevc-8bit")
+        var input = try await hevc.keyframe()
+        input.sample = try h264.track.samples.sample(at: 0)
+        Self.expectRefusal(h264, [input], badIndex: input.sample.index)
+    }
+
+    @Test func h264SampleIntoTheHEVCDecoderIsRefused() async throws {
+        let h264 = try await DecoderFixture("h264-faststart")
+        let hevc = try await DecoderFixture("hevc-8bit")
+        var input = try await h264.keyframe()
+        input.sample = try hevc.track.samples.sample(at: 0)
+        Self.expectRefusal(hevc, [input], badIndex: input.sample.index)
+    }
+
+    @Test(arguments: codecs)
+    func predictedFrameWithoutItsKeyframeIsRefused(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        // Sample 1 is a P picture that references the keyframe, which was never sent.
+        let input = try await fixture.input(1)
+        Self.expectRefusal(fixture, [input], badIndex: 1)
+    }
+
+    @Test func missingParameterSetsAreReported() async throws {
+        // An avc1 entry whose avcC has no SPS or PPS, and a keyframe that has none in band.
+        let entry = SyntheticMovie.avc1Entry(sps: nil, pps: nil)
+        let movie = try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes())
+        let track = try #require(movie.tracks.first)
+        let real = try await DecoderFixture("h264-faststart")
+        var input = try await real.keyframe()
+        input.sample = try track.samples.sample(at: 0)
+        let decoder = try VideoDecoderFactory.makeDecoder(for: track)
+        do {
+            _ = try decoder.decode(input)
+            _ = try decoder.flush()
+            Issue.record("decoded without parameter sets")
+        } catch {
+            #expect(error.code == .missingParameterSets || error.code == .decoderRejected)
+        }
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

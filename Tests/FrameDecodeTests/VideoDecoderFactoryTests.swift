@@ -1,0 +1,60 @@
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+
+@Suite struct VideoDecoderFactoryTests {
+    static func track(entry: [UInt8]) throws -> Track {
+        try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
+    }
+
+    @Test(arguments: ["av01", "vp09", "mp4v"])
+    func otherCodecsAreUnsupported(_ code: String) throws {
+        let track = try Self.track(entry: SyntheticMovie.visualEntry(code, children: []))
+        #expect(throws: DecodeError(.unsupportedCodec, "no decoder for \(code)")) {
+            _ = try VideoDecoderFactory.makeDecoder(for: track)
+        }
+    }
+
+    @Test func avc1WithoutAvcCIsABadConfiguration() throws {
+        let track = try Self.track(entry: SyntheticMovie.visualEntry("avc1", children: []))
+        #expect(throws: DecodeError(.badConfiguration, "avc1 sample entry has no avcC")) {
+            _ = try VideoDecoderFactory.makeDecoder(for: track)
+        }
+    }
+
+    @Test func interlacedH264IsRefusedBeforeDecoding() throws {
+        // Main profile 64x48, frame_mbs_only_flag = 0, mb_adaptive_frame_field_flag = 1.
+        let sps = SyntheticMovie.sps(profile: 77, frameMBsOnly: false)
+        let track = try Self.track(entry: SyntheticMovie.avc1Entry(sps: sps, pps: [0x68, 0xCE, 0x38, 0x80]))
+        #expect(track.videoParameters?.isInterlaced == true)
+        do {
+            _ = try VideoDecoderFactory.makeDecoder(for: track)
+            Issue.record("an interlaced stream was accepted")
+        } catch {
+            #expect(error.code == .unsupportedFeature)
+            #expect(error.detail.contains("interlaced"))
+        }
+    }
+
+    @Test func encryptedTrackIsUnsupported() throws {
+        let sinf = BoxBuilder.box("sinf", BoxBuilder.box("frma", BoxBuilder.fourCC("avc1"))
+            + BoxBuilder.fullBox("schm", BoxBuilder.fourCC("cenc") + BoxBuilder.u32(0x10000)))
+        let track = try Self.track(entry: SyntheticMovie.visualEntry("encv", children: sinf))
+        #expect(track.isEncrypted)
+        #expect(track.codingFormat == "avc1")
+        do {
+            _ = try VideoDecoderFactory.makeDecoder(for: track)
+            Issue.record("an encrypted track was accepted")
+        } catch {
+            #expect(error.code == .unsupportedCodec)
+            #expect(error.detail.contains("encrypted"))
+        }
+    }
+
+    @Test(arguments: ["h264-faststart", "h264-avc3", "hevc-8bit", "hevc-hev1", "hevc-main10"])
+    func fixturesGetADecoder(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        _ = try VideoDecoderFactory.makeDecoder(for: fixture.track)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+
+/// Every frame of a fixture, decoded in one pass, against ffmpeg's framemd5 of the same stream.
+@Suite struct WholeStreamDecodeTests {
+    /// ffmpeg's per-frame digests by presentation time (Fixtures/frames/<name>.framemd5).
+    static func frameDigests(_ name: String) throws -> [Int64: String] {
+        let text = try String(contentsOf: Fixtures.directory.appendingPathComponent("frames/\(name).framemd5"), encoding: .utf8)
+        var digests: [Int64: String] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 6, let pts = Int64(fields[2]) else { continue }
+            digests[pts] = fields[5]
+        }
+        return digests
+    }
+
+    /// Streams that openh264 and libde265 decode exactly like ffmpeg, frame for frame: all HEVC, and H.264
+    /// without B-frames.
+    static let exactStreams = ["hevc-8bit", "hevc-main10", "hevc-hev1", "hevc-hlg", "hevc-pq", "h264-p-only", "one-frame"]
+
+    /// H.264 streams with B-frames: openh264 2.3.1 deviates from the standard on some B-frames (and on
+    /// P-frames that follow B-pyramid references), so every sync sample is compared here and the
+    /// chosen B-frames by PSNR in BitExactDecodeTests.
+    static let keyframeOnlyStreams = FrameReferences.names.filter { !exactStreams.contains($0) }
+
+    @Test(arguments: exactStreams)
+    func everyFrameMatchesFFmpeg(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        let digests = try Self.frameDigests(name)
+        var inputs: [DecoderInput] = []
+        for index in 0..<fixture.track.samples.count { inputs.append(try await fixture.input(index)) }
+        let frames = try fixture.decodeAll(inputs)
+        #expect(frames.count == digests.count, "\(name): \(frames.count) pictures, ffmpeg \(digests.count)")
+        var previous = Int64.min
+        for frame in frames {
+            let sample = try fixture.track.samples.sample(at: frame.sampleIndex)
+            let pts = fixture.track.presentationTime(of: sample)
+            #expect(pts > previous, "\(name): pictures out of presentation order at \(pts)")
+            previous = pts
+            #expect(MD5.hex(frame.rawVideoBytes()) == digests[pts], "\(name) frame at pts \(pts)")
+        }
+    }
+
+    @Test(arguments: keyframeOnlyStreams)
+    func everySyncSampleMatchesFFmpeg(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        let digests = try Self.frameDigests(name)
+        for position in 0..<fixture.track.samples.syncSampleCount {
+            let input = try await fixture.input(fixture.track.samples.syncSample(position))
+            let frames = try fixture.decodeAll([input])
+            let pts = fixture.track.presentationTime(of: input.sample)
+            #expect(frames.count == 1)
+            #expect(frames.first.map { MD5.hex($0.rawVideoBytes()) } == digests[pts], "\(name) keyframe at pts \(pts)")
+        }
+    }
+}
