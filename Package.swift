@@ -6,16 +6,32 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "MP4Box", targets: ["MP4Box"]),
+        .library(name: "RangeFetch", targets: ["RangeFetch"]),
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Pure-Swift ISO-BMFF parser: standard library (and the C library for file reads) only.
         .target(name: "MP4Box"),
+
+        // HTTP range reads: a ByteSource over a URL, fetch statistics, the movie-index cache.
+        .target(
+            name: "RangeFetch",
+            dependencies: [
+                "MP4Box",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // System libraries: module maps only.
         .systemLibrary(name: "COpenH264", pkgConfig: "openh264", providers: [.apt(["libopenh264-dev"])]),
@@ -27,12 +43,12 @@ let package = Package(
         .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265"]),
 
         // The thumbnail API: planning, fetching, rendering, encoding, caches.
-        .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG"]),
+        .target(name: "Thumbs", dependencies: ["MP4Box", "RangeFetch", "FrameDecode", "CPNG", "CTurboJPEG"]),
 
         .executableTarget(
             name: "thumbs",
             dependencies: [
-                "MP4Box", "FrameDecode", "Thumbs",
+                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +58,17 @@ let package = Package(
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "Thumbs", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsCLITests", dependencies: ["MP4BoxTestSupport"]),
+        .target(
+            name: "RangeFetchTestSupport",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/RangeFetchTestSupport"
+        ),
+        .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "MP4Box", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        .testTarget(name: "ThumbsCLITests", dependencies: ["MP4BoxTestSupport", "RangeFetchTestSupport"]),
     ]
 )

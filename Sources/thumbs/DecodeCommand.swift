@@ -11,8 +11,7 @@ struct DecodeCommand: AsyncParsableCommand {
         abstract: "Write the decoded planes of one frame, cropped, as raw video (yuv420p, yuv420p10le, ...)."
     )
 
-    @Argument(help: "Path of an MP4 or QuickTime file.")
-    var input: String
+    @OptionGroup var source: InputOptions
 
     @Option(help: "Time in seconds on the movie timeline (default: the middle).")
     var time: Double?
@@ -28,24 +27,32 @@ struct DecodeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let input: any ByteSource
         do {
-            let source = try FileByteSource(path: input)
-            let movie = try await MovieLocator().locate(in: source).movie
+            input = try source.openSource()
+        } catch {
+            printError("thumbs: \(source.input): \(error)")
+            throw ExitCode.forError(error)
+        }
+        do {
+            let movie = try await MovieLocator().locate(in: input).movie
             guard let track = movie.primaryVideoTrack else {
                 throw ThumbnailError(.noVideo, "no video track")
             }
             let seconds = time ?? track.durationSeconds / 2
             let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: seconds),
                                              selection: exact ? .exact : .nearestKeyframe)
-            let frame = try await FrameExtractor(source: source, track: track).frame(for: plan)
+            let frame = try await FrameExtractor(source: input, track: track).frame(for: plan)
             try Data(frame.rawVideoBytes()).write(to: URL(fileURLWithPath: output))
             let shown = Double(plan.targetPresentationTime) / Double(track.timescale)
             printError("\(frame.width)x\(frame.height) \(frame.pixelFormatName) pts \(plan.targetPresentationTime)/\(track.timescale) (\(shown) s)"
                 + " sample \(plan.target.index) decoded \(plan.samples.count)")
+            await source.printStats(of: input)
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("thumbs: \(input): \(error)")
+            printError("thumbs: \(source.input): \(error)")
+            await source.printStats(of: input)
             throw ExitCode.forError(error)
         }
     }

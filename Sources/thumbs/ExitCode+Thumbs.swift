@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MP4Box
+import RangeFetch
 
 /// Distinct exit codes, after sysexits.h: usage 64, bad input 65, I/O 74.
 extension ExitCode {
@@ -12,6 +13,7 @@ extension ExitCode {
     /// The exit code for an error thrown while working on an input.
     static func forError(_ error: any Error) -> ExitCode {
         if let error = error as? MP4Error, error.code == .readFailed { return .ioError }
+        if error is FetchError { return .ioError }
         return .badInput
     }
 }

@@ -9,23 +9,25 @@ struct InfoCommand: AsyncParsableCommand {
         abstract: "Print a movie's tracks: codec, sizes, orientation, duration, samples, and the bytes read to learn them."
     )
 
-    @Argument(help: "Path of an MP4 or QuickTime file.")
-    var input: String
+    @OptionGroup var source: InputOptions
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    func validate() throws {
-        if input.isEmpty { throw ValidationError("the input path is empty") }
-    }
-
     func run() async throws {
+        let input: any ByteSource
+        do {
+            input = try source.openSource()
+        } catch {
+            printError("thumbs: \(source.input): \(error)")
+            throw ExitCode.forError(error)
+        }
         let located: MovieLocator.Result
         do {
-            let source = try FileByteSource(path: input)
-            located = try await MovieLocator().locate(in: source)
+            located = try await MovieLocator().locate(in: input)
         } catch {
-            printError("thumbs: \(input): \(error)")
+            printError("thumbs: \(source.input): \(error)")
+            await source.printStats(of: input)
             throw ExitCode.forError(error)
         }
         let summary = MovieSummary(located)
@@ -37,5 +39,6 @@ struct InfoCommand: AsyncParsableCommand {
         } else {
             print(summary.text)
         }
+        await source.printStats(of: input)
     }
 }

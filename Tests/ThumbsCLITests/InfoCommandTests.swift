@@ -1,5 +1,6 @@
 import Foundation
 import MP4BoxTestSupport
+import RangeFetchTestSupport
 import Testing
 
 /// `thumbs info` run as a process: its JSON against ffprobe's expectations, and its exit codes.
@@ -107,6 +108,38 @@ import Testing
         let output = try Self.run(["info", Fixtures.directory.appendingPathComponent("README.md").path])
         #expect(output.status == 65)
         #expect(output.stderr.split(separator: "\n").count == 1)
+    }
+
+    static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
+
+    @Test(arguments: Fixtures.names)
+    func infoOverNginxEqualsInfoOfTheFile(_ name: String) throws {
+        guard let nginx = Self.nginx else {
+            print("SKIPPED: nginx is not installed; scripts/install-deps.sh installs it")
+            return
+        }
+        let local = try Self.run(["info", Fixtures.path(name), "--json"])
+        let remote = try Self.run(["info", nginx.url(name + ".mp4"), "--json"])
+        #expect(remote.status == 0, "\(remote.stderr)")
+        #expect(remote.stdout == local.stdout)
+    }
+
+    @Test func statsAreOneJSONObjectOnTheLastLineOfStandardError() throws {
+        guard let nginx = Self.nginx else { return }
+        let output = try Self.run(["info", nginx.url("h264-bframes.mp4"), "--stats"])
+        #expect(output.status == 0)
+        let last = try #require(output.stderr.split(separator: "\n").last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(object["requests"] as? Int == 2)
+        #expect(object["roundTrips"] as? Int == 2)
+        #expect((object["bytes"] as? Int ?? 0) > 0)
+        #expect((object["perRequest"] as? [Any])?.count == 2)
+    }
+
+    @Test func unreachableURLExitsWithAnIOError() throws {
+        let output = try Self.run(["info", "http://127.0.0.1:9/none.mp4"])
+        #expect(output.status == 74)
+        #expect(output.stderr.contains("127.0.0.1:9"))
     }
 
     @Test func missingArgumentExitsWithUsage() throws {

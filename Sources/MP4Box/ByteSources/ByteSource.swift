@@ -18,9 +18,15 @@ public protocol ByteSource: Sendable {
     /// Returns the bytes and the file offset of the first of them.
     /// - Throws: `MP4Error` `unsupported` when the source cannot read a suffix without its length.
     func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64)
+
+    /// Byte ranges at most this far apart are cheaper to read as one (0 for local files: merge only touching ranges).
+    var coalescingGap: UInt64 { get }
 }
 
 extension ByteSource {
+    /// Local sources merge only touching ranges.
+    public var coalescingGap: UInt64 { 0 }
+
     /// The default suffix read: needs `knownLength`.
     public func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64) {
         guard let length = await knownLength else {

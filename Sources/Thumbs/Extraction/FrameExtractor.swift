@@ -8,13 +8,13 @@ public struct FrameExtractor: Sendable {
     /// The track to decode.
     public let track: Track
     /// Ranges closer than this many bytes are read in one request.
-    public var maximumGap: UInt64 = 0
+    public var maximumGap: UInt64
 
-    /// An extractor for `track` of the movie in `source`.
-    public init(source: any ByteSource, track: Track, maximumGap: UInt64 = 0) {
+    /// An extractor for `track` of the movie in `source`; `maximumGap` defaults to the source's coalescing gap.
+    public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil) {
         self.source = source
         self.track = track
-        self.maximumGap = maximumGap
+        self.maximumGap = maximumGap ?? source.coalescingGap
     }
 
     /// The decoded picture of `plan.target`.

@@ -1,0 +1,59 @@
+/// The one error type of the `RangeFetch` layer: what the server did, for which URL and byte range.
+public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Equatable {
+        /// 404.
+        case notFound
+        /// 401 or 403.
+        case forbidden
+        /// 416: the range starts past the end of the resource.
+        case rangeNotSatisfiable
+        /// Another 4xx status.
+        case clientError
+        /// 5xx, after any retries.
+        case serverError
+        /// The connection failed or was reset, after any retries.
+        case connectionFailed
+        /// The body ended before the bytes the headers promised.
+        case truncatedBody
+        /// The body went on past the bytes the headers promised.
+        case bodyTooLong
+        /// Content-Range does not describe the range asked for.
+        case contentRangeMismatch
+        /// The response is not HTTP we can use (no Content-Range on a 206, an unknown status, ...).
+        case invalidResponse
+        /// The resource changed between two reads (its validator differs).
+        case resourceChanged
+        /// A per-thumbnail budget (bytes, requests or deadline) was exceeded.
+        case budgetExceeded
+        /// Connect or read timed out, after any retries.
+        case timedOut
+        /// The URL is not http or https.
+        case unsupportedURL
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The URL asked for.
+    public var url: String
+    /// The byte range asked for, if any.
+    public var range: Range<UInt64>?
+    /// The HTTP status, if a response came.
+    public var status: Int?
+    /// A short, factual, lower-case description.
+    public var detail: String
+
+    /// Makes an error.
+    public init(_ code: Code, url: String, range: Range<UInt64>? = nil, status: Int? = nil, _ detail: String) {
+        self.code = code
+        self.url = url
+        self.range = range
+        self.status = status
+        self.detail = detail
+    }
+
+    public var description: String {
+        let bytes = range.map { " bytes \($0.lowerBound)-\($0.upperBound &- 1)" } ?? ""
+        return "\(url)\(bytes): \(detail)"
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The mutable state of one `HTTPByteSource`: validator, length, budgets and statistics.
+actor FetchLedger {
+    private(set) var stats = FetchStats()
+    private(set) var validator: Validator?
+    private(set) var length: UInt64?
+    private var inFlight = 0
+    private var firstStart: Date?
+    private var lastEnd: Date?
+    private let options: HTTPFetchOptions
+
+    init(options: HTTPFetchOptions, length: UInt64?, validator: Validator?) {
+        self.options = options
+        self.length = length
+        self.validator = validator
+    }
+
+    /// Records the start of a request after checking the budgets; returns its start time.
+    func begin(url: String, range: Range<UInt64>?) throws -> Date {
+        if let maximum = options.maximumRequests, stats.requests >= maximum {
+            throw FetchError(.budgetExceeded, url: url, range: range, "request budget of \(maximum) requests exceeded")
+        }
+        if let maximum = options.maximumBytes, stats.bytes >= maximum {
+            throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
+        }
+        let now = Date()
+        if let deadline = options.deadline, let firstStart, now.timeIntervalSince(firstStart) > deadline {
+            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed")
+        }
+        if firstStart == nil { firstStart = now }
+        if inFlight == 0 { stats.roundTrips += 1 }
+        inFlight += 1
+        stats.requests += 1
+        return now
+    }
+
+    /// Records the end of a request.
+    func end(_ request: FetchStats.Request, started: Date, firstByte: Date?) {
+        inFlight -= 1
+        let now = Date()
+        lastEnd = now
+        var entry = request
+        entry.milliseconds = now.timeIntervalSince(started) * 1000
+        entry.firstByteMilliseconds = (firstByte ?? now).timeIntervalSince(started) * 1000
+        stats.log.append(entry)
+        stats.bytes += request.bytes
+        if stats.timeToFirstByteMilliseconds == nil, let firstByte, let firstStart {
+            stats.timeToFirstByteMilliseconds = firstByte.timeIntervalSince(firstStart) * 1000
+        }
+        if let firstStart { stats.wallMilliseconds = now.timeIntervalSince(firstStart) * 1000 }
+    }
+
+    /// Seconds left before the deadline, if there is one.
+    func secondsLeft() -> Double? {
+        guard let deadline = options.deadline else { return nil }
+        guard let firstStart else { return deadline }
+        return max(0, deadline - Date().timeIntervalSince(firstStart))
+    }
+
+    /// Checks the byte budget after `bytes` more arrived.
+    func checkBytes(url: String, range: Range<UInt64>?, adding bytes: UInt64) throws {
+        if let maximum = options.maximumBytes, stats.bytes + bytes > maximum {
+            throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
+        }
+    }
+
+    /// Adopts a response's validator and length: the first one sets them; a different one later is a change.
+    /// Returns true when the resource changed.
+    func observe(validator seen: Validator?, length seenLength: UInt64?) -> Bool {
+        if validator == nil {
+            validator = seen
+        } else if let current = validator, current.differs(from: seen) {
+            return true
+        }
+        if let seenLength {
+            if let length, length != seenLength { return true }
+            length = seenLength
+        }
+        return false
+    }
+
+    /// Forgets the validator and length (after a change, with the restart policy).
+    func adopt(validator seen: Validator?, length seenLength: UInt64?) {
+        validator = seen
+        length = seenLength
+    }
+
+    /// Learns the length (from a 416's Content-Range, or the end of a body).
+    func learn(length seenLength: UInt64) {
+        if length == nil { length = seenLength }
+    }
+
+    func noteRetry() { stats.retries += 1 }
+    func noteIgnoredRange() { stats.ignoredRangeResponses += 1 }
+    func noteConnectionOpened() { stats.connectionsOpened += 1 }
+}

@@ -1,0 +1,57 @@
+/// What fetching cost: requests, bytes, round trips, connections and time.
+public struct FetchStats: Sendable, Equatable, Codable {
+    /// One request.
+    public struct Request: Sendable, Equatable, Codable {
+        /// The first byte asked for.
+        public var start: UInt64
+        /// One past the last byte asked for (nil for a suffix range).
+        public var end: UInt64?
+        /// For a suffix range, how many bytes from the end.
+        public var suffixLength: UInt64?
+        /// The HTTP status (0 when no response came).
+        public var status: Int
+        /// Body bytes received.
+        public var bytes: UInt64
+        /// Milliseconds from sending to the last byte read.
+        public var milliseconds: Double
+        /// Milliseconds from sending to the response head.
+        public var firstByteMilliseconds: Double
+        /// Which attempt this was (1 for the first).
+        public var attempt: Int
+
+        /// Makes a record.
+        public init(start: UInt64, end: UInt64?, suffixLength: UInt64?, status: Int, bytes: UInt64, milliseconds: Double,
+                    firstByteMilliseconds: Double, attempt: Int) {
+            self.start = start
+            self.end = end
+            self.suffixLength = suffixLength
+            self.status = status
+            self.bytes = bytes
+            self.milliseconds = milliseconds
+            self.firstByteMilliseconds = firstByteMilliseconds
+            self.attempt = attempt
+        }
+    }
+
+    /// Requests sent, retries included.
+    public var requests: Int = 0
+    /// Body bytes received.
+    public var bytes: UInt64 = 0
+    /// Sequential round trips: requests sent while no other was in flight start a new round trip.
+    public var roundTrips: Int = 0
+    /// Connections the client opened (as reported by the client's connection pool).
+    public var connectionsOpened: Int = 0
+    /// Responses that ignored Range and sent the whole body (read only as far as needed).
+    public var ignoredRangeResponses: Int = 0
+    /// Retries after resets or 502/503/504.
+    public var retries: Int = 0
+    /// Milliseconds from the first request to the end of the last.
+    public var wallMilliseconds: Double = 0
+    /// Milliseconds from the first request to its response head.
+    public var timeToFirstByteMilliseconds: Double?
+    /// Every request, in the order they started.
+    public var log: [Request] = []
+
+    /// No requests yet.
+    public init() {}
+}

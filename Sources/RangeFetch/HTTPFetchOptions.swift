@@ -1,0 +1,34 @@
+/// How an `HTTPByteSource` fetches.
+public struct HTTPFetchOptions: Sendable {
+    /// What to do when the resource changes between reads.
+    public enum ChangePolicy: Sendable {
+        /// Throw `FetchError` `resourceChanged`.
+        case fail
+        /// Adopt the new validator and serve the new bytes; the caller is expected to start over.
+        case restart
+    }
+
+    /// Headers sent with every request (authorisation, cookies).
+    public var headers: [(String, String)] = []
+    /// Seconds to wait for a connection.
+    public var connectTimeout: Double = 10
+    /// Seconds to wait for each chunk of a response.
+    public var readTimeout: Double = 30
+    /// Redirects followed before giving up.
+    public var maximumRedirects: Int = 5
+    /// Retries of one range after a reset, a timeout or 502/503/504.
+    public var maximumRetries: Int = 3
+    /// Seconds before the first retry; doubles each time.
+    public var retryBackoff: Double = 0.1
+    /// What a changed validator means.
+    public var changePolicy: ChangePolicy = .fail
+    /// Most body bytes this source may fetch (nil: no cap).
+    public var maximumBytes: UInt64?
+    /// Most requests this source may send (nil: no cap).
+    public var maximumRequests: Int?
+    /// Seconds after the first request when further requests fail (nil: no deadline).
+    public var deadline: Double?
+
+    /// The defaults.
+    public init() {}
+}

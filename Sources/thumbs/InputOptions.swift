@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import MP4Box
+import RangeFetch
+
+/// The input options every subcommand shares: a path or URL, request headers and `--stats`.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "Path of an MP4 or QuickTime file, or an http(s) URL.")
+    var input: String
+
+    @Option(name: .customLong("header"), help: "A request header for URLs, as 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Flag(help: "Print what fetching cost as one JSON object on the last line of standard error.")
+    var stats = false
+
+    /// Whether the input is a URL.
+    var isURL: Bool {
+        let lowered = input.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    func validate() throws {
+        if input.isEmpty { throw ValidationError("the input is empty") }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("--header takes 'Name: value', not '\(header)'")
+        }
+    }
+
+    /// Opens the input as a byte source that counts what it reads.
+    func openSource() throws -> any ByteSource {
+        if isURL {
+            var options = HTTPFetchOptions()
+            options.headers = headers.map { header in
+                let parts = header.split(separator: ":", maxSplits: 1)
+                return (String(parts[0]).trimmingCharacters(in: .whitespaces),
+                        parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+            }
+            return try HTTPByteSource(url: input, options: options)
+        }
+        return CountingByteSource(try FileByteSource(path: input))
+    }
+
+    /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.
+    func printStats(of source: any ByteSource, extra: [String: Double] = [:]) async {
+        guard stats else { return }
+        var fetchStats: FetchStats
+        if let http = source as? HTTPByteSource {
+            fetchStats = await http.stats
+        } else if let counting = source as? CountingByteSource {
+            fetchStats = await counting.stats
+        } else {
+            fetchStats = FetchStats()
+        }
+        printError(StatsLine(fetch: fetchStats, extra: extra).json)
+    }
+}
+
+/// The JSON line `--stats` prints: the fetch statistics flattened, plus timings of later stages.
+struct StatsLine {
+    var fetch: FetchStats
+    var extra: [String: Double]
+
+    var json: String {
+        var object: [String: Any] = [
+            "requests": fetch.requests, "bytes": fetch.bytes, "roundTrips": fetch.roundTrips,
+            "connections": fetch.connectionsOpened, "ignoredRange": fetch.ignoredRangeResponses, "retries": fetch.retries,
+            "wallMs": (fetch.wallMilliseconds * 10).rounded() / 10,
+            "perRequest": fetch.log.map { request -> [String: Any] in
+                var entry: [String: Any] = ["start": request.start, "status": request.status, "bytes": request.bytes,
+                                            "ms": (request.milliseconds * 10).rounded() / 10]
+                if let end = request.end { entry["end"] = end }
+                if let suffix = request.suffixLength { entry["suffix"] = suffix }
+                return entry
+            },
+        ]
+        if let firstByte = fetch.timeToFirstByteMilliseconds { object["ttfbMs"] = (firstByte * 10).rounded() / 10 }
+        for (key, value) in extra { object[key] = value }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A local byte source that counts reads and bytes like the HTTP source's statistics.
+actor CountingByteSource: ByteSource {
+    let base: FileByteSource
+    private(set) var stats = FetchStats()
+    private var started: ContinuousClock.Instant?
+
+    init(_ base: FileByteSource) {
+        self.base = base
+    }
+
+    nonisolated var knownLength: UInt64? { get async { await base.knownLength } }
+
+    func read(_ range: Range<UInt64>) async throws -> [UInt8] {
+        let start = ContinuousClock.now
+        if started == nil { started = start }
+        let bytes = try await base.read(range)
+        stats.requests += 1
+        stats.roundTrips += 1
+        stats.bytes += UInt64(bytes.count)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        stats.log.append(FetchStats.Request(start: range.lowerBound, end: range.upperBound, suffixLength: nil, status: 0,
+                                            bytes: UInt64(bytes.count), milliseconds: milliseconds, firstByteMilliseconds: 0, attempt: 1))
+        if let started {
+            let total = ContinuousClock.now - started
+            stats.wallMilliseconds = Double(total.components.seconds) * 1000 + Double(total.components.attoseconds) / 1e15
+        }
+        return bytes
+    }
+}

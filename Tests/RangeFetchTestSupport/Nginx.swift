@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real nginx on a free loopback port serving a folder, for integration tests.
+///
+/// `@unchecked Sendable`: `process` is only touched in `init` and `deinit`, which nothing can run concurrently
+/// with; every other stored property is an immutable value.
+public final class Nginx: @unchecked Sendable {
+    /// The port it listens on.
+    public let port: Int
+    /// Its temporary prefix folder (config, logs).
+    public let directory: String
+    private let process: Process
+
+    /// The nginx binary, if installed.
+    public static var binary: String? {
+        ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Starts nginx serving `root`; nil when nginx is not installed.
+    public init?(root: String) throws {
+        guard let binary = Self.binary else { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-nginx-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
+        let port = try Self.freePort()
+        let config = """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        error_log \(directory)/logs/error.log warn;
+        pid \(directory)/nginx.pid;
+        events { worker_connections 64; }
+        http {
+            access_log \(directory)/logs/access.log;
+            client_body_temp_path \(directory)/body;
+            proxy_temp_path \(directory)/proxy;
+            fastcgi_temp_path \(directory)/fastcgi;
+            uwsgi_temp_path \(directory)/uwsgi;
+            scgi_temp_path \(directory)/scgi;
+            types { video/mp4 mp4; }
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+            }
+        }
+        """
+        try config.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-p", directory, "-c", directory + "/nginx.conf"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.port = port
+        self.directory = directory
+        self.process = process
+        // Wait until it accepts connections.
+        for _ in 0..<100 {
+            if Self.accepts(port: port) { return }
+            usleep(20_000)
+        }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The URL of `name` under the root.
+    public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+
+    /// Lines of nginx's access log.
+    public var accessLog: [String] {
+        ((try? String(contentsOfFile: directory + "/logs/access.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
+

@@ -1,0 +1,306 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// An in-process HTTP/1.1 server on 127.0.0.1 that serves byte arrays with Range support and injects faults.
+///
+/// It counts what every client sees the same way: requests, connections and body bytes, on the server side.
+public final class TestHTTPServer: Sendable {
+    /// Faults and behaviours; change them between requests with `update`.
+    public struct Faults: Sendable {
+        /// Answer 200 with the whole body whatever the Range header says.
+        public var ignoresRange = false
+        /// Seconds to wait before answering each request (a round-trip delay).
+        public var responseDelay: Double = 0
+        /// Body bytes per second (nil: as fast as the socket goes).
+        public var bandwidth: Int?
+        /// After this many requests, the resource has a new ETag (and Last-Modified).
+        public var changeETagAfterRequests: Int?
+        /// Close the connection after this many body bytes, for the first `resetRequests` requests.
+        public var resetAfterBodyBytes: Int?
+        /// How many requests the reset applies to (then the server behaves).
+        public var resetRequests = Int.max
+        /// Announce the full length but send only half the body, then close (every request).
+        public var truncatesBody = false
+        /// Send a Content-Range that starts one byte late.
+        public var wrongContentRange = false
+        /// Send 100 bytes more body than Content-Range announces.
+        public var bodyLongerThanAnnounced = false
+        /// Seconds before the response head of every request.
+        public var firstByteDelay: Double = 0
+        /// Answer the first N requests with 503.
+        public var serviceUnavailableRequests = 0
+        /// Answer every request with this status (404, 403, 500, ...).
+        public var forcedStatus: Int?
+        /// Paths that redirect (302) to another path.
+        public var redirects: [String: String] = [:]
+        /// Send no ETag and no Last-Modified.
+        public var omitsValidators = false
+
+        /// No faults.
+        public init() {}
+    }
+
+    /// One request as the server saw it.
+    public struct Request: Sendable, Equatable {
+        public var method: String
+        public var path: String
+        public var range: String?
+        public var ifRange: String?
+        public var headers: [String: String]
+        public var status: Int
+        public var bodyBytes: Int
+        public var connection: Int
+    }
+
+    struct State {
+        var files: [String: [UInt8]]
+        var faults: Faults
+        var requests: [Request] = []
+        var connections = 0
+        var requestCount = 0
+    }
+
+    let state: NIOLockedValueBox<State>
+    private let channel: any Channel
+    /// The port it listens on.
+    public let port: Int
+
+    /// Starts a server for `files` (path to bytes, e.g. "/movie.mp4").
+    public init(files: [String: [UInt8]], faults: Faults = Faults()) async throws {
+        let state = NIOLockedValueBox(State(files: files, faults: faults))
+        self.state = state
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [state] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(TestHTTPHandler(server: state))
+                }
+            }
+        channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// The URL of `path` on this server.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Every request so far.
+    public var requests: [Request] { state.withLockedValue { $0.requests } }
+    /// Connections accepted so far.
+    public var connections: Int { state.withLockedValue { $0.connections } }
+    /// Body bytes sent so far.
+    public var bodyBytes: Int { state.withLockedValue { $0.requests.reduce(0) { $0 + $1.bodyBytes } } }
+
+    /// Changes the faults.
+    public func update(_ change: (inout Faults) -> Void) {
+        state.withLockedValue { change(&$0.faults) }
+    }
+
+    /// Replaces a file's bytes.
+    public func replace(_ path: String, with bytes: [UInt8]) {
+        state.withLockedValue { $0.files[path] = bytes }
+    }
+
+    /// Forgets the request log.
+    public func resetLog() {
+        state.withLockedValue {
+            $0.requests = []
+        }
+    }
+
+    /// Stops listening.
+    public func shutdown() async throws {
+        try await channel.close()
+    }
+}
+
+/// Answers one connection's requests.
+final class TestHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let server: NIOLockedValueBox<TestHTTPServer.State>
+    private var head: HTTPRequestHead?
+    private var connectionNumber = 0
+
+    init(server: NIOLockedValueBox<TestHTTPServer.State>) {
+        self.server = server
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        connectionNumber = server.withLockedValue { state in
+            state.connections += 1
+            return state.connections
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+        case .body:
+            break
+        case .end:
+            if let head { respond(to: head, context: context) }
+            head = nil
+        }
+    }
+
+    /// What to send for one request.
+    struct Plan {
+        var status: HTTPResponseStatus
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var sendBytes: Int
+        var closeAfter: Bool
+        var delay: Double
+        var bandwidth: Int?
+    }
+
+    private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let plan = server.withLockedValue { state in Self.plan(for: request, state: &state, connection: connectionNumber) }
+        let loop = context.eventLoop
+        let contextBox = NIOLoopBound(context, eventLoop: loop)
+        loop.scheduleTask(in: .nanoseconds(Int64(plan.delay * 1_000_000_000))) {
+            Self.send(plan, context: contextBox.value, keepAlive: request.isKeepAlive)
+        }
+    }
+
+    private static func send(_ plan: Plan, context: ChannelHandlerContext, keepAlive: Bool) {
+        var headers = plan.headers
+        if !keepAlive || plan.closeAfter { headers.replaceOrAdd(name: "Connection", value: "close") }
+        context.write(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: plan.status, headers: headers))),
+                      promise: nil)
+        let bytes = Array(plan.body.prefix(plan.sendBytes))
+        let chunk = plan.bandwidth.map { max(1, $0 / 100) } ?? max(1, bytes.count)
+        let contextBox = NIOLoopBound(context, eventLoop: context.eventLoop)
+        func writeChunk(from offset: Int) {
+            let context = contextBox.value
+            guard offset < bytes.count else {
+                if plan.closeAfter {
+                    context.flush()
+                    context.close(promise: nil)
+                } else {
+                    context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+                    if !keepAlive { context.close(promise: nil) }
+                }
+                return
+            }
+            let end = min(bytes.count, offset + chunk)
+            let buffer = context.channel.allocator.buffer(bytes: bytes[offset..<end])
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(buffer))), promise: nil)
+            if plan.bandwidth != nil {
+                context.eventLoop.scheduleTask(in: .milliseconds(10)) { writeChunk(from: end) }
+            } else {
+                writeChunk(from: end)
+            }
+        }
+        writeChunk(from: 0)
+    }
+
+    /// Decides the response, records the request.
+    static func plan(for request: HTTPRequestHead, state: inout TestHTTPServer.State, connection: Int) -> Plan {
+        state.requestCount += 1
+        let number = state.requestCount
+        let faults = state.faults
+        let path = String(request.uri.split(separator: "?").first ?? "")
+        var headers = HTTPHeaders()
+        var plan = Plan(status: .ok, headers: headers, body: [], sendBytes: 0, closeAfter: false,
+                        delay: faults.responseDelay + faults.firstByteDelay, bandwidth: faults.bandwidth)
+        var recordedHeaders: [String: String] = [:]
+        for (name, value) in request.headers { recordedHeaders[name.lowercased()] = value }
+        defer {
+            state.requests.append(TestHTTPServer.Request(
+                method: request.method.rawValue, path: path, range: request.headers.first(name: "Range"),
+                ifRange: request.headers.first(name: "If-Range"), headers: recordedHeaders,
+                status: Int(plan.status.code), bodyBytes: plan.sendBytes, connection: connection))
+        }
+        func finish(_ status: HTTPResponseStatus) {
+            plan.status = status
+            headers.replaceOrAdd(name: "Content-Length", value: "0")
+            plan.headers = headers
+        }
+        if let target = faults.redirects[path] {
+            headers.add(name: "Location", value: target)
+            finish(.found)
+            return plan
+        }
+        if number <= faults.serviceUnavailableRequests {
+            finish(.serviceUnavailable)
+            return plan
+        }
+        if let forced = faults.forcedStatus {
+            finish(HTTPResponseStatus(statusCode: forced))
+            return plan
+        }
+        guard let file = state.files[path] else {
+            finish(.notFound)
+            return plan
+        }
+        let version = faults.changeETagAfterRequests.map { number > $0 ? 2 : 1 } ?? 1
+        let etag = "\"v\(version)-\(file.count)\""
+        if !faults.omitsValidators {
+            headers.add(name: "ETag", value: etag)
+            headers.add(name: "Last-Modified", value: version == 1 ? "Mon, 02 Nov 2026 10:00:00 GMT" : "Tue, 03 Nov 2026 10:00:00 GMT")
+        }
+        headers.add(name: "Accept-Ranges", value: faults.ignoresRange ? "none" : "bytes")
+        let length = file.count
+        var range: Range<Int>?
+        if !faults.ignoresRange, let header = request.headers.first(name: "Range") {
+            let ifRange = request.headers.first(name: "If-Range")
+            let validatorMatches = ifRange == nil || ifRange == etag
+                || (!ifRange!.hasPrefix("\"") && ifRange == headers.first(name: "Last-Modified"))
+            if validatorMatches {
+                guard let parsed = parseRange(header, length: length) else {
+                    headers.add(name: "Content-Range", value: "bytes */\(length)")
+                    finish(.rangeNotSatisfiable)
+                    return plan
+                }
+                range = parsed
+            }
+        }
+        var body = file
+        if let range {
+            body = Array(file[range])
+            let first = range.lowerBound + (faults.wrongContentRange ? 1 : 0)
+            headers.add(name: "Content-Range", value: "bytes \(first)-\(range.upperBound - 1)/\(length)")
+            plan.status = .partialContent
+        } else {
+            plan.status = .ok
+        }
+        if faults.bodyLongerThanAnnounced { body += [UInt8](repeating: 0xEE, count: 100) }
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        plan.headers = headers
+        plan.body = body
+        plan.sendBytes = body.count
+        if faults.truncatesBody {
+            plan.sendBytes = body.count / 2
+            plan.closeAfter = true
+        }
+        if let reset = faults.resetAfterBodyBytes, number <= faults.resetRequests, reset < plan.sendBytes {
+            plan.sendBytes = reset
+            plan.closeAfter = true
+        }
+        return plan
+    }
+
+    /// Parses `bytes=a-b`, `bytes=a-` and `bytes=-n` against `length`; nil when unsatisfiable.
+    static func parseRange(_ header: String, length: Int) -> Range<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst(6)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty {
+            guard let suffix = Int(parts[1]), suffix > 0, length > 0 else { return nil }
+            return max(0, length - suffix)..<length
+        }
+        guard let first = Int(parts[0]), first < length else { return nil }
+        let last = parts[1].isEmpty ? length - 1 : min(length - 1, Int(parts[1]) ?? length - 1)
+        guard last >= first else { return nil }
+        return first..<(last + 1)
+    }
+}
