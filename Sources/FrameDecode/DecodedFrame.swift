@@ -12,6 +12,14 @@ public struct DecodedFrame: Sendable {
         public var bytesPerRow: Int
         /// The rows; 1 byte per sample for 8-bit, 2 (little-endian) above 8 bits.
         public var data: [UInt8]
+
+        /// Makes a plane.
+        public init(width: Int, height: Int, bytesPerRow: Int, data: [UInt8]) {
+            self.width = width
+            self.height = height
+            self.bytesPerRow = bytesPerRow
+            self.data = data
+        }
     }
 
     /// The chroma subsampling.
@@ -35,6 +43,17 @@ public struct DecodedFrame: Sendable {
     public var sampleIndex: Int
     /// Its presentation time in media timescale units, before the edit list (the sample's composition time).
     public var compositionTime: Int64
+
+    /// Makes a frame (decoders do; tests and synthetic pictures may too).
+    public init(planes: [Plane], bitDepth: Int, chromaFormat: ChromaFormat, colour: ColourDescription,
+                sampleIndex: Int, compositionTime: Int64) {
+        self.planes = planes
+        self.bitDepth = bitDepth
+        self.chromaFormat = chromaFormat
+        self.colour = colour
+        self.sampleIndex = sampleIndex
+        self.compositionTime = compositionTime
+    }
 
     /// The pixel format as ffmpeg names it: yuv420p, yuv420p10le, yuv444p, gray, ...
     public var pixelFormatName: String {

@@ -15,6 +15,13 @@ public actor MovieIndexCache {
         public var validator: Validator?
         /// The file length the index was read at.
         public var length: UInt64?
+
+        /// Makes an entry.
+        public init(movie: Movie, validator: Validator?, length: UInt64?) {
+            self.movie = movie
+            self.validator = validator
+            self.length = length
+        }
     }
 
     private var entries: [String: Entry] = [:]

@@ -100,6 +100,9 @@ public enum H264SequenceParameterSet {
         var next: Int32 = 8
         for _ in 0..<size where next != 0 {
             let delta = try bits.se()
+            guard (-128...127).contains(delta) else {
+                throw MP4Error(.malformed, path: "sps", offset: 0, "delta_scale \(delta) is outside -128...127")
+            }
             next = (last + delta + 256) % 256
             last = next == 0 ? last : next
         }

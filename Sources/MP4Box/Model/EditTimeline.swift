@@ -30,7 +30,7 @@ public struct EditTimeline: Sendable {
             if !edit.isEmpty {
                 segments.append(Segment(presentationStart: position, mediaStart: edit.mediaTime, duration: duration))
             }
-            position = position.addingReportingOverflow(duration).overflow ? position : position + duration
+            position = position.saturatingAdd(duration)
         }
         self.segments = segments
         self.presentedDuration = edits.isEmpty ? nil : position
@@ -45,13 +45,14 @@ public struct EditTimeline: Sendable {
         guard let first = segments.first else { return mediaTime }
         var best = first
         for segment in segments {
-            if mediaTime >= segment.mediaStart && mediaTime < segment.mediaStart + max(segment.duration, 1) {
+            let segmentEnd = segment.mediaStart.saturatingAdd(max(segment.duration, 1))
+            if mediaTime >= segment.mediaStart && mediaTime < segmentEnd {
                 best = segment
                 break
             }
-            if mediaTime >= segment.mediaStart + segment.duration { best = segment }
+            if mediaTime >= segmentEnd { best = segment }
         }
-        return best.presentationStart + (mediaTime - best.mediaStart)
+        return best.presentationStart.saturatingAdd(mediaTime.saturatingSubtract(best.mediaStart))
     }
 
     /// The media time shown at presentation time `time`; past the end, the last segment is extended.
@@ -61,6 +62,6 @@ public struct EditTimeline: Sendable {
         for segment in segments where segment.presentationStart <= time {
             chosen = segment
         }
-        return chosen.mediaStart + (time - chosen.presentationStart)
+        return chosen.mediaStart.saturatingAdd(time.saturatingSubtract(chosen.presentationStart))
     }
 }

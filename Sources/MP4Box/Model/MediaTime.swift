@@ -16,11 +16,18 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     public var seconds: Double { Double(value) / Double(timescale) }
 
     /// The same instant at another timescale, rounded toward negative infinity.
+    /// Values too large for the new timescale saturate at Int64's ends.
     public func converted(to newTimescale: UInt32) -> MediaTime {
         if newTimescale == timescale { return self }
-        let product = value.multipliedFullWidth(by: Int64(newTimescale))
-        let (quotient, remainder) = Int64(timescale).dividingFullWidth(product)
-        let floored = remainder < 0 ? quotient - 1 : quotient
+        let (product, overflow) = value.multipliedReportingOverflow(by: Int64(newTimescale))
+        guard !overflow else {
+            let scaled = Double(value) * Double(newTimescale) / Double(timescale)
+            let limit = Double(Int64.max / 2)
+            return MediaTime(value: Int64(Swift.max(-limit, Swift.min(limit, scaled))), timescale: newTimescale)
+        }
+        let divisor = Int64(timescale)
+        let quotient = product / divisor
+        let floored = product % divisor < 0 ? quotient - 1 : quotient
         return MediaTime(value: floored, timescale: newTimescale)
     }
 

@@ -9,14 +9,14 @@ extension Track {
         guard count > 0 else { return nil }
         let target = timeline.mediaTime(atPresentationTime: time)
         let offsets = samples.compositionOffsetRange
-        guard let last = samples.lastSample(decodedAtOrBefore: target - offsets.lowerBound) else {
+        guard let last = samples.lastSample(decodedAtOrBefore: target.saturatingSubtract(offsets.lowerBound)) else {
             return try firstPresentedSample()
         }
         var best: Sample?
         var index = min(last, count - 1)
         while index >= 0 {
             let candidate = try samples.sample(at: index)
-            if let best, candidate.decodeTime + offsets.upperBound < best.compositionTime { break }
+            if let best, candidate.decodeTime.saturatingAdd(offsets.upperBound) < best.compositionTime { break }
             if candidate.compositionTime <= target && (best.map { candidate.compositionTime > $0.compositionTime } ?? true) {
                 best = candidate
             }
@@ -35,7 +35,7 @@ extension Track {
         var index = 1
         while index < samples.count {
             let candidate = try samples.sample(at: index)
-            if candidate.decodeTime + offsets.lowerBound > best.compositionTime { break }
+            if candidate.decodeTime.saturatingAdd(offsets.lowerBound) > best.compositionTime { break }
             if candidate.compositionTime < best.compositionTime { best = candidate }
             index += 1
         }
@@ -52,7 +52,7 @@ extension Track {
         var bestDistance = UInt64.max
         for position in max(0, around - 1)...min(syncCount - 1, around + 2) {
             let candidate = try samples.sample(at: samples.syncSample(position))
-            let distance = UInt64(presentationTime(of: candidate).distance(to: time).magnitude)
+            let distance = presentationTime(of: candidate).distanceMagnitude(to: time)
             let earlier = best.map { presentationTime(of: candidate) < presentationTime(of: $0) } ?? true
             if distance < bestDistance || (distance == bestDistance && earlier) {
                 best = candidate

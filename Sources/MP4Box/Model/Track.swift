@@ -75,7 +75,7 @@ public struct Track: Sendable {
         }
         if mediaDuration > 0 { return Double(mediaDuration) / Double(timescale) }
         guard samples.count > 0, let last = try? samples.sample(at: samples.count - 1) else { return 0 }
-        return Double(last.decodeTime + Int64(last.duration)) / Double(timescale)
+        return Double(last.decodeTime.saturatingAdd(Int64(last.duration))) / Double(timescale)
     }
 
     /// The presentation time (on the movie timeline, in media timescale units) of `sample`.

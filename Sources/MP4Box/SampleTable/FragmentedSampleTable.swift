@@ -26,6 +26,10 @@ public struct FragmentedSampleTable: Sendable {
                 }
                 guard tfhd.trackID == trackID else { continue }
                 let base: UInt64 = tfhd.baseDataOffset ?? (tfhd.defaultBaseIsMoof ? moof.header.offset : previousTrafEnd)
+                guard base < UInt64(Int64.max) else {
+                    throw MP4Error(.malformed, path: moofPath + "/traf/tfhd", offset: tfhd.header.offset,
+                                   "base data offset \(base) is out of range")
+                }
                 if let tfdt = traf.first(TrackFragmentBaseMediaDecodeTimeBox.self) {
                     guard tfdt.baseMediaDecodeTime < UInt64(Int64.max >> 2) else {
                         throw MP4Error(.malformed, path: moofPath + "/traf/tfdt", offset: tfdt.header.offset, "decode time overflows")
@@ -35,7 +39,7 @@ public struct FragmentedSampleTable: Sendable {
                 var runDataOffset = base
                 for trun in traf.all(TrackRunBox.self) {
                     if let relative = trun.dataOffset {
-                        let start = Int64(base) + Int64(relative)
+                        let start = Int64(base).saturatingAdd(Int64(relative))
                         guard start >= 0 else {
                             throw MP4Error(.malformed, path: moofPath + "/traf/trun", offset: trun.header.offset,
                                            "data offset \(relative) points before the file")
@@ -64,7 +68,7 @@ public struct FragmentedSampleTable: Sendable {
                         low = min(low, offset)
                         high = max(high, offset)
                     }
-                    nextDecodeTime += fragmentRun.totalDuration
+                    nextDecodeTime = nextDecodeTime.saturatingAdd(fragmentRun.totalDuration)
                     runDataOffset = end
                     previousTrafEnd = end
                     if fragmentRun.sampleCount > 0 { runs.append(fragmentRun) }

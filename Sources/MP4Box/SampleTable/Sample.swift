@@ -18,7 +18,7 @@ public struct Sample: Sendable, Equatable {
     public var descriptionIndex: UInt32
 
     /// Presentation time in media timescale units, before the edit list.
-    public var compositionTime: Int64 { decodeTime + compositionOffset }
+    public var compositionTime: Int64 { decodeTime.saturatingAdd(compositionOffset) }
     /// The byte range of the sample in the file.
-    public var byteRange: Range<UInt64> { offset..<(offset + UInt64(size)) }
+    public var byteRange: Range<UInt64> { offset..<(offset.addingReportingOverflow(UInt64(size)).overflow ? .max : offset + UInt64(size)) }
 }

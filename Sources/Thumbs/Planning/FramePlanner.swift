@@ -18,8 +18,8 @@ public enum FramePlanner {
         let clamped = try clamp(time, in: track)
         if let keyframe = try track.syncSample(nearest: clamped) {
             let shown = track.presentationTime(of: keyframe)
-            let inWindow = Double(clamped - shown) <= selection.toleranceBefore * scale + 0.5
-                && Double(shown - clamped) <= selection.toleranceAfter * scale + 0.5
+            let inWindow = Double(clamped.saturatingSubtract(shown)) <= selection.toleranceBefore * scale + 0.5
+                && Double(shown.saturatingSubtract(clamped)) <= selection.toleranceAfter * scale + 0.5
             if inWindow {
                 return FramePlan(target: keyframe, samples: [keyframe], requestedTime: time, targetPresentationTime: shown,
                                  keyframePresentationTime: shown, timescale: track.timescale)
@@ -59,7 +59,7 @@ public enum FramePlanner {
         guard let first = try track.firstPresentedSample() else { return time }
         let firstTime = track.presentationTime(of: first)
         if time < firstTime { return firstTime }
-        let duration = Int64(track.durationSeconds * Double(track.timescale))
+        let duration = MediaTime(seconds: track.durationSeconds, timescale: track.timescale).value
         if time >= duration, let last = try track.sample(displayedAt: Int64.max / 4) {
             return min(time, track.presentationTime(of: last))
         }

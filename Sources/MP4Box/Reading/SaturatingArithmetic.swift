@@ -1,0 +1,25 @@
+/// Time arithmetic on values read from a file: it saturates at the ends of Int64 instead of trapping.
+///
+/// Times and offsets come from untrusted tables (an elst v1 media time can be
+/// 2^63-1); Swift traps on overflow, which in a parser is a crash.
+extension Int64 {
+    /// `self + other`, clamped to Int64's range.
+    @inlinable
+    public func saturatingAdd(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self - other`, clamped to Int64's range.
+    @inlinable
+    public func saturatingSubtract(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
+    }
+
+    /// The distance from `self` to `other` as a magnitude, never trapping.
+    @inlinable
+    public func distanceMagnitude(to other: Int64) -> UInt64 {
+        self > other ? UInt64(bitPattern: self &- other) : UInt64(bitPattern: other &- self)
+    }
+}

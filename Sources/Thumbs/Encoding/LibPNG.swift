@@ -1,0 +1,121 @@
+internal import CPNG
+
+/// Owns one libpng simplified-API `png_image`; `deinit` frees what libpng still holds for it.
+///
+/// Only the simplified `png_image_*` API is used: libpng reports errors in the
+/// struct instead of longjmp-ing across Swift frames.
+final class PNGImageHandle {
+    var image: png_image
+
+    init() {
+        image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+    }
+
+    deinit {
+        png_image_free(&image)
+    }
+
+    /// libpng's message for the last warning or error.
+    var message: String {
+        withUnsafeBytes(of: image.message) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
+
+/// Every call into libpng.
+enum LibPNG {
+    /// The PNG file of `image` (8-bit RGB or RGBA, or 16-bit RGB, which libpng tags as linear, gAMA 1.0).
+    /// - Throws: `ThumbnailError` `encodingFailed` for an ill-formed image or when libpng fails.
+    static func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+        guard image.isWellFormed, image.bytesPerRow % image.pixelFormat.bytesPerSample == 0,
+              let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height),
+              let stride = Int32(exactly: image.bytesPerRow / image.pixelFormat.bytesPerSample) else {
+            throw ThumbnailError(.encodingFailed, "png: a \(image.width)x\(image.height) \(image.pixelFormat) image "
+                                 + "with \(image.bytesPerRow) bytes per row and \(image.pixels.count) bytes is not well formed")
+        }
+        let handle = PNGImageHandle()
+        handle.image.width = width
+        handle.image.height = height
+        handle.image.format = switch image.pixelFormat {
+        case .rgb8: PNG_FORMAT_FLAG_COLOR
+        case .rgba8: PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA
+        case .rgb16: PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_LINEAR
+        }
+        var pixels = image.pixels
+        #if _endian(big)
+        if image.pixelFormat == .rgb16 {
+            // libpng wants native-endian png_uint_16; Image holds little-endian.
+            for index in stride(from: 0, to: pixels.count - 1, by: 2) { pixels.swapAt(index, index + 1) }
+        }
+        #endif
+        // Room for incompressible rows plus zlib and chunk overhead; libpng says how much more if that is short.
+        var capacity = image.pixels.count + image.pixels.count / 8 + Int(height) + 4096
+        for _ in 0..<2 {
+            var output = [UInt8](repeating: 0, count: capacity)
+            var written = capacity
+            let succeeded = output.withUnsafeMutableBytes { out in
+                pixels.withUnsafeBytes { source in
+                    png_image_write_to_memory(&handle.image, out.baseAddress, &written, 0, source.baseAddress, stride, nil)
+                }
+            }
+            if succeeded != 0 {
+                output.removeSubrange(written...)
+                return output
+            }
+            guard written > capacity else { break }
+            capacity = written
+        }
+        throw ThumbnailError(.encodingFailed, "png: libpng failed to write the image: \(handle.message)")
+    }
+
+    /// The image in a PNG file: `.rgba8` when it has alpha, `.rgb16` when it is 16-bit without alpha, else `.rgb8`.
+    ///
+    /// Grey and palette images are expanded to RGB. 16-bit samples come back
+    /// as libpng's simplified reader gives them: linear light, so a file tagged
+    /// with another gamma (or untagged, taken as sRGB) is converted.
+    /// - Throws: `ThumbnailError` `invalidImage` for bytes libpng cannot read or an image above `maximumPixelCount`.
+    static func decode(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> Image {
+        let handle = PNGImageHandle()
+        let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&handle.image, $0.baseAddress, $0.count) }
+        guard began != 0 else {
+            throw ThumbnailError(.invalidImage, "png: \(handle.message)")
+        }
+        let width = Int(handle.image.width)
+        let height = Int(handle.image.height)
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixelCount > 0, pixelCount <= maximumPixelCount else {
+            throw ThumbnailError(.invalidImage, "png: a \(width)x\(height) image is larger than \(maximumPixelCount) pixels")
+        }
+        let fileFormat = handle.image.format
+        let pixelFormat: Image.PixelFormat
+        if fileFormat & PNG_FORMAT_FLAG_ALPHA != 0 {
+            pixelFormat = .rgba8
+            handle.image.format = PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA
+        } else if fileFormat & PNG_FORMAT_FLAG_LINEAR != 0 {
+            pixelFormat = .rgb16
+            handle.image.format = PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_LINEAR
+        } else {
+            pixelFormat = .rgb8
+            handle.image.format = PNG_FORMAT_FLAG_COLOR
+        }
+        let rowBytes = width * pixelFormat.bytesPerPixel
+        guard let stride = Int32(exactly: width * pixelFormat.channelCount) else {
+            throw ThumbnailError(.invalidImage, "png: rows of \(width) pixels are too long")
+        }
+        var pixels = [UInt8](repeating: 0, count: rowBytes * height)
+        let finished = pixels.withUnsafeMutableBytes { out in
+            png_image_finish_read(&handle.image, nil, out.baseAddress, stride, nil)
+        }
+        guard finished != 0 else {
+            throw ThumbnailError(.invalidImage, "png: \(handle.message)")
+        }
+        #if _endian(big)
+        if pixelFormat == .rgb16 {
+            for index in Swift.stride(from: 0, to: pixels.count - 1, by: 2) { pixels.swapAt(index, index + 1) }
+        }
+        #endif
+        return Image(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: pixels)
+    }
+}

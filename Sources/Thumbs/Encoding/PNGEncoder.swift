@@ -1,0 +1,20 @@
+/// Encodes images as PNG with libpng's simplified API.
+///
+/// `.rgb8` and `.rgba8` are written as 8-bit files tagged sRGB; `.rgb16` as a
+/// 16-bit file, which libpng's simplified writer always tags as linear (gAMA
+/// 1.0), whatever the values mean (for `keepsHDR` output: PQ or HLG signal).
+public struct PNGEncoder: ImageEncoder {
+    /// An encoder.
+    public init() {}
+
+    /// `image/png`.
+    public var mediaType: String { "image/png" }
+    /// `png`.
+    public var fileExtension: String { "png" }
+
+    /// The PNG file of `image`.
+    /// - Throws: `ThumbnailError` `encodingFailed` for an ill-formed image or when libpng fails.
+    public func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+        try LibPNG.encode(image)
+    }
+}

@@ -1,0 +1,101 @@
+internal import CTurboJPEG
+
+/// Owns one TurboJPEG instance (`tjInitCompress` or `tjInitDecompress`); `deinit` destroys it.
+final class TurboJPEGHandle {
+    let handle: tjhandle
+
+    /// A compressor, or a decompressor.
+    /// - Throws: `ThumbnailError` `encodingFailed` when libjpeg-turbo cannot make one.
+    init(compressing: Bool) throws(ThumbnailError) {
+        guard let handle = compressing ? tjInitCompress() : tjInitDecompress() else {
+            throw ThumbnailError(.encodingFailed, "jpeg: libjpeg-turbo could not make an instance")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// libjpeg-turbo's message for the last error on this instance.
+    var message: String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
+        return String(cString: text)
+    }
+}
+
+/// Every call into libjpeg-turbo (the TurboJPEG 2 API: `tjCompress2`, `tjDecompress2`).
+enum TurboJPEG {
+    /// The JPEG file of an 8-bit image (alpha is ignored) at `quality` 1...100.
+    /// - Throws: `ThumbnailError` `encodingFailed` for a 16-bit or ill-formed image, or when libjpeg-turbo fails.
+    static func compress(_ image: Image, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling) throws(ThumbnailError) -> [UInt8] {
+        guard image.pixelFormat != .rgb16 else {
+            throw ThumbnailError(.encodingFailed, "jpeg: holds 8-bit samples only, not \(image.pixelFormat)")
+        }
+        guard image.isWellFormed, let width = Int32(exactly: image.width), let height = Int32(exactly: image.height),
+              let pitch = Int32(exactly: image.bytesPerRow) else {
+            throw ThumbnailError(.encodingFailed, "jpeg: a \(image.width)x\(image.height) \(image.pixelFormat) image "
+                                 + "with \(image.bytesPerRow) bytes per row and \(image.pixels.count) bytes is not well formed")
+        }
+        let handle = try TurboJPEGHandle(compressing: true)
+        let sampling: Int32 = switch subsampling {
+        case .yuv420: Int32(TJSAMP_420.rawValue)
+        case .yuv422: Int32(TJSAMP_422.rawValue)
+        case .yuv444: Int32(TJSAMP_444.rawValue)
+        }
+        let pixelFormat = Int32(image.pixelFormat == .rgba8 ? TJPF_RGBX.rawValue : TJPF_RGB.rawValue)
+        // tjBufSize is the worst case, so libjpeg-turbo never reallocates our buffer (TJFLAG_NOREALLOC).
+        let bound = tjBufSize(width, height, sampling)
+        guard bound != UInt(bitPattern: -1), let capacity = Int(exactly: bound) else {
+            throw ThumbnailError(.encodingFailed, "jpeg: no buffer size for \(image.width)x\(image.height): \(handle.message)")
+        }
+        var output = [UInt8](repeating: 0, count: capacity)
+        var size = UInt(capacity)
+        let status = output.withUnsafeMutableBufferPointer { out in
+            image.pixels.withUnsafeBufferPointer { source in
+                var destination = out.baseAddress
+                return tjCompress2(handle.handle, source.baseAddress, width, pitch, height, pixelFormat, &destination, &size,
+                                   sampling, Int32(min(max(quality, 1), 100)), TJFLAG_NOREALLOC)
+            }
+        }
+        guard status == 0, size <= UInt(capacity) else {
+            throw ThumbnailError(.encodingFailed, "jpeg: \(handle.message)")
+        }
+        output.removeSubrange(Int(size)...)
+        return output
+    }
+
+    /// The `.rgb8` image in a JPEG file.
+    /// - Throws: `ThumbnailError` `invalidImage` for bytes libjpeg-turbo cannot read or an image above `maximumPixelCount`.
+    static func decompress(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> Image {
+        let handle: TurboJPEGHandle
+        do {
+            handle = try TurboJPEGHandle(compressing: false)
+        } catch {
+            throw ThumbnailError(.invalidImage, error.detail)
+        }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
+        let headerStatus = bytes.withUnsafeBufferPointer { source in
+            tjDecompressHeader3(handle.handle, source.baseAddress, UInt(source.count), &width, &height, &subsampling, &colourspace)
+        }
+        guard headerStatus == 0 else {
+            throw ThumbnailError(.invalidImage, "jpeg: \(handle.message)")
+        }
+        let pixelCount = Int(width) * Int(height)
+        guard width > 0, height > 0, pixelCount <= maximumPixelCount else {
+            throw ThumbnailError(.invalidImage, "jpeg: a \(width)x\(height) image is larger than \(maximumPixelCount) pixels")
+        }
+        let rowBytes = Int(width) * 3
+        var pixels = [UInt8](repeating: 0, count: rowBytes * Int(height))
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { source in
+                tjDecompress2(handle.handle, source.baseAddress, UInt(source.count), out.baseAddress, width, Int32(rowBytes),
+                              height, Int32(TJPF_RGB.rawValue), TJFLAG_ACCURATEDCT)
+            }
+        }
+        guard status == 0 else {
+            throw ThumbnailError(.invalidImage, "jpeg: \(handle.message)")
+        }
+        return Image(width: Int(width), height: Int(height), bytesPerRow: rowBytes, pixelFormat: .rgb8, pixels: pixels)
+    }
+}

@@ -1,0 +1,46 @@
+import MP4Box
+
+/// A thumbnail and what it took to make it.
+public struct Thumbnail: Sendable {
+    /// Milliseconds spent in each stage.
+    public struct Timings: Sendable, Equatable {
+        /// Locating and parsing the index (0 when it was cached).
+        public var indexMilliseconds: Double = 0
+        /// Fetching sample bytes.
+        public var fetchMilliseconds: Double = 0
+        /// Decoding.
+        public var decodeMilliseconds: Double = 0
+        /// Cropping, scaling, colour conversion, rotation.
+        public var renderMilliseconds: Double = 0
+        /// PNG or JPEG encoding.
+        public var encodeMilliseconds: Double = 0
+
+        /// No time spent yet.
+        public init() {}
+    }
+
+    /// The picture.
+    public var image: Image
+    /// The picture encoded as `ThumbnailOptions.format` asked (empty for `.none`).
+    public var encoded: [UInt8]
+    /// The time asked for, in seconds.
+    public var requestedTime: Double
+    /// The presentation time of the frame used, in seconds (AVAssetImageGenerator's actual time).
+    public var actualTime: Double
+    /// The presentation time of the keyframe the decode started at, in seconds.
+    public var keyframeTime: Double
+    /// Whether the frame used is a sync sample.
+    public var isSyncSample: Bool
+    /// The orientation applied (identity when the transform was off).
+    public var orientation: Orientation
+    /// Whether this is the file's cover art rather than a video frame.
+    public var isCoverArt: Bool
+    /// Samples decoded.
+    public var decodedSamples: Int
+    /// Body bytes fetched for this thumbnail (index included when it was not cached).
+    public var bytesFetched: UInt64
+    /// Requests sent for this thumbnail.
+    public var requests: Int
+    /// Where the time went.
+    public var timings: Timings
+}

@@ -1,0 +1,289 @@
+import FrameDecode
+import MP4Box
+import RangeFetch
+
+/// Makes thumbnails of one movie, with AVAssetImageGenerator's semantics: a time, tolerances, a maximum size,
+/// the preferred track transform, and the actual time of the frame used.
+///
+/// The index is read once and kept; `images(at:)` also keeps the decoder and the samples it fetched, so a
+/// run of times costs what the distinct keyframes cost. Task cancellation stops fetching and decoding.
+public actor ThumbnailGenerator {
+    /// The movie's bytes (every read is counted).
+    nonisolated let source: MeteredByteSource
+    /// What the thumbnails look like.
+    public let options: ThumbnailOptions
+    private var movie: Movie?
+    private var decoder: (any VideoDecoder)?
+    /// Sample bytes fetched by earlier times, by sample index (bounded).
+    private var fetched: [Int: [UInt8]] = [:]
+    private var fetchedBytes = 0
+    private static let fetchedByteLimit = 64 << 20
+    /// Bounds on concurrent fetches and decodes shared with other generators (a `ThumbnailService`'s).
+    private let limits: ThumbnailWorkLimits?
+
+    /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache).
+    public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
+                limits: ThumbnailWorkLimits? = nil) {
+        self.source = MeteredByteSource(source)
+        self.options = options
+        self.movie = movie
+        self.limits = limits
+    }
+
+    /// A generator for a local file.
+    /// - Throws: `MP4Error` `readFailed` when the file cannot be opened.
+    public init(path: String, options: ThumbnailOptions = ThumbnailOptions()) throws {
+        self.init(source: try FileByteSource(path: path), options: options)
+    }
+
+    /// A generator for an http(s) URL.
+    /// - Throws: `FetchError` `unsupportedURL`.
+    public init(url: String, options: ThumbnailOptions = ThumbnailOptions(), fetchOptions: HTTPFetchOptions = HTTPFetchOptions()) throws {
+        self.init(source: try HTTPByteSource(url: url, options: fetchOptions), options: options)
+    }
+
+    /// The movie, located and parsed on first use.
+    /// - Throws: `MP4Error`, or the source's errors.
+    public func loadMovie() async throws -> Movie {
+        if let movie { return movie }
+        let located = try await MovieLocator().locate(in: source).movie
+        movie = located
+        return located
+    }
+
+    /// Bytes and requests read through this generator so far.
+    public nonisolated var totals: (requests: Int, bytes: UInt64) { source.totals }
+
+    /// The thumbnail at `time` (nil: the poster time, else 10 % of the duration).
+    /// - Throws: `ThumbnailError` (`noVideo`, `noFrame`, ...), `DecodeError`, `MP4Error`, the source's errors, `CancellationError`.
+    public func image(at time: ThumbnailTime? = nil) async throws -> Thumbnail {
+        try await make(at: time, options: options)
+    }
+
+    /// Thumbnails at each of `times`, in request order, reusing the index, fetched samples and decoder.
+    public nonisolated func images(at times: [ThumbnailTime]) -> AsyncThrowingStream<Thumbnail, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for time in times {
+                        try Task.checkCancellation()
+                        continuation.yield(try await self.image(at: time))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// A fast result first, then the requested one, as QuickLook's representations: the cover art when the file
+    /// has one and `allowsCoverArt`, else (for an exact request) the nearest keyframe; then the thumbnail asked for.
+    public nonisolated func representations(at time: ThumbnailTime? = nil) -> AsyncThrowingStream<Thumbnail, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    if let quick = try await self.quickRepresentation(at: time) {
+                        continuation.yield(quick)
+                    }
+                    try Task.checkCancellation()
+                    continuation.yield(try await self.image(at: time))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The cover art as a thumbnail, without fetching a sample; nil when the file has none.
+    public func coverArt() async throws -> Thumbnail? {
+        let start = source.totals
+        let movie = try await loadMovie()
+        guard let art = movie.artwork.first(where: { $0.format == .png || $0.format == .jpeg }) else { return nil }
+        var timings = Thumbnail.Timings()
+        let watch = Stopwatch()
+        let image = try CoverArtRenderer.render(art, options: options)
+        timings.renderMilliseconds = watch.milliseconds
+        let encodeWatch = Stopwatch()
+        let encoded = try Self.encode(image, format: options.format)
+        timings.encodeMilliseconds = encodeWatch.milliseconds
+        let end = source.totals
+        return Thumbnail(image: image, encoded: encoded, requestedTime: 0, actualTime: 0, keyframeTime: 0, isSyncSample: false,
+                         orientation: .identity, isCoverArt: true, decodedSamples: 0,
+                         bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+    }
+
+    private func quickRepresentation(at time: ThumbnailTime?) async throws -> Thumbnail? {
+        if options.allowsCoverArt, let art = try await coverArt() { return art }
+        if options.isExact || time.map({ if case .frame = $0 { return true } else { return false } }) == true {
+            var quick = options
+            quick.requestedTimeToleranceBefore = .infinity
+            quick.requestedTimeToleranceAfter = .infinity
+            return try await make(at: time, options: quick)
+        }
+        return nil
+    }
+
+    // MARK: - Making one thumbnail
+
+    private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
+        let start = source.totals
+        var timings = Thumbnail.Timings()
+        let indexWatch = Stopwatch()
+        let hadIndex = movie != nil
+        let movie = try await loadMovie()
+        if !hadIndex { timings.indexMilliseconds = indexWatch.milliseconds }
+        guard let track = movie.primaryVideoTrack, track.samples.count > 0 else {
+            throw ThumbnailError(.noVideo, "the movie has no video track with samples")
+        }
+        let (requested, selection) = try resolve(time, in: movie, track: track, options: options)
+        var plan = try FramePlanner.plan(track: track, time: requested, selection: selection)
+        var frame = try await decode(plan, track: track, timings: &timings)
+        if options.skipsDarkFrames {
+            var attempts = 0
+            while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame),
+                  let next = try nextKeyframe(after: plan.targetPresentationTime, in: track) {
+                attempts += 1
+                plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe)
+                frame = try await decode(plan, track: track, timings: &timings)
+            }
+        }
+        try Task.checkCancellation()
+        let renderWatch = Stopwatch()
+        let image = try Renderer.render(frame, options: renderOptions(for: track, frame: frame, options: options))
+        timings.renderMilliseconds = renderWatch.milliseconds
+        let encodeWatch = Stopwatch()
+        let encoded = try Self.encode(image, format: options.format)
+        timings.encodeMilliseconds = encodeWatch.milliseconds
+        let end = source.totals
+        let scale = Double(track.timescale)
+        return Thumbnail(image: image, encoded: encoded, requestedTime: Double(requested) / scale,
+                         actualTime: Double(plan.targetPresentationTime) / scale,
+                         keyframeTime: Double(plan.keyframePresentationTime) / scale, isSyncSample: plan.target.isSync,
+                         orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
+                         isCoverArt: false, decodedSamples: plan.samples.count,
+                         bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+    }
+
+    /// Fetches what is not already fetched, decodes with the kept decoder (reset to the plan's keyframe).
+    private func decode(_ plan: FramePlan, track: Track, timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
+        let fetchWatch = Stopwatch()
+        let missing = plan.samples.filter { fetched[$0.index] == nil }
+        if !missing.isEmpty {
+            let source = self.source
+            let bytes = try await limited(limits?.fetches) {
+                try await SampleFetcher.fetch(missing, from: source, maximumGap: source.coalescingGap)
+            }
+            for (index, data) in bytes {
+                if fetchedBytes + data.count > Self.fetchedByteLimit {
+                    fetched.removeAll()
+                    fetchedBytes = 0
+                }
+                fetched[index] = data
+                fetchedBytes += data.count
+            }
+        }
+        timings.fetchMilliseconds += fetchWatch.milliseconds
+        try Task.checkCancellation()
+        try await limits?.decodes.acquire()
+        defer { if let limiter = limits?.decodes { Task { await limiter.release() } } }
+        let decodeWatch = Stopwatch()
+        let decoder: any VideoDecoder
+        if let existing = self.decoder {
+            existing.reset()
+            decoder = existing
+        } else {
+            decoder = try VideoDecoderFactory.makeDecoder(for: track)
+            self.decoder = decoder
+        }
+        let frame = try FrameExtractor.decode(plan, bytes: fetched, with: decoder)
+        timings.decodeMilliseconds += decodeWatch.milliseconds
+        return frame
+    }
+
+    /// Runs `body` within `limiter`, if there is one.
+    private func limited<T: Sendable>(_ limiter: AsyncLimiter?, _ body: @Sendable () async throws -> T) async throws -> T {
+        guard let limiter else { return try await body() }
+        return try await limiter.run(body)
+    }
+
+    /// The requested time on the track's presentation timeline, and the frame selection it implies.
+    private func resolve(_ time: ThumbnailTime?, in movie: Movie, track: Track,
+                         options: ThumbnailOptions) throws -> (Int64, FrameSelection) {
+        let duration = track.durationSeconds
+        switch time {
+        case nil:
+            if let poster = movie.posterTimeSeconds { return (track.presentationTime(seconds: poster), options.selection) }
+            return (track.presentationTime(seconds: duration * 0.1), options.selection)
+        case .seconds(let seconds):
+            guard seconds.isFinite else { throw ThumbnailError(.invalidOption, "time \(seconds) is not finite") }
+            return (track.presentationTime(seconds: seconds), options.selection)
+        case .rational(let value, let timescale):
+            guard timescale > 0 else { throw ThumbnailError(.invalidOption, "timescale \(timescale) is not positive") }
+            return (MediaTime(value: value, timescale: UInt32(timescale)).converted(to: track.timescale).value, options.selection)
+        case .fraction(let fraction):
+            guard fraction.isFinite else { throw ThumbnailError(.invalidOption, "fraction \(fraction) is not finite") }
+            return (track.presentationTime(seconds: duration * min(max(fraction, 0), 1)), options.selection)
+        case .frame(let number):
+            guard number >= 0 else { throw ThumbnailError(.invalidOption, "frame \(number) is negative") }
+            return (try presentationTime(ofFrame: number, in: track), .exact)
+        }
+    }
+
+    /// The presentation time of the `number`th frame in presentation order (the last frame when past the end).
+    ///
+    /// Pictures move at most 16 places between decode and presentation order (the most H.264 and HEVC allow),
+    /// so the answer is among the decode-order neighbours of `number`.
+    private func presentationTime(ofFrame number: Int, in track: Track) throws -> Int64 {
+        let count = track.samples.count
+        let target = min(number, count - 1)
+        let low = max(0, target - 16)
+        let high = min(count - 1, target + 16)
+        var times: [Int64] = []
+        for index in low...high { times.append(track.presentationTime(of: try track.samples.sample(at: index))) }
+        times.sort()
+        return times[min(times.count - 1, target - low)]
+    }
+
+    /// The first sync sample shown after `time`.
+    private func nextKeyframe(after time: Int64, in track: Track) throws -> Sample? {
+        guard let current = try track.syncSample(atOrBefore: time),
+              let position = track.samples.syncIndex(atOrBefore: current.index) else { return nil }
+        var next = position + 1
+        while next < track.samples.syncSampleCount {
+            let candidate = try track.samples.sample(at: track.samples.syncSample(next))
+            if track.presentationTime(of: candidate) > time { return candidate }
+            next += 1
+        }
+        return nil
+    }
+
+    private func renderOptions(for track: Track, frame: DecodedFrame, options: ThumbnailOptions) -> RenderOptions {
+        var render = RenderOptions(track: track, maximumSize: options.maximumSize, fitMode: options.fitMode)
+        render.allowsUpscaling = options.allowsUpscaling
+        render.appliesOrientation = options.appliesPreferredTrackTransform
+        render.keepsHDR = options.keepsHDR
+        switch options.apertureMode {
+        case .cleanAperture:
+            if let clap = track.visualEntry?.cleanAperture {
+                render.crop = CropRectangle(cleanAperture: clap, pictureWidth: frame.width, pictureHeight: frame.height)
+            }
+        case .productionAperture:
+            break
+        case .encodedPixels:
+            render.pixelAspectRatio = .square
+        }
+        return render
+    }
+
+    static func encode(_ image: Image, format: ThumbnailOptions.Format) throws -> [UInt8] {
+        switch format {
+        case .png: try PNGEncoder().encode(image)
+        case .jpeg(let quality): try JPEGEncoder(quality: quality).encode(image)
+        case .none: []
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// What a thumbnail should look like and which frame is acceptable, after AVAssetImageGenerator.
+public struct ThumbnailOptions: Sendable, Hashable {
+    /// Which part of the picture is shown.
+    public enum ApertureMode: String, Sendable, Hashable, CaseIterable {
+        /// The clean aperture (clap), cropped after the SPS crop. The default.
+        case cleanAperture
+        /// The whole picture after the SPS crop (production aperture).
+        case productionAperture
+        /// The encoded pixels, SPS crop included, at square pixels.
+        case encodedPixels
+    }
+
+    /// The output encoding.
+    public enum Format: Sendable, Hashable {
+        /// PNG (8-bit, or 16-bit when `keepsHDR` and the source is HDR).
+        case png
+        /// JPEG at a quality of 1...100.
+        case jpeg(quality: Int)
+        /// No encoding: the raw `Image` only.
+        case none
+    }
+
+    /// The box the thumbnail fits in (width, height); 0 for a side leaves it unconstrained. Default 0x0: full size.
+    public var maximumSize: PixelSize = PixelSize(width: 0, height: 0)
+    /// How the picture is fitted to `maximumSize`.
+    public var fitMode: RenderOptions.FitMode = .fit
+    /// Whether a picture smaller than the box is scaled up.
+    public var allowsUpscaling = false
+    /// Which part of the picture is shown.
+    public var apertureMode: ApertureMode = .cleanAperture
+    /// Whether the track's matrix turns the picture upright (AVFoundation's preferredTrackTransform). Default on.
+    public var appliesPreferredTrackTransform = true
+    /// How far before the requested time the frame may be, in seconds. Default: unlimited (nearest keyframe).
+    public var requestedTimeToleranceBefore: Double = .infinity
+    /// How far after the requested time the frame may be, in seconds. Default: unlimited (nearest keyframe).
+    public var requestedTimeToleranceAfter: Double = .infinity
+    /// The output encoding. Default PNG.
+    public var format: Format = .png
+    /// Keep HDR (PQ/HLG) signal values in a 16-bit image instead of tone-mapping to SDR.
+    public var keepsHDR = false
+    /// Move on to the next keyframe when the frame is near-black or flat (off by default).
+    public var skipsDarkFrames = false
+    /// Let `representations(at:)` answer first with the file's cover art, without fetching a sample.
+    public var allowsCoverArt = true
+
+    /// The defaults: full size, nearest keyframe, upright, PNG.
+    public init() {}
+
+    /// Tolerance zero on both sides: the exact frame on screen at the time.
+    public var isExact: Bool { requestedTimeToleranceBefore == 0 && requestedTimeToleranceAfter == 0 }
+
+    /// The frame selection these tolerances mean.
+    public var selection: FrameSelection {
+        FrameSelection(toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)
+    }
+}

@@ -1,0 +1,12 @@
+/// When in a movie a thumbnail is taken.
+public enum ThumbnailTime: Sendable, Hashable {
+    /// Seconds on the movie timeline.
+    case seconds(Double)
+    /// An exact time: `value / timescale` seconds.
+    case rational(value: Int64, timescale: Int32)
+    /// A fraction of the duration, 0...1.
+    case fraction(Double)
+    /// The Nth frame in presentation order (0-based); always decoded exactly.
+    case frame(Int)
+
+}

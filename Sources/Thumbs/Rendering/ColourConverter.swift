@@ -1,0 +1,110 @@
+import MP4Box
+
+/// Scaled Y'CbCr planes (code values, one sample per output pixel) to an RGB `Image`.
+///
+/// SDR sources give `.rgb8` R'G'B' by the stream's matrix and range, with no
+/// transfer or primaries conversion (BT.601/709 content is shown as is). PQ
+/// and HLG sources are tone-mapped to SDR BT.709 (`ToneMapper`), or, with
+/// `keepsHDR`, give `.rgb16` full-range R'G'B' signal values, unconverted.
+enum ColourConverter {
+    /// Converts `count` pixels; `cb` and `cr` are nil for a monochrome picture (neutral chroma).
+    static func image(luma: [Float], cb: [Float]?, cr: [Float]?, size: PixelSize, bitDepth: Int,
+                      colour: ColourDescription, keepsHDR: Bool, toneMapping: ToneMapping) -> Image {
+        let matrix = YCbCrToRGB(colour: colour, bitDepth: bitDepth)
+        let count = size.width * size.height
+        let neutral = matrix.isGBR ? luma : [Float](repeating: matrix.chromaOffset, count: count)
+        let blue = cb ?? neutral
+        let red = cr ?? neutral
+        let isHDR = ToneMapper.isHDR(transferCharacteristics: colour.transfer)
+        if isHDR && keepsHDR {
+            return Image(width: size.width, height: size.height, pixelFormat: .rgb16,
+                         pixels: signal16(luma, blue, red, count: count, matrix: matrix))
+        }
+        if isHDR, let mapper = ToneMapper(transferCharacteristics: colour.transfer, primaries: colour.primaries,
+                                          parameters: toneMapping) {
+            return Image(width: size.width, height: size.height, pixelFormat: .rgb8,
+                         pixels: toneMapped(luma, blue, red, count: count, matrix: matrix, mapper: mapper))
+        }
+        return Image(width: size.width, height: size.height, pixelFormat: .rgb8,
+                     pixels: signal8(luma, blue, red, count: count, matrix: matrix))
+    }
+
+    /// R'G'B' as 8-bit values, rounded and clipped.
+    static func signal8(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 3 * count) { out, initialised in
+            luma.withUnsafeBufferPointer { y in
+                cb.withUnsafeBufferPointer { u in
+                    cr.withUnsafeBufferPointer { v in
+                        for index in 0..<count {
+                            let (r, g, b) = matrix.convert(y[index], u[index], v[index])
+                            out[3 * index] = quantise8(r)
+                            out[3 * index + 1] = quantise8(g)
+                            out[3 * index + 2] = quantise8(b)
+                        }
+                    }
+                }
+            }
+            initialised = 3 * count
+        }
+    }
+
+    /// Tone-mapped SDR R'G'B' as 8-bit values.
+    static func toneMapped(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB,
+                           mapper: ToneMapper) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 3 * count) { out, initialised in
+            luma.withUnsafeBufferPointer { y in
+                cb.withUnsafeBufferPointer { u in
+                    cr.withUnsafeBufferPointer { v in
+                        for index in 0..<count {
+                            let (r, g, b) = matrix.convert(y[index], u[index], v[index])
+                            let mapped = mapper.map(r, g, b)
+                            out[3 * index] = quantise8(mapped.red)
+                            out[3 * index + 1] = quantise8(mapped.green)
+                            out[3 * index + 2] = quantise8(mapped.blue)
+                        }
+                    }
+                }
+            }
+            initialised = 3 * count
+        }
+    }
+
+    /// R'G'B' as 16-bit little-endian values, clipped to 0...1.
+    static func signal16(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 6 * count) { out, initialised in
+            luma.withUnsafeBufferPointer { y in
+                cb.withUnsafeBufferPointer { u in
+                    cr.withUnsafeBufferPointer { v in
+                        for index in 0..<count {
+                            let (r, g, b) = matrix.convert(y[index], u[index], v[index])
+                            let red = quantise16(r), green = quantise16(g), blue = quantise16(b)
+                            out[6 * index] = UInt8(truncatingIfNeeded: red)
+                            out[6 * index + 1] = UInt8(truncatingIfNeeded: red >> 8)
+                            out[6 * index + 2] = UInt8(truncatingIfNeeded: green)
+                            out[6 * index + 3] = UInt8(truncatingIfNeeded: green >> 8)
+                            out[6 * index + 4] = UInt8(truncatingIfNeeded: blue)
+                            out[6 * index + 5] = UInt8(truncatingIfNeeded: blue >> 8)
+                        }
+                    }
+                }
+            }
+            initialised = 6 * count
+        }
+    }
+
+    /// 0...1 to 0...255, rounded to nearest, clipped (NaN gives 0).
+    @inline(__always)
+    static func quantise8(_ value: Float) -> UInt8 {
+        let scaled = value * 255 + 0.5
+        guard scaled > 0 else { return 0 }
+        return scaled < 255 ? UInt8(scaled) : 255
+    }
+
+    /// 0...1 to 0...65535, rounded to nearest, clipped (NaN gives 0).
+    @inline(__always)
+    static func quantise16(_ value: Float) -> UInt16 {
+        let scaled = value * 65535 + 0.5
+        guard scaled > 0 else { return 0 }
+        return scaled < 65535 ? UInt16(scaled) : 65535
+    }
+}

@@ -1,0 +1,56 @@
+import MP4Box
+
+extension Image {
+    /// The image as `orientation` shows it: mirrored left-right first (when `mirrored`), then turned clockwise.
+    ///
+    /// A pixel at (x, y) of this `width` x `height` image moves to (a·x + c·y + tx, b·x + d·y + ty)
+    /// with (a, b, c, d) = `orientation.linear` and the translation that keeps it inside the picture.
+    public func oriented(by orientation: Orientation) -> Image {
+        guard orientation != .identity, isWellFormed else { return self }
+        let (a, b, c, d) = orientation.linear
+        let outputWidth = orientation.swapsDimensions ? height : width
+        let outputHeight = orientation.swapsDimensions ? width : height
+        // Translation: the corner images of (0,0) and (w-1,h-1) span 0 ..< output size.
+        let tx = -min(0, a * (width - 1)) - min(0, c * (height - 1))
+        let ty = -min(0, b * (width - 1)) - min(0, d * (height - 1))
+        let pixelBytes = pixelFormat.bytesPerPixel
+        let outputRowBytes = outputWidth * pixelBytes
+        // Byte offset in the output of source pixel (x, y): start + x·stepX + y·stepY.
+        let stepX = (b * outputWidth + a) * pixelBytes
+        let stepY = (d * outputWidth + c) * pixelBytes
+        let start = (ty * outputWidth + tx) * pixelBytes
+        let result = [UInt8](unsafeUninitializedCapacity: outputRowBytes * outputHeight) { out, initialised in
+            pixels.withUnsafeBufferPointer { source in
+                for y in 0..<height {
+                    var target = start + y * stepY
+                    var from = y * bytesPerRow
+                    for _ in 0..<width {
+                        for byte in 0..<pixelBytes { out[target + byte] = source[from + byte] }
+                        target += stepX
+                        from += pixelBytes
+                    }
+                }
+            }
+            initialised = outputRowBytes * outputHeight
+        }
+        return Image(width: outputWidth, height: outputHeight, bytesPerRow: outputRowBytes, pixelFormat: pixelFormat,
+                     pixels: result)
+    }
+
+    /// The image placed with its top-left corner at `origin` on a black canvas of `size` (parts outside are cut).
+    public func placed(onBlackCanvasOf size: PixelSize, at origin: (x: Int, y: Int)) -> Image {
+        var canvas = Image(black: size.width, height: size.height, pixelFormat: pixelFormat)
+        guard isWellFormed, size.width > 0, size.height > 0 else { return canvas }
+        let pixelBytes = pixelFormat.bytesPerPixel
+        let firstColumn = max(0, -origin.x)
+        let lastColumn = min(width, size.width - origin.x)
+        guard firstColumn < lastColumn else { return canvas }
+        let rowBytes = (lastColumn - firstColumn) * pixelBytes
+        for y in max(0, -origin.y)..<max(max(0, -origin.y), min(height, size.height - origin.y)) {
+            let from = y * bytesPerRow + firstColumn * pixelBytes
+            let to = (y + origin.y) * canvas.bytesPerRow + (firstColumn + origin.x) * pixelBytes
+            canvas.pixels[to..<to + rowBytes] = pixels[from..<from + rowBytes]
+        }
+        return canvas
+    }
+}

@@ -1,0 +1,93 @@
+import FrameDecode
+import MP4Box
+
+/// Turns a `DecodedFrame` into an upright, sized RGB `Image`.
+///
+/// The order is the cheapest that gives the same picture: the crop and the
+/// visible part (for `.fill`) select a source region; the Y', Cb and Cr planes
+/// are area-averaged from that region straight to the output size (pixel
+/// aspect ratio included, chroma to full output resolution); the colour is
+/// converted on those few samples; the small RGB image is then mirrored and
+/// turned, and placed on its canvas. Scaling before the colour conversion
+/// averages signal values, not light (as swscale does). Chroma samples are
+/// taken as centred on the luma samples they cover.
+public enum Renderer {
+    /// Output images are refused above this many pixels (8192 x 8192).
+    public static let maximumOutputPixelCount = 1 << 26
+
+    /// The thumbnail of `frame`.
+    /// - Throws: `ThumbnailError` `invalidFrame` when the planes do not match the frame's size and format;
+    ///   `invalidOption` for a negative box side, a crop outside the picture, or an output above
+    ///   `maximumOutputPixelCount`.
+    public static func render(_ frame: DecodedFrame, options: RenderOptions) throws(ThumbnailError) -> Image {
+        let source = try SourcePicture(frame)
+        let region = try cropRegion(source, options: options)
+        let layout = try self.layout(croppedWidth: region.width, croppedHeight: region.height, options: options)
+        let orientation = options.effectiveOrientation
+
+        // Back to the coded orientation: the size to scale to, and the part of the region it shows.
+        var content = layout.content
+        var fraction = layout.visibleFraction
+        if orientation.swapsDimensions {
+            content = content.transposed
+            fraction = (fraction.height, fraction.width)
+        }
+        let shown = CropRectangle(x: region.x + region.width * (1 - fraction.width) / 2,
+                                  y: region.y + region.height * (1 - fraction.height) / 2,
+                                  width: region.width * fraction.width, height: region.height * fraction.height)
+
+        let luma = try AreaScaler.scale(frame.planes[0], bytesPerSample: source.bytesPerSample, region: shown, to: content)
+        var cb: [Float]?
+        var cr: [Float]?
+        if let subsampling = source.chromaSubsampling {
+            let chromaRegion = CropRectangle(x: shown.x / subsampling.x, y: shown.y / subsampling.y,
+                                             width: shown.width / subsampling.x, height: shown.height / subsampling.y)
+            cb = try AreaScaler.scale(frame.planes[1], bytesPerSample: source.bytesPerSample, region: chromaRegion, to: content)
+            cr = try AreaScaler.scale(frame.planes[2], bytesPerSample: source.bytesPerSample, region: chromaRegion, to: content)
+        }
+        var image = ColourConverter.image(luma: luma, cb: cb, cr: cr, size: content, bitDepth: frame.bitDepth,
+                                          colour: frame.colour, keepsHDR: options.keepsHDR,
+                                          toneMapping: options.toneMapping)
+        image = image.oriented(by: orientation)
+        if layout.canvas != layout.content {
+            image = image.placed(onBlackCanvasOf: layout.canvas, at: layout.contentOrigin)
+        }
+        return image
+    }
+
+    /// Where `frame` lands with `options`: its display size (crop, pixel aspect ratio, orientation) laid out in the box.
+    /// - Throws: `ThumbnailError` as `render(_:options:)` does.
+    public static func layout(of frame: DecodedFrame, options: RenderOptions) throws(ThumbnailError) -> ThumbnailLayout {
+        let region = try cropRegion(try SourcePicture(frame), options: options)
+        return try layout(croppedWidth: region.width, croppedHeight: region.height, options: options)
+    }
+
+    /// The display size of a cropped picture, laid out in the box, checked against the output limit.
+    static func layout(croppedWidth: Double, croppedHeight: Double, options: RenderOptions) throws(ThumbnailError) -> ThumbnailLayout {
+        guard options.maximumSize.width >= 0, options.maximumSize.height >= 0 else {
+            throw ThumbnailError(.invalidOption, "maximum size \(options.maximumSize) has a negative side")
+        }
+        let cropped = PixelSize(width: max(1, Int(croppedWidth.rounded())), height: max(1, Int(croppedHeight.rounded())))
+        var display = options.pixelAspectRatio.displaySize(of: cropped)
+        if options.effectiveOrientation.swapsDimensions { display = display.transposed }
+        let layout = ThumbnailLayout(display: display, box: options.maximumSize, fitMode: options.fitMode,
+                                     allowsUpscaling: options.allowsUpscaling)
+        let (pixelCount, overflow) = layout.canvas.width.multipliedReportingOverflow(by: layout.canvas.height)
+        guard !overflow, pixelCount <= maximumOutputPixelCount else {
+            throw ThumbnailError(.invalidOption, "an output of \(layout.canvas) is larger than \(maximumOutputPixelCount) pixels")
+        }
+        return layout
+    }
+
+    /// The part of the picture the crop option keeps (the whole picture without one).
+    static func cropRegion(_ source: SourcePicture, options: RenderOptions) throws(ThumbnailError) -> CropRectangle {
+        guard let crop = options.crop else {
+            return CropRectangle(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
+        }
+        guard let clamped = crop.clamped(toWidth: source.width, height: source.height) else {
+            throw ThumbnailError(.invalidOption, "crop \(crop.width)x\(crop.height) at (\(crop.x), \(crop.y)) "
+                                 + "is outside the \(source.width)x\(source.height) picture")
+        }
+        return clamped
+    }
+}

@@ -1,0 +1,225 @@
+import MP4Box
+import RangeFetch
+
+/// Thumbnails for a scrolling list of videos: a memory cache with count and cost limits, a movie-index cache,
+/// one fetch and decode for concurrent requests of the same thumbnail, prefetching, and bounds on concurrent
+/// fetches and decodes.
+///
+/// A request's work is cancelled only when every task waiting for it has been cancelled (and no prefetch holds it).
+public actor ThumbnailService {
+    /// Limits and sizes.
+    public struct Configuration: Sendable {
+        /// Most thumbnails kept in memory.
+        public var countLimit = 500
+        /// Most bytes of thumbnails kept in memory.
+        public var costLimit = 64 << 20
+        /// Most movie indexes kept.
+        public var indexCapacity = 256
+        /// Concurrent decodes (default: the number of cores).
+        public var maximumConcurrentDecodes = ThumbnailService.coreCount
+        /// Concurrent sample fetches.
+        public var maximumConcurrentFetches = 8
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// What the service has done, for tests and monitoring.
+    public struct Statistics: Sendable, Equatable {
+        /// Calls of `thumbnail(_:)`.
+        public var requests = 0
+        /// Requests answered from the memory cache.
+        public var cacheHits = 0
+        /// Requests that joined work already under way.
+        public var coalesced = 0
+        /// Thumbnails made (each one fetch-and-decode).
+        public var generated = 0
+        /// Samples decoded.
+        public var decodedSamples = 0
+        /// Read requests sent to byte sources (index included).
+        public var sourceReads = 0
+        /// Work cancelled because nobody waited for it any more.
+        public var cancelledWork = 0
+        /// Indexes located (not found in the index cache).
+        public var indexLoads = 0
+    }
+
+    /// The number of active processor cores.
+    public static var coreCount: Int { max(1, ProcessInfoCores.active) }
+
+    private let configuration: Configuration
+    private var cache: ThumbnailCache<ThumbnailRequest>
+    private var indexes: [String: MovieIndexCache.Entry] = [:]
+    private var indexOrder: [String] = []
+    private var flights: [ThumbnailRequest: Flight] = [:]
+    private var nextID = 0
+    private let limits: ThumbnailWorkLimits
+    /// What the service has done so far.
+    public private(set) var statistics = Statistics()
+
+    /// Work under way for one request, and who waits for it.
+    private final class Flight {
+        let id: Int
+        var task: Task<Void, Never>?
+        var waiters: [Int: CheckedContinuation<Thumbnail, any Error>] = [:]
+        var prefetchHolds = 0
+        init(id: Int) { self.id = id }
+    }
+
+    /// A service with `configuration`.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        cache = ThumbnailCache(countLimit: configuration.countLimit, costLimit: configuration.costLimit)
+        limits = ThumbnailWorkLimits(fetches: configuration.maximumConcurrentFetches, decodes: configuration.maximumConcurrentDecodes)
+    }
+
+    /// The thumbnail for `request`: from the cache, from work already under way, or made now.
+    /// - Throws: what `ThumbnailGenerator.image(at:)` throws; `CancellationError` when this task is cancelled.
+    public func thumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
+        statistics.requests += 1
+        if let cached = cache.value(for: request) {
+            statistics.cacheHits += 1
+            return cached
+        }
+        let waiter = makeID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Thumbnail, any Error>) in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let flight = flightStarting(request)
+                flight.waiters[waiter] = continuation
+            }
+        } onCancel: {
+            Task { await self.leave(request, waiter: waiter) }
+        }
+    }
+
+    /// Starts making `requests` in the background, so a later `thumbnail(_:)` finds them ready.
+    public func prefetch(_ requests: [ThumbnailRequest]) {
+        for request in requests where !cache.contains(request) {
+            flightStarting(request).prefetchHolds += 1
+        }
+    }
+
+    /// Stops prefetching `requests` (work that someone waits for goes on).
+    public func cancelPrefetch(_ requests: [ThumbnailRequest]) {
+        for request in requests {
+            guard let flight = flights[request], flight.prefetchHolds > 0 else { continue }
+            flight.prefetchHolds -= 1
+            cancelIfAbandoned(request, flight)
+        }
+    }
+
+    /// The number of thumbnails in memory.
+    public var cachedCount: Int { cache.count }
+    /// The bytes of thumbnails in memory.
+    public var cachedCost: Int { cache.totalCost }
+    /// Whether `request`'s thumbnail is in memory.
+    public func isCached(_ request: ThumbnailRequest) -> Bool { cache.contains(request) }
+    /// Requests with work under way.
+    public var inFlightCount: Int { flights.count }
+
+    /// Forgets every thumbnail and index.
+    public func removeAll() {
+        cache.removeAll()
+        indexes.removeAll()
+        indexOrder.removeAll()
+    }
+
+    // MARK: - Work
+
+    private func makeID() -> Int {
+        nextID += 1
+        return nextID
+    }
+
+    private func flightStarting(_ request: ThumbnailRequest) -> Flight {
+        if let flight = flights[request] {
+            statistics.coalesced += 1
+            return flight
+        }
+        let flight = Flight(id: makeID())
+        flights[request] = flight
+        flight.task = Task {
+            let result: Result<Thumbnail, any Error>
+            do {
+                result = .success(try await self.generate(request))
+            } catch {
+                result = .failure(error)
+            }
+            await self.finish(request, flightID: flight.id, result: result)
+        }
+        return flight
+    }
+
+    private func finish(_ request: ThumbnailRequest, flightID: Int, result: Result<Thumbnail, any Error>) {
+        guard let flight = flights[request], flight.id == flightID else { return }
+        flights[request] = nil
+        if case .success(let thumbnail) = result { cache.insert(thumbnail, for: request) }
+        for continuation in flight.waiters.values { continuation.resume(with: result) }
+    }
+
+    private func leave(_ request: ThumbnailRequest, waiter: Int) {
+        guard let flight = flights[request], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
+        continuation.resume(throwing: CancellationError())
+        cancelIfAbandoned(request, flight)
+    }
+
+    private func cancelIfAbandoned(_ request: ThumbnailRequest, _ flight: Flight) {
+        guard flight.waiters.isEmpty, flight.prefetchHolds == 0 else { return }
+        flight.task?.cancel()
+        flights[request] = nil
+        statistics.cancelledWork += 1
+    }
+
+    /// Makes one thumbnail, with the cached index when there is one; a remote file that changed is located again once.
+    private func generate(_ request: ThumbnailRequest) async throws -> Thumbnail {
+        do {
+            return try await generateOnce(request)
+        } catch let error as FetchError where error.code == .resourceChanged {
+            indexes[request.asset.key] = nil
+            return try await generateOnce(request)
+        }
+    }
+
+    private func generateOnce(_ request: ThumbnailRequest) async throws -> Thumbnail {
+        let asset = request.asset
+        let entry = indexes[asset.key]
+        let source: any ByteSource
+        if asset.isRemote, let entry {
+            source = try HTTPByteSource(url: asset.key, options: asset.fetchOptions ?? HTTPFetchOptions(),
+                                        knownLength: entry.length, validator: entry.validator)
+        } else {
+            source = try asset.open()
+        }
+        if entry == nil { statistics.indexLoads += 1 }
+        let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: limits)
+        let thumbnail: Thumbnail
+        do {
+            thumbnail = try await generator.image(at: request.time)
+        } catch {
+            statistics.sourceReads += generator.totals.requests
+            throw error
+        }
+        statistics.sourceReads += generator.totals.requests
+        statistics.generated += 1
+        statistics.decodedSamples += thumbnail.decodedSamples
+        if entry == nil {
+            let validator = await (source as? HTTPByteSource)?.validator
+            rememberIndex(MovieIndexCache.Entry(movie: try await generator.loadMovie(), validator: validator,
+                                                length: await source.knownLength), for: asset.key)
+        }
+        return thumbnail
+    }
+
+    private func rememberIndex(_ entry: MovieIndexCache.Entry, for key: String) {
+        indexes[key] = entry
+        indexOrder.removeAll { $0 == key }
+        indexOrder.append(key)
+        while indexOrder.count > configuration.indexCapacity {
+            indexes[indexOrder.removeFirst()] = nil
+        }
+    }
+}

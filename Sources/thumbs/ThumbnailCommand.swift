@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import MP4Box
+import Thumbs
+
+/// `thumbs thumbnail`: an upright, well-scaled thumbnail of one frame.
+struct ThumbnailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Make a thumbnail: the keyframe nearest a time (or the exact frame), upright, fitted to a size, as PNG or JPEG."
+    )
+
+    @OptionGroup var source: InputOptions
+
+    @Option(help: "Time in seconds (default: the poster time, else 10 % of the duration).")
+    var time: Double?
+
+    @Option(help: "Time as a percentage of the duration.")
+    var percent: Double?
+
+    @Option(help: "Frame number in presentation order (decoded exactly).")
+    var frame: Int?
+
+    @Option(name: .customLong("max-size"), help: "Largest size: N bounds the longer side, WxH a box (0 leaves a side free).")
+    var maxSize: String?
+
+    @Option(help: "How the picture fits the box: fit, fill, pad or stretch.")
+    var fit: String = "fit"
+
+    @Flag(help: "The exact frame on screen at the time (tolerance zero), decoded from the keyframe before it.")
+    var exact = false
+
+    @Option(name: .customLong("tolerance-before"), help: "Seconds before the time the frame may be.")
+    var toleranceBefore: Double?
+
+    @Option(name: .customLong("tolerance-after"), help: "Seconds after the time the frame may be.")
+    var toleranceAfter: Double?
+
+    @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
+    var noTransform = false
+
+    @Option(help: "Output format: png or jpeg (default: from the file name, else png).")
+    var format: String?
+
+    @Option(help: "JPEG quality, 1-100.")
+    var quality: Int = 85
+
+    @Flag(name: .customLong("skip-dark"), help: "Move to the next keyframe when the frame is near-black or flat.")
+    var skipDark = false
+
+    @Flag(name: .customLong("keep-hdr"), help: "Keep HDR signal values in a 16-bit PNG instead of tone-mapping.")
+    var keepHDR = false
+
+    @Option(name: .shortAndLong, help: "Where to write the image.")
+    var output: String
+
+    func validate() throws {
+        if [time != nil, percent != nil, frame != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --time, --percent and --frame")
+        }
+        if let time, !time.isFinite || time < 0 { throw ValidationError("--time must be a non-negative number of seconds") }
+        if let percent, !(0...100).contains(percent) { throw ValidationError("--percent must be between 0 and 100") }
+        if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
+        if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
+        if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
+        if let format, !["png", "jpeg", "jpg"].contains(format.lowercased()) { throw ValidationError("--format takes png or jpeg") }
+        for tolerance in [toleranceBefore, toleranceAfter] {
+            if let tolerance, !(tolerance >= 0) { throw ValidationError("tolerances must be non-negative seconds") }
+        }
+    }
+
+    private var parsedFit: RenderOptions.FitMode? {
+        switch fit.lowercased() {
+        case "fit": .fit
+        case "fill": .fill
+        case "pad": .pad
+        case "stretch": .stretch
+        default: nil
+        }
+    }
+
+    /// `N` (the longer side, so NxN) or `WxH`.
+    private func parsedMaximumSize() throws -> PixelSize {
+        guard let maxSize else { return PixelSize(width: 0, height: 0) }
+        let parts = maxSize.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        if parts.count == 1, let side = Int(parts[0]), side >= 0 { return PixelSize(width: side, height: side) }
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 0, height >= 0 else {
+            throw ValidationError("bad --max-size")
+        }
+        return PixelSize(width: width, height: height)
+    }
+
+    private var outputFormat: ThumbnailOptions.Format {
+        let name = format?.lowercased() ?? URL(fileURLWithPath: output).pathExtension.lowercased()
+        return name == "jpeg" || name == "jpg" ? .jpeg(quality: quality) : .png
+    }
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        var options = ThumbnailOptions()
+        options.maximumSize = try parsedMaximumSize()
+        options.fitMode = parsedFit ?? .fit
+        options.appliesPreferredTrackTransform = !noTransform
+        options.format = outputFormat
+        options.skipsDarkFrames = skipDark
+        options.keepsHDR = keepHDR
+        if exact {
+            options.requestedTimeToleranceBefore = 0
+            options.requestedTimeToleranceAfter = 0
+        }
+        if let toleranceBefore { options.requestedTimeToleranceBefore = toleranceBefore }
+        if let toleranceAfter { options.requestedTimeToleranceAfter = toleranceAfter }
+        let when: ThumbnailTime? = if let time { .seconds(time) } else if let percent { .fraction(percent / 100) }
+            else if let frame { .frame(frame) } else { nil }
+        let input: any ByteSource
+        do {
+            input = try source.openSource()
+        } catch {
+            printError("thumbs: \(source.input): \(error)")
+            throw ExitCode.forError(error)
+        }
+        do {
+            let thumbnail = try await ThumbnailGenerator(source: input, options: options).image(at: when)
+            do {
+                try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
+            } catch {
+                printError("thumbs: \(output): \(error.localizedDescription)")
+                throw ExitCode.ioError
+            }
+            let elapsed = ContinuousClock.now - started
+            let wall = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let timings = thumbnail.timings
+            await source.printStats(of: input, extra: [
+                "actualTime": thumbnail.actualTime, "keyframeTime": thumbnail.keyframeTime,
+                "indexMs": rounded(timings.indexMilliseconds), "fetchMs": rounded(timings.fetchMilliseconds),
+                "decodeMs": rounded(timings.decodeMilliseconds), "renderMs": rounded(timings.renderMilliseconds),
+                "encodeMs": rounded(timings.encodeMilliseconds), "wallMs": rounded(wall),
+                "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
+                "decodedSamples": Double(thumbnail.decodedSamples),
+            ])
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("thumbs: \(source.input): \(error)")
+            await source.printStats(of: input)
+            throw ExitCode.forError(error)
+        }
+    }
+
+    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

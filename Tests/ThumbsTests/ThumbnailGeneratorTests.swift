@@ -1,0 +1,175 @@
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+@testable import Thumbs
+
+/// AVAssetImageGenerator semantics: times, tolerances, sizes, orientation, and what a thumbnail cost.
+@Suite struct ThumbnailGeneratorTests {
+    static func generator(_ name: String, _ change: (inout ThumbnailOptions) -> Void = { _ in }) throws -> ThumbnailGenerator {
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        change(&options)
+        return try ThumbnailGenerator(path: Fixtures.path(name), options: options)
+    }
+
+    /// Presentation times from ffprobe, in seconds, sorted.
+    static func frameTimes(_ name: String) throws -> [Double] {
+        let expected = try Fixtures.expectation(name)
+        let scale = Double(try #require(expected.timescale))
+        return expected.packets.map { Double($0.pts) / scale }.sorted()
+    }
+
+    @Test func defaultTimeIsTenPercentAndTheNearestKeyframe() async throws {
+        let thumbnail = try await Self.generator("h264-bframes").image()
+        let keys = try Fixtures.expectation("h264-bframes").packets.filter(\.key).map { Double($0.pts) / 12800 }
+        let nearest = try #require(keys.min { abs($0 - 0.3) < abs($1 - 0.3) })
+        #expect(thumbnail.requestedTime == 0.3)
+        #expect(thumbnail.actualTime == nearest)
+        #expect(thumbnail.isSyncSample)
+        #expect(thumbnail.decodedSamples == 1)
+        #expect(thumbnail.image.width == 160 && thumbnail.image.height == 120)
+        #expect(thumbnail.encoded.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func exactModeReturnsTheFrameOnScreen() async throws {
+        let times = try Self.frameTimes("h264-bframes")
+        let generator = try Self.generator("h264-bframes") {
+            $0.requestedTimeToleranceBefore = 0
+            $0.requestedTimeToleranceAfter = 0
+        }
+        for requested in [0.0, 0.5, 1.23, 2.9] {
+            let thumbnail = try await generator.image(at: .seconds(requested))
+            let onScreen = try #require(times.last { $0 <= requested + 1e-9 })
+            #expect(abs(thumbnail.actualTime - onScreen) < 1e-9, "at \(requested)")
+        }
+    }
+
+    @Test func boundedToleranceTakesTheKeyframeOnlyInsideTheWindow() async throws {
+        // Keyframes of h264-bframes are every 0.48 s; 1.0 s is 0.04 s after the one at 0.96.
+        let near = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0.1; $0.requestedTimeToleranceAfter = 0.1 }
+            .image(at: .seconds(1.0))
+        #expect(near.isSyncSample)
+        #expect(abs(near.actualTime - 0.96) < 1e-9)
+        let far = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0.01; $0.requestedTimeToleranceAfter = 0.01 }
+            .image(at: .seconds(1.2))
+        #expect(!far.isSyncSample)
+        #expect(abs(far.actualTime - 1.2) < 1e-9)
+    }
+
+    @Test func timesPastTheEndClampToTheLastFrame() async throws {
+        let times = try Self.frameTimes("h264-bframes")
+        let thumbnail = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0; $0.requestedTimeToleranceAfter = 0 }
+            .image(at: .seconds(1000))
+        #expect(thumbnail.actualTime == times.last)
+    }
+
+    @Test func frameNumbersCountInPresentationOrder() async throws {
+        let times = try Self.frameTimes("h264-bframes")
+        let generator = try Self.generator("h264-bframes")
+        for frame in [0, 1, 2, 37, 74, 500] {
+            let thumbnail = try await generator.image(at: .frame(frame))
+            #expect(thumbnail.actualTime == times[min(frame, times.count - 1)], "frame \(frame)")
+        }
+    }
+
+    @Test func rationalAndFractionTimes() async throws {
+        let generator = try Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0; $0.requestedTimeToleranceAfter = 0 }
+        #expect(try await generator.image(at: .rational(value: 3, timescale: 2)).actualTime == 1.48)
+        #expect(try await generator.image(at: .fraction(0.5)).actualTime == 1.48)
+    }
+
+    @Test func orientationIsAppliedAndCanBeTurnedOff() async throws {
+        let upright = try await Self.generator("rotate-90").image()
+        #expect(upright.image.width == 90 && upright.image.height == 160)
+        #expect(upright.orientation == Orientation(rotation: 90, mirrored: false))
+        let raw = try await Self.generator("rotate-90") { $0.appliesPreferredTrackTransform = false }.image()
+        #expect(raw.image.width == 160 && raw.image.height == 90)
+        #expect(raw.orientation == .identity)
+    }
+
+    @Test func anamorphicPixelsAreStretchedNotSquashed() async throws {
+        let thumbnail = try await Self.generator("pasp-anamorphic") { $0.maximumSize = PixelSize(width: 0, height: 0) }.image()
+        #expect(thumbnail.image.width == 341 && thumbnail.image.height == 144)
+        let encoded = try await Self.generator("pasp-anamorphic") {
+            $0.maximumSize = PixelSize(width: 0, height: 0)
+            $0.apertureMode = .encodedPixels
+        }.image()
+        #expect(encoded.image.width == 256 && encoded.image.height == 144)
+    }
+
+    @Test func jpegOutput() async throws {
+        let thumbnail = try await Self.generator("hevc-8bit") { $0.format = .jpeg(quality: 80) }.image()
+        #expect(thumbnail.encoded.starts(with: [0xFF, 0xD8, 0xFF]))
+    }
+
+    @Test func imagesReuseTheIndexFetchesAndDecoder() async throws {
+        let generator = try Self.generator("h264-faststart")
+        var actual: [Double] = []
+        for try await thumbnail in generator.images(at: [.seconds(1.0), .seconds(0.5), .seconds(1.0), .seconds(0.9)]) {
+            actual.append(thumbnail.actualTime)
+        }
+        #expect(actual == [0.96, 0.48, 0.96, 0.96])
+        // One index read, then one read per distinct keyframe: 0.96 and 0.48.
+        #expect(generator.totals.requests == 3)
+    }
+
+    @Test func coverArtComesFirstWithoutFetchingASample() async throws {
+        let generator = try Self.generator("cover-art")
+        var results: [Thumbnail] = []
+        for try await thumbnail in generator.representations() { results.append(thumbnail) }
+        #expect(results.count == 2)
+        #expect(results[0].isCoverArt)
+        #expect(results[0].requests <= 1)  // at most the index read
+        #expect(results[0].image.width == 64 && results[0].image.height == 64)  // never upscaled
+        #expect(!results[1].isCoverArt)
+    }
+
+    @Test func exactRepresentationsStartWithTheNearestKeyframe() async throws {
+        let generator = try Self.generator("h264-bframes") {
+            $0.requestedTimeToleranceBefore = 0
+            $0.requestedTimeToleranceAfter = 0
+        }
+        var results: [Thumbnail] = []
+        for try await thumbnail in generator.representations(at: .seconds(1.3)) { results.append(thumbnail) }
+        #expect(results.map(\.isSyncSample) == [true, false])
+        #expect(results.map(\.actualTime) == [1.44, 1.28])
+    }
+
+    @Test func cancellationStopsTheWork() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let generator = ThumbnailGenerator(source: source)
+        let task = Task { try await generator.image() }
+        #expect(await eventually { await source.waitingCount == 1 })
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(await source.cancelledReads == 1)
+    }
+
+    @Test func audioOnlyFileHasNoVideo() async throws {
+        await #expect(throws: ThumbnailError.self) { _ = try await Self.generator("audio-only").image() }
+    }
+
+    @Test func darkAndFlatFramesAreRecognised() throws {
+        func frame(_ value: UInt8, noise: Bool = false) -> DecodedFrame {
+            var luma = [UInt8](repeating: value, count: 64 * 64)
+            if noise { for index in luma.indices { luma[index] = UInt8(truncatingIfNeeded: index &* 97 &+ index >> 3) } }
+            let chroma = [UInt8](repeating: 128, count: 32 * 32)
+            return DecodedFrame(planes: [.init(width: 64, height: 64, bytesPerRow: 64, data: luma),
+                                         .init(width: 32, height: 32, bytesPerRow: 32, data: chroma),
+                                         .init(width: 32, height: 32, bytesPerRow: 32, data: chroma)],
+                                bitDepth: 8, chromaFormat: .yuv420,
+                                colour: ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false),
+                                sampleIndex: 0, compositionTime: 0)
+        }
+        #expect(DarkFrameDetector.isDarkOrFlat(frame(16)))
+        #expect(DarkFrameDetector.isDarkOrFlat(frame(128)))
+        #expect(!DarkFrameDetector.isDarkOrFlat(frame(0, noise: true)))
+    }
+
+    @Test func skipDarkMovesPastAFlatKeyframe() async throws {
+        // The one-frame fixture's frame is a real picture: skipping changes nothing there.
+        let thumbnail = try await Self.generator("h264-faststart") { $0.skipsDarkFrames = true }.image(at: .seconds(0))
+        #expect(thumbnail.actualTime == 0)
+    }
+}

@@ -1,0 +1,163 @@
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+@testable import Thumbs
+
+/// The list-of-videos service: coalescing, cache eviction, prefetch and cancellation, asserted by counting work.
+@Suite(.timeLimit(.minutes(1))) struct ThumbnailServiceTests {
+    static func request(_ source: GatedByteSource, key: String = "gated", time: ThumbnailTime = .seconds(1),
+                        size: Int = 64) -> ThumbnailRequest {
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: size, height: size)
+        options.format = .none
+        return ThumbnailRequest(asset: .source(key: key) { source }, time: time, options: options)
+    }
+
+    /// Whether `requests` requests reached the service and one read waits at the gate.
+    static func settled(_ service: ThumbnailService, _ source: GatedByteSource, requests: Int) async -> Bool {
+        let made = await service.statistics.requests
+        let waiting = await source.waitingCount
+        return made == requests && waiting == 1
+    }
+
+    @Test func concurrentRequestsForOneThumbnailShareOneFetchAndDecode() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        let tasks = (0..<5).map { _ in Task { try await service.thumbnail(request) } }
+        #expect(await eventually { await Self.settled(service, source, requests: 5) })
+        await source.open()
+        var results: [Thumbnail] = []
+        for task in tasks { results.append(try await task.value) }
+        let statistics = await service.statistics
+        #expect(statistics.generated == 1)
+        #expect(statistics.coalesced == 4)
+        #expect(statistics.decodedSamples == 1)
+        #expect(await source.reads == 2)  // the index, then the keyframe
+        #expect(Set(results.map(\.image.pixels)).count == 1)
+        // A sixth request is a cache hit: no read, no decode.
+        _ = try await service.thumbnail(request)
+        #expect(await service.statistics.cacheHits == 1)
+        #expect(await source.reads == 2)
+    }
+
+    @Test func cacheEvictsTheLeastRecentlyUsedByCost() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"), open: true)
+        var configuration = ThumbnailService.Configuration()
+        // A 64x48 RGB thumbnail costs 9216 bytes: room for two.
+        configuration.costLimit = 2 * 64 * 48 * 3 + 100
+        let service = ThumbnailService(configuration: configuration)
+        let first = Self.request(source, time: .seconds(0))
+        let second = Self.request(source, time: .seconds(1))
+        let third = Self.request(source, time: .seconds(2))
+        _ = try await service.thumbnail(first)
+        _ = try await service.thumbnail(second)
+        _ = try await service.thumbnail(first)  // first is now more recent than second
+        _ = try await service.thumbnail(third)
+        #expect(await service.cachedCount == 2)
+        #expect(await service.isCached(first))
+        #expect(await !service.isCached(second))
+        #expect(await service.isCached(third))
+        #expect(await service.cachedCost <= configuration.costLimit)
+        // The index was read once and reused by the later thumbnails.
+        #expect(await service.statistics.indexLoads == 1)
+    }
+
+    @Test func cacheEvictsByCount() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"), open: true)
+        var configuration = ThumbnailService.Configuration()
+        configuration.countLimit = 1
+        let service = ThumbnailService(configuration: configuration)
+        _ = try await service.thumbnail(Self.request(source, time: .seconds(0)))
+        _ = try await service.thumbnail(Self.request(source, time: .seconds(2)))
+        #expect(await service.cachedCount == 1)
+        #expect(await service.isCached(Self.request(source, time: .seconds(2))))
+    }
+
+    @Test func prefetchedThumbnailIsMadeOnceAndServedFromTheCache() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"), open: true)
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        await service.prefetch([request])
+        #expect(await eventually { await service.isCached(request) })
+        _ = try await service.thumbnail(request)
+        let statistics = await service.statistics
+        #expect(statistics.generated == 1)
+        #expect(statistics.cacheHits == 1)
+    }
+
+    @Test func requestDuringPrefetchJoinsIt() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        await service.prefetch([request])
+        let waiter = Task { try await service.thumbnail(request) }
+        #expect(await eventually { await service.statistics.coalesced == 1 })
+        await source.open()
+        _ = try await waiter.value
+        #expect(await service.statistics.generated == 1)
+    }
+
+    @Test func cancellingOneOfSeveralWaitersLeavesTheWorkRunning() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        let tasks = (0..<3).map { _ in Task { try await service.thumbnail(request) } }
+        #expect(await eventually { await Self.settled(service, source, requests: 3) })
+        tasks[0].cancel()
+        await #expect(throws: CancellationError.self) { _ = try await tasks[0].value }
+        await source.open()
+        _ = try await tasks[1].value
+        _ = try await tasks[2].value
+        let statistics = await service.statistics
+        #expect(statistics.generated == 1)
+        #expect(statistics.cancelledWork == 0)
+        #expect(await source.cancelledReads == 0)
+    }
+
+    @Test func cancellingEveryWaiterCancelsTheWork() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        let tasks = (0..<3).map { _ in Task { try await service.thumbnail(request) } }
+        #expect(await eventually { await Self.settled(service, source, requests: 3) })
+        for task in tasks { task.cancel() }
+        for task in tasks { await #expect(throws: CancellationError.self) { _ = try await task.value } }
+        #expect(await eventually { await source.cancelledReads == 1 })
+        let statistics = await service.statistics
+        #expect(statistics.cancelledWork == 1)
+        #expect(statistics.generated == 0)
+        #expect(await service.inFlightCount == 0)
+        #expect(await !service.isCached(request))
+    }
+
+    @Test func cancellingAPrefetchStopsItsWork() async throws {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        await service.prefetch([request])
+        #expect(await eventually { await source.waitingCount == 1 })
+        await service.cancelPrefetch([request])
+        #expect(await eventually { await source.cancelledReads == 1 })
+        #expect(await service.statistics.cancelledWork == 1)
+        #expect(await service.inFlightCount == 0)
+    }
+
+    @Test func cacheRespectsBothLimitsDirectly() {
+        var cache = ThumbnailCache<Int>(countLimit: 3, costLimit: 1000)
+        let thumbnail = { (bytes: Int) in
+            Thumbnail(image: Image(width: 1, height: bytes / 3, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: bytes)),
+                      encoded: [], requestedTime: 0, actualTime: 0, keyframeTime: 0, isSyncSample: true, orientation: .identity,
+                      isCoverArt: false, decodedSamples: 1, bytesFetched: 0, requests: 0, timings: .init())
+        }
+        cache.insert(thumbnail(300), for: 1)
+        cache.insert(thumbnail(300), for: 2)
+        cache.insert(thumbnail(300), for: 3)
+        #expect(cache.count == 3)
+        cache.insert(thumbnail(300), for: 4)  // cost 1200 > 1000: 1 goes
+        #expect(!cache.contains(1) && cache.count == 3)
+        cache.insert(thumbnail(2000), for: 5)  // larger than the whole limit: not kept
+        #expect(!cache.contains(5))
+        #expect(cache.totalCost == 900)
+    }
+}
