@@ -25,5 +25,16 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ThumbnailBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MP4Box", package: "Thumbs"),
+                .product(name: "FrameDecode", package: "Thumbs"),
+                .product(name: "Thumbs", package: "Thumbs"),
+            ],
+            path: "Benchmarks/ThumbnailBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

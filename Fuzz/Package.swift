@@ -5,18 +5,19 @@ import PackageDescription
 let package = Package(
     name: "MP4BoxFuzz",
     dependencies: [
-        .package(path: ".."),
+        // The root package, named so that the product reference works whatever the checkout folder is called.
+        .package(name: "Thumbs", path: ".."),
     ],
     targets: [
         // Whole-file parse (MovieParser.parse) plus the per-track lookups a thumbnailer makes.
         .executableTarget(
             name: "MP4BoxFuzzer",
-            dependencies: [.product(name: "MP4Box", package: "main")]
+            dependencies: [.product(name: "MP4Box", package: "Thumbs")]
         ),
         // The H.264 / HEVC SPS bit readers on their own (first byte picks the codec).
         .executableTarget(
             name: "SPSFuzzer",
-            dependencies: [.product(name: "MP4Box", package: "main")]
+            dependencies: [.product(name: "MP4Box", package: "Thumbs")]
         ),
     ]
 )

@@ -1,4 +1,4 @@
-import MP4Box
+@testable import MP4Box
 import MP4BoxTestSupport
 import Testing
 
@@ -55,5 +55,63 @@ import Testing
         let source = RecordingByteSource(try FileByteSource(path: Fixtures.path("h264-bframes")))
         let result = try await MovieLocator().locate(in: source)
         #expect(await source.ranges == result.reads.map(\.range))
+    }
+}
+
+/// The policy that reads only the video tracks of a large moov.
+@Suite struct VideoTrackOnlyLocatorTests {
+    static func options() -> MovieLocator.Options {
+        var options = MovieLocator.Options()
+        options.readsOnlyVideoTracks = true
+        options.partialMoovThreshold = 0
+        options.headSize = 1024
+        options.tailReadLimit = 16
+        options.trackProbeSize = 512
+        return options
+    }
+
+    @Test func audioTrackIsSkippedAndTheVideoTrackIsExact() async throws {
+        let file = try FileByteSource(path: Fixtures.path("audio-video"))
+        let whole = try await MovieLocator().locate(in: file)
+        let partial = try await MovieLocator(options: Self.options()).locate(in: file)
+        #expect(partial.movie.tracks.map(\.kind) == [.video])
+        let video = try #require(whole.movie.primaryVideoTrack)
+        let partialVideo = try #require(partial.movie.primaryVideoTrack)
+        #expect(partialVideo.samples.count == video.samples.count)
+        for index in 0..<video.samples.count {
+            #expect(try partialVideo.samples.sample(at: index) == video.samples.sample(at: index))
+        }
+        // Fewer bytes than the whole moov: the audio trak was never read.
+        let audioTrak = try #require(whole.movie.tracks.last?.trackHeader.header)
+        let moovSize = try #require(whole.movie.moovHeader.size)
+        let moovBytesRead = partial.reads.filter { $0.range.lowerBound >= whole.movie.moovOffset }.reduce(0) { $0 + $1.byteCount }
+        #expect(UInt64(moovBytesRead) < moovSize)
+        #expect(audioTrak.offset > 0)
+    }
+
+    @Test func videoOnlyFilesGiveTheSameMovie() async throws {
+        let file = try FileByteSource(path: Fixtures.path("h264-bframes"))
+        let whole = try await MovieLocator().locate(in: file)
+        let partial = try await MovieLocator(options: Self.options()).locate(in: file)
+        #expect(try ByteSourceRobustnessTests.fingerprint(partial.movie) == ByteSourceRobustnessTests.fingerprint(whole.movie))
+    }
+
+    @Test func handlerIsFoundInATrackProbe() throws {
+        let bytes = try Fixtures.bytes("audio-video")
+        let movie = try MovieParser.parse(fileBytes: bytes)
+        for track in movie.tracks {
+            guard let trak = track.trackHeader.header.offset.checkedTrakStart(in: bytes) else { continue }
+            let probe = Array(bytes[trak..<min(bytes.count, trak + 512)])
+            #expect(MovieLocator.handler(inTrackProbe: probe, at: UInt64(trak)) == track.handlerType)
+        }
+    }
+}
+
+extension UInt64 {
+    /// The offset of the trak box that holds the tkhd at this offset (tkhd is the trak's first child).
+    func checkedTrakStart(in bytes: [UInt8]) -> Int? {
+        let start = Int(self) - 8
+        guard start >= 0, start + 8 <= bytes.count, Array(bytes[start + 4..<start + 8]) == Array("trak".utf8) else { return nil }
+        return start
     }
 }

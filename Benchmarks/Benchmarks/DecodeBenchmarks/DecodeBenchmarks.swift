@@ -82,11 +82,12 @@ func bareDe265(_ keyframe: Keyframe) -> Int {
     return checksum
 }
 
-/// Our decoder: the same bytes as stored in the file, through FrameDecode (Annex B conversion, copy out).
+/// Our decoder: the same bytes as stored in the file, through FrameDecode (Annex B conversion, copy out),
+/// flushing only when the picture did not come out, as the bare path and `FrameExtractor` do.
 func ourDecoder(_ keyframe: Keyframe) throws -> Int {
     let decoder = try VideoDecoderFactory.makeDecoder(for: keyframe.track)
     var frames = try decoder.decode(keyframe.input)
-    frames += try decoder.flush()
+    if frames.isEmpty { frames = try decoder.flush() }
     return Int(frames.first?.planes[0].data.first ?? 0)
 }
 

@@ -1,4 +1,23 @@
 import MP4Box
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lookup times in seconds, turned into each track's timescale by `presentationTime(seconds:)`, which clamps
+/// to ±Int64.max / 4: the start, a huge time far past any end, the clamped maximum, and two before the start.
+private let secondsToTry: [Double] = [0, 1e12, .greatestFiniteMagnitude, -1e12]
+
+/// Raw times passed straight to the lookups besides the seconds above (-1 is just before the start).
+/// `MP4BOX_FUZZ_EXTREME_TIMES=1` adds Int64.max and Int64.min, outside what `presentationTime(seconds:)` can return.
+private let rawTimesToTry: [Int64] = {
+    var times: [Int64] = [-1]
+    if let value = getenv("MP4BOX_FUZZ_EXTREME_TIMES"), value.pointee == UInt8(ascii: "1") {
+        times += [Int64.max, Int64.min]
+    }
+    return times
+}()
 
 /// libFuzzer entry point: parse the input as a whole MP4 file, then make every lookup a thumbnailer makes.
 /// Thrown `MP4Error`s are the expected outcome for bad input; only traps, sanitizer reports, hangs and OOMs count.
@@ -6,8 +25,7 @@ import MP4Box
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let movie = try? MovieParser.parse(fileBytes: bytes) else { return 0 }
-    var sink = movie.artwork.count &+ movie.tracks.count
-    _ = movie.durationSeconds
+    var sink = movie.artwork.count &+ movie.tracks.count &+ Int(truncatingIfNeeded: movie.durationSeconds.bitPattern)
     for track in movie.tracks {
         let count = track.samples.count
         sink &+= count
@@ -17,8 +35,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
         }
         let duration = track.durationSeconds
-        let middle = track.presentationTime(seconds: duration.isFinite ? duration / 2 : 0)
-        for time in [0, middle, Int64.max / 2, Int64.max, -1, Int64.min] {
+        sink &+= Int(truncatingIfNeeded: duration.bitPattern)
+        var times = rawTimesToTry
+        times.append(track.presentationTime(seconds: duration / 2))
+        for seconds in secondsToTry { times.append(track.presentationTime(seconds: seconds)) }
+        for time in times {
             if let sample = try? track.sample(displayedAt: time) { sink &+= sample.index }
             if let sample = try? track.syncSample(nearest: time) { sink &+= sample.index }
             if let sample = try? track.syncSample(atOrBefore: time) { sink &+= sample.index }
@@ -30,6 +51,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
+/// Keeps the optimiser from dropping the lookups' results.
 @inline(never)
 func blackHole(_ value: Int) {
     if value == 0x5eed_f00d { print("") }

@@ -13,6 +13,13 @@ public struct MovieLocator: Sendable {
         public var tailReadLimit: UInt64 = 16 << 20
         /// Whether to read every movie fragment (needed for a complete sample table of a fragmented file).
         public var readsAllFragments: Bool = true
+        /// Read only the video tracks' boxes of a large moov (audio, text and other tracks are skipped unread).
+        /// The movie then lists only its video tracks.
+        public var readsOnlyVideoTracks: Bool = false
+        /// With `readsOnlyVideoTracks`, the moov size from which tracks are skipped (smaller ones are read whole).
+        public var partialMoovThreshold: UInt64 = 256 * 1024
+        /// Bytes read at the start of each track to find its handler (and read with the track before it).
+        public var trackProbeSize: UInt64 = 4096
         /// Parser limits.
         public var limits = ParseLimits()
 
@@ -96,6 +103,14 @@ public struct MovieLocator: Sendable {
                 guard size <= options.limits.maximumIndexBoxSize else {
                     throw MP4Error(.limitExceeded, path: header.type.description, offset: position,
                                    "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
+                }
+                if header.type == "moov", options.readsOnlyVideoTracks, size > options.partialMoovThreshold,
+                   !window.contains(position..<position + size) {
+                    let moov = try await readVideoTracksOnly(moov: header, window: &window, diagnostics: &diagnostics)
+                    try parts.add(moov, limits: options.limits)
+                    position += size
+                    if moov.container("mvex") == nil || !options.readsAllFragments { break }
+                    continue
                 }
                 guard let boxBytes = try await window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
                     throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,

@@ -20,6 +20,17 @@ public enum MovieParser {
         return try Movie(parts: parts, limits: limits)
     }
 
+    /// Parses one box from `bytes` (its whole extent, header first) at file offset `fileOffset`, inside `parent`.
+    static func parseBox(bytes: [UInt8], fileOffset: UInt64, parent: BoxPath, limits: ParseLimits,
+                         diagnostics: inout [ParseDiagnostic]) throws(MP4Error) -> any Box {
+        var reader = BoxReader(bytes: bytes, fileOffset: fileOffset, path: parent, limits: limits)
+        var context = ParseContext(limits: limits)
+        let header = try BoxHeader.read(from: &reader, available: UInt64(bytes.count))
+        let box = try BoxTreeReader.readBox(header: header, reader: &reader, path: parent.appending(header.type), context: &context)
+        diagnostics.append(contentsOf: context.diagnostics)
+        return box
+    }
+
     /// Parses one top-level box (moov, moof, sidx, mfra, ftyp) from `bytes` starting at file offset `fileOffset`.
     static func parseTopLevelBox(bytes: [UInt8], fileOffset: UInt64, limits: ParseLimits,
                                  diagnostics: inout [ParseDiagnostic]) throws(MP4Error) -> any Box {
