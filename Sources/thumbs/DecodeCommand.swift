@@ -35,7 +35,7 @@ struct DecodeCommand: AsyncParsableCommand {
             throw ExitCode.forError(error)
         }
         do {
-            let movie = try await MovieLocator().locate(in: input).movie
+            let movie = try await source.locator.locate(in: input).movie
             guard let track = movie.primaryVideoTrack else {
                 throw ThumbnailError(.noVideo, "no video track")
             }

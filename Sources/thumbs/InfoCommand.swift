@@ -24,7 +24,7 @@ struct InfoCommand: AsyncParsableCommand {
         }
         let located: MovieLocator.Result
         do {
-            located = try await MovieLocator().locate(in: input)
+            located = try await source.locator.locate(in: input)
         } catch {
             printError("thumbs: \(source.input): \(error)")
             await source.printStats(of: input)

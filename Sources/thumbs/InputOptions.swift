@@ -14,6 +14,16 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "Print what fetching cost as one JSON object on the last line of standard error.")
     var stats = false
 
+    @Option(help: "How much of a large moov to read: whole, or video (the video tracks only).")
+    var index: String = "whole"
+
+    /// The locator the options ask for.
+    var locator: MovieLocator {
+        var options = MovieLocator.Options()
+        options.readsOnlyVideoTracks = index == "video"
+        return MovieLocator(options: options)
+    }
+
     /// Whether the input is a URL.
     var isURL: Bool {
         let lowered = input.lowercased()
@@ -22,6 +32,7 @@ struct InputOptions: ParsableArguments {
 
     func validate() throws {
         if input.isEmpty { throw ValidationError("the input is empty") }
+        if !["whole", "video"].contains(index) { throw ValidationError("--index takes whole or video") }
         for header in headers where !header.contains(":") {
             throw ValidationError("--header takes 'Name: value', not '\(header)'")
         }

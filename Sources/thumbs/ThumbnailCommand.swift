@@ -121,7 +121,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             throw ExitCode.forError(error)
         }
         do {
-            let thumbnail = try await ThumbnailGenerator(source: input, options: options).image(at: when)
+            let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: when)
             do {
                 try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
             } catch {

@@ -20,14 +20,17 @@ public actor ThumbnailGenerator {
     private static let fetchedByteLimit = 64 << 20
     /// Bounds on concurrent fetches and decodes shared with other generators (a `ThumbnailService`'s).
     private let limits: ThumbnailWorkLimits?
+    /// How the index is found.
+    private let locator: MovieLocator
 
     /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache).
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
-                limits: ThumbnailWorkLimits? = nil) {
+                limits: ThumbnailWorkLimits? = nil, locator: MovieLocator = MovieLocator()) {
         self.source = MeteredByteSource(source)
         self.options = options
         self.movie = movie
         self.limits = limits
+        self.locator = locator
     }
 
     /// A generator for a local file.
@@ -46,7 +49,7 @@ public actor ThumbnailGenerator {
     /// - Throws: `MP4Error`, or the source's errors.
     public func loadMovie() async throws -> Movie {
         if let movie { return movie }
-        let located = try await MovieLocator().locate(in: source).movie
+        let located = try await locator.locate(in: source).movie
         movie = located
         return located
     }

@@ -1,0 +1,41 @@
+import FrameDecode
+import MP4Box
+import Synchronization
+
+/// Decoders for one track, lent to one task at a time: at most as many are made as decodes run at once.
+final class DecoderPool: Sendable {
+    /// A decoder in transit between the pool and the one task that uses it.
+    ///
+    /// `@unchecked Sendable`: a decoder is not thread-safe, and it is never shared; the pool hands each box to
+    /// one task, which gives it back when done, and the hand-over goes through the pool's mutex.
+    final class Lease: @unchecked Sendable {
+        let decoder: any VideoDecoder
+        init(_ decoder: any VideoDecoder) { self.decoder = decoder }
+    }
+
+    private let track: Track
+    private let idle = Mutex<[Lease]>([])
+    private let made = Atomic<Int>(0)
+
+    init(track: Track) {
+        self.track = track
+    }
+
+    /// Decoders made so far.
+    var madeCount: Int { made.load(ordering: .relaxed) }
+
+    /// An idle decoder, or a new one.
+    /// - Throws: `DecodeError` from `VideoDecoderFactory.makeDecoder(for:threading:)`.
+    func take() throws(DecodeError) -> Lease {
+        if let lease = idle.withLock({ $0.popLast() }) { return lease }
+        let lease = Lease(try VideoDecoderFactory.makeDecoder(for: track, threading: .single))
+        made.add(1, ordering: .relaxed)
+        return lease
+    }
+
+    /// Gives `lease` back for the next task.
+    func giveBack(_ lease: Lease) {
+        lease.decoder.reset()
+        idle.withLock { $0.append(lease) }
+    }
+}

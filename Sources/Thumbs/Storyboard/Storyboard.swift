@@ -1,0 +1,116 @@
+/// A made storyboard: the cues, where each cue's picture is, and the sheets that hold them.
+///
+/// Times are whole milliseconds, the resolution of WebVTT timestamps, so the cues are exactly contiguous:
+/// cue i covers `i * interval ..< min((i + 1) * interval, duration)`.
+public struct Storyboard: Sendable, Equatable {
+    /// One cue: a time range and the region of a sheet that shows it.
+    public struct Cue: Sendable, Equatable {
+        /// Start, in milliseconds on the movie timeline.
+        public var startMilliseconds: Int64
+        /// End (exclusive), in milliseconds.
+        public var endMilliseconds: Int64
+        /// Position of the sheet in `Storyboard.sheets`.
+        public var sheet: Int
+        /// The tile's place in the sheet, in pixels.
+        public var x: Int
+        /// The tile's top edge in the sheet, in pixels.
+        public var y: Int
+        /// The tile's width.
+        public var width: Int
+        /// The tile's height.
+        public var height: Int
+        /// The presentation time of the keyframe shown, in seconds.
+        public var keyframeTime: Double
+        /// The keyframe's sample index (decode order) in the track.
+        public var keyframeSample: Int
+
+        /// Makes a cue.
+        public init(startMilliseconds: Int64, endMilliseconds: Int64, sheet: Int, x: Int, y: Int, width: Int, height: Int,
+                    keyframeTime: Double, keyframeSample: Int) {
+            self.startMilliseconds = startMilliseconds
+            self.endMilliseconds = endMilliseconds
+            self.sheet = sheet
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+            self.keyframeTime = keyframeTime
+            self.keyframeSample = keyframeSample
+        }
+    }
+
+    /// One image file: a sheet of tiles, or a single image.
+    public struct Sheet: Sendable, Equatable {
+        /// The file name (the template with its number).
+        public var fileName: String
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// How many cues point into it.
+        public var tileCount: Int
+        /// The encoded size in bytes.
+        public var byteCount: Int
+
+        /// Makes a sheet description.
+        public init(fileName: String, width: Int, height: Int, tileCount: Int, byteCount: Int) {
+            self.fileName = fileName
+            self.width = width
+            self.height = height
+            self.tileCount = tileCount
+            self.byteCount = byteCount
+        }
+    }
+
+    /// The video's presentation duration, in milliseconds (the end of the last cue).
+    public var durationMilliseconds: Int64
+    /// The time between cue starts, in milliseconds.
+    public var intervalMilliseconds: Int64
+    /// The tile size.
+    public var tileSize: PixelSize
+    /// Tiles across a full sheet (1 for single images).
+    public var columns: Int
+    /// Tile rows in a full sheet (1 for single images).
+    public var rows: Int
+    /// Whether each cue has its own image (no regions).
+    public var singleImages: Bool
+    /// The file name template, with `$index$` for the sheet number.
+    public var sheetTemplate: String
+    /// The number in the first sheet's file name.
+    public var firstSheetIndex: Int
+    /// The image format.
+    public var format: StoryboardOptions.ImageFormat
+    /// The cues, in time order.
+    public var cues: [Cue]
+    /// The sheets, in order.
+    public var sheets: [Sheet]
+    /// How many distinct keyframes were fetched and decoded.
+    public var keyframeCount: Int
+    /// The keyframes' bytes (the sum of their sample sizes).
+    public var keyframeBytes: UInt64
+
+    /// Makes a storyboard description.
+    public init(durationMilliseconds: Int64, intervalMilliseconds: Int64, tileSize: PixelSize, columns: Int, rows: Int,
+                singleImages: Bool, sheetTemplate: String, firstSheetIndex: Int, format: StoryboardOptions.ImageFormat,
+                cues: [Cue], sheets: [Sheet], keyframeCount: Int, keyframeBytes: UInt64) {
+        self.durationMilliseconds = durationMilliseconds
+        self.intervalMilliseconds = intervalMilliseconds
+        self.tileSize = tileSize
+        self.columns = columns
+        self.rows = rows
+        self.singleImages = singleImages
+        self.sheetTemplate = sheetTemplate
+        self.firstSheetIndex = firstSheetIndex
+        self.format = format
+        self.cues = cues
+        self.sheets = sheets
+        self.keyframeCount = keyframeCount
+        self.keyframeBytes = keyframeBytes
+    }
+
+    /// The WebVTT thumbnail track, with sheet references relative to the track's own location.
+    public func webVTT() -> String { WebVTTWriter.write(self) }
+
+    /// The JSON manifest's contents (encode it with any `Encoder`).
+    public var manifest: StoryboardManifest { StoryboardManifest(self) }
+}

@@ -1,0 +1,64 @@
+/// Places tiles in cue order into sheets (or single images) and writes each image when it is finished.
+struct Assembler {
+    let plan: StoryboardPlan
+    let options: StoryboardOptions
+    let tileSize: PixelSize
+    private(set) var cues: [Storyboard.Cue] = []
+    private(set) var sheets: [Storyboard.Sheet] = []
+    private var sheet: SpriteSheet?
+
+    init(plan: StoryboardPlan, options: StoryboardOptions, tileSize: PixelSize) {
+        self.plan = plan
+        self.options = options
+        self.tileSize = tileSize
+    }
+
+    /// Cues placed so far.
+    var cuesDone: Int { cues.count }
+
+    /// The keyframe the next cue needs, or nil when every cue is placed.
+    var neededKeyframeIfAny: Int? { cues.count < plan.cueCount ? plan.cueKeyframes[cues.count] : nil }
+
+    /// The keyframe the next cue needs (past the last one when done): work ahead is measured from it.
+    var neededKeyframe: Int { neededKeyframeIfAny ?? plan.keyframes.count }
+
+    /// Places the next cue's tile.
+    mutating func place(_ tile: Image, encoded: [UInt8]?, write: (String, [UInt8]) async throws -> Void) async throws {
+        let index = cues.count
+        let keyframe = plan.keyframes[plan.cueKeyframes[index]]
+        let keyframeTime = Double(keyframe.presentationTime) / Double(plan.timescale)
+        if options.singleImages {
+            let bytes = try encoded ?? StoryboardMaker.encode(tile, format: options.format)
+            let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
+            try await write(name, bytes)
+            cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
+                                       sheet: sheets.count, x: 0, y: 0, width: tile.width, height: tile.height,
+                                       keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
+            sheets.append(Storyboard.Sheet(fileName: name, width: tile.width, height: tile.height, tileCount: 1,
+                                           byteCount: bytes.count))
+            return
+        }
+        if let current = sheet, current.isFull
+            || (options.maximumSheetBytes.map { current.tileCount > 0 && current.estimatedBytes + (encoded?.count ?? 0) > $0 } ?? false) {
+            try await finish(write: write)
+        }
+        var current = sheet ?? SpriteSheet(tileSize: tileSize, columns: options.columns, rows: options.rows)
+        let region = current.place(tile, encodedBytes: encoded?.count ?? 0)
+        sheet = current
+        cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
+                                   sheet: sheets.count, x: region.x, y: region.y, width: region.width, height: region.height,
+                                   keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
+    }
+
+    /// Encodes and writes the sheet being filled, if any.
+    mutating func finish(write: (String, [UInt8]) async throws -> Void) async throws {
+        guard let current = sheet, current.tileCount > 0 else { return }
+        sheet = nil
+        let image = current.finished()
+        let bytes = try StoryboardMaker.encode(image, format: options.format)
+        let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
+        try await write(name, bytes)
+        sheets.append(Storyboard.Sheet(fileName: name, width: image.width, height: image.height, tileCount: current.tileCount,
+                                       byteCount: bytes.count))
+    }
+}

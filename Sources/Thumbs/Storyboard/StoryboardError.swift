@@ -1,0 +1,33 @@
+/// An error reading a storyboard: a WebVTT thumbnail track or a grid template that cannot be used.
+public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Equatable {
+        /// The text does not start with the `WEBVTT` signature.
+        case notWebVTT
+        /// A cue's timing line is not `start --> end` with two WebVTT timestamps, or its end is not after its start.
+        case malformedTiming
+        /// A cue has no image reference.
+        case missingImage
+        /// A `#xywh=` (or `#x,y,w,h`) region is not four non-negative integers with a positive width and height.
+        case malformedRegion
+        /// A grid template's sizes, interval or file template cannot address tiles.
+        case invalidGrid
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The 1-based line of the WebVTT text where it was found, when there is one.
+    public var line: Int?
+    /// A short, factual, lower-case description.
+    public var detail: String
+
+    /// Makes an error.
+    public init(_ code: Code, line: Int? = nil, _ detail: String) {
+        self.code = code
+        self.line = line
+        self.detail = detail
+    }
+
+    /// "line N: detail", or the detail alone.
+    public var description: String { line.map { "line \($0): \(detail)" } ?? detail }
+}

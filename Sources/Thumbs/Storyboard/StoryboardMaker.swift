@@ -1,0 +1,158 @@
+import FrameDecode
+import MP4Box
+
+/// Makes a storyboard of a movie from its keyframes alone: sheets of tiles (or single images), in cue order.
+///
+/// The pipeline: locate the index; plan the cues and their distinct keyframes (`StoryboardPlan`); read the
+/// keyframes in runs of byte-adjacent samples, at most `maximumConcurrentFetches` reads in flight; decode each
+/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each; render it to a tile; place
+/// the tiles in cue order and hand each finished sheet to the caller. Work runs at most a bounded window of
+/// keyframes ahead of the next tile to place, so memory is one sheet plus the tiles in flight, whatever the
+/// length of the video, and the output is the same whatever order the reads and decodes finish in.
+public struct StoryboardMaker: Sendable {
+    /// The movie's bytes.
+    public let source: any ByteSource
+    /// What the storyboard looks like.
+    public let options: StoryboardOptions
+
+    /// A maker for the movie in `source`.
+    public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions()) {
+        self.source = source
+        self.options = options
+    }
+
+    /// A tile ready to place: its picture and, when it was encoded on its own, its file bytes.
+    private struct Tile: Sendable {
+        var image: Image
+        var encoded: [UInt8]?
+    }
+
+    /// Makes the storyboard. Each image file is passed to `write` (its file name and bytes) as soon as it is
+    /// finished, in order; the returned value describes the cues and sheets (for `webVTT()` and `manifest`).
+    /// `progress` is called after each keyframe is placed.
+    /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo`, `noKeyframe`, `noFrame`, `sampleOutOfRange`,
+    ///   `encodingFailed`), `DecodeError`, `MP4Error`, the source's errors, whatever `write` throws, `CancellationError`.
+    public func make(movie: Movie? = nil, progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
+                     write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
+        try options.validate()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let metered = MeteredByteSource(source)
+        let movie = if let movie { movie } else { try await MovieLocator().locate(in: metered).movie }
+        guard let track = movie.primaryVideoTrack, track.samples.count > 0 else {
+            throw ThumbnailError(.noVideo, "the movie has no video track with samples")
+        }
+        let plan = try StoryboardPlan(track: track, options: options)
+        let tileSize = Self.tileSize(for: track, options: options)
+        let render = renderOptions(for: track, tileSize: tileSize)
+        let groups = plan.fetchGroups(maximumGap: options.coalescingGap)
+        let decodes = options.maximumConcurrentDecodes ?? max(1, ProcessInfoCores.active)
+        let fetchLimiter = AsyncLimiter(limit: options.maximumConcurrentFetches)
+        let decodeLimiter = AsyncLimiter(limit: decodes)
+        let pool = DecoderPool(track: track)
+        let tasksInFlight = options.maximumConcurrentFetches + decodes
+        let window = max(4 * tasksInFlight, 32)
+        let encodesTiles = options.singleImages || options.maximumSheetBytes != nil
+        let format = options.format
+        let gap = options.coalescingGap
+        let keyframes = plan.keyframes
+
+        var assembler = Assembler(plan: plan, options: options, tileSize: tileSize)
+        var tiles: [Int: Tile] = [:]
+        var keyframesDone = 0
+        try await withThrowingTaskGroup(of: [(Int, Tile)].self) { group in
+            var nextGroup = 0
+            var running = 0
+            func enqueue() {
+                while running < tasksInFlight, nextGroup < groups.count,
+                      groups[nextGroup].lowerBound < assembler.neededKeyframe + window {
+                    let ordinals = groups[nextGroup]
+                    nextGroup += 1
+                    running += 1
+                    group.addTask {
+                        let samples = ordinals.map { keyframes[$0].sample }
+                        let bytes = try await fetchLimiter.run {
+                            try await SampleFetcher.fetch(samples, from: metered, maximumGap: gap, concurrency: 1)
+                        }
+                        try Task.checkCancellation()
+                        return try await decodeLimiter.run {
+                            let lease = try pool.take()
+                            defer { pool.giveBack(lease) }
+                            var made: [(Int, Tile)] = []
+                            for ordinal in ordinals {
+                                try Task.checkCancellation()
+                                let keyframe = keyframes[ordinal]
+                                lease.decoder.reset()
+                                let framePlan = FramePlan(target: keyframe.sample, samples: [keyframe.sample],
+                                                          requestedTime: keyframe.presentationTime,
+                                                          targetPresentationTime: keyframe.presentationTime,
+                                                          keyframePresentationTime: keyframe.presentationTime,
+                                                          timescale: track.timescale)
+                                let frame = try FrameExtractor.decode(framePlan, bytes: bytes, with: lease.decoder)
+                                let image = try Renderer.render(frame, options: render)
+                                let encoded = encodesTiles ? try Self.encode(image, format: format) : nil
+                                made.append((ordinal, Tile(image: image, encoded: encoded)))
+                            }
+                            return made
+                        }
+                    }
+                }
+            }
+            enqueue()
+            while let finished = try await group.next() {
+                running -= 1
+                for (ordinal, tile) in finished { tiles[ordinal] = tile }
+                keyframesDone += finished.count
+                // Place every cue whose tile is here, in order; drop tiles no later cue needs.
+                while let ordinal = assembler.neededKeyframeIfAny, let tile = tiles[ordinal] {
+                    try await assembler.place(tile.image, encoded: tile.encoded, write: write)
+                    if assembler.neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
+                }
+                progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
+                                             keyframeCount: keyframes.count, bytesFetched: metered.totals.bytes,
+                                             elapsedSeconds: Self.seconds(clock.now - started)))
+                enqueue()
+            }
+        }
+        try await assembler.finish(write: write)
+        return Storyboard(durationMilliseconds: plan.durationMilliseconds, intervalMilliseconds: plan.intervalMilliseconds,
+                          tileSize: tileSize, columns: options.singleImages ? 1 : options.columns,
+                          rows: options.singleImages ? 1 : options.rows, singleImages: options.singleImages,
+                          sheetTemplate: options.effectiveSheetTemplate, firstSheetIndex: options.firstSheetIndex,
+                          format: options.format, cues: assembler.cues, sheets: assembler.sheets,
+                          keyframeCount: keyframes.count, keyframeBytes: plan.keyframeBytes)
+    }
+
+    /// The tile size for `track`: `tileWidth` by `tileHeight`, or by the width times the display aspect ratio
+    /// (height / width, after the pixel aspect ratio and the orientation), rounded half up, at least 1.
+    public static func tileSize(for track: Track, options: StoryboardOptions) -> PixelSize {
+        if let height = options.tileHeight { return PixelSize(width: options.tileWidth, height: height) }
+        var display = track.displaySize ?? (16, 9)
+        if !options.appliesPreferredTrackTransform, track.orientation?.swapsDimensions == true {
+            display = (display.height, display.width)
+        }
+        let width = Int64(options.tileWidth)
+        let height = (2 * width * Int64(display.height) + Int64(display.width)) / (2 * Int64(display.width))
+        return PixelSize(width: options.tileWidth, height: Int(min(max(1, height), 4096)))
+    }
+
+    /// Tiles are exactly `tileSize`: stretched when the height came from the aspect ratio (so off by at most half
+    /// a pixel), fitted on black (`.pad`) when both sides were given; small videos are scaled up.
+    private func renderOptions(for track: Track, tileSize: PixelSize) -> RenderOptions {
+        var render = RenderOptions(track: track, maximumSize: tileSize, fitMode: options.tileHeight == nil ? .stretch : .pad)
+        render.allowsUpscaling = true
+        render.appliesOrientation = options.appliesPreferredTrackTransform
+        return render
+    }
+
+    static func encode(_ image: Image, format: StoryboardOptions.ImageFormat) throws(ThumbnailError) -> [UInt8] {
+        switch format {
+        case .jpeg(let quality): try JPEGEncoder(quality: quality).encode(image)
+        case .png: try PNGEncoder().encode(image)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

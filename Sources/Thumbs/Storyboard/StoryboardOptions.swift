@@ -1,0 +1,126 @@
+/// What a storyboard looks like: how often a tile is taken, the tile size, the sheet grid, the image format.
+///
+/// The defaults are what players expect: about 50 tiles for a video under 15 minutes and about 100 above
+/// (`interval` nil), tiles 160 pixels wide with the height from the picture's aspect ratio, 10 x 10 tiles a
+/// sheet, JPEG at quality 75.
+public struct StoryboardOptions: Sendable, Hashable {
+    /// The encoding of sheets (or single images).
+    public enum ImageFormat: Sendable, Hashable {
+        /// JPEG at a quality of 1...100.
+        case jpeg(quality: Int)
+        /// 8-bit PNG.
+        case png
+
+        /// The usual file name extension, without the dot: `jpg` or `png`.
+        public var fileExtension: String {
+            switch self {
+            case .jpeg: "jpg"
+            case .png: "png"
+            }
+        }
+
+        /// The media type: `image/jpeg` or `image/png`.
+        public var mediaType: String {
+            switch self {
+            case .jpeg: "image/jpeg"
+            case .png: "image/png"
+            }
+        }
+    }
+
+    /// Seconds between cue starts; nil picks one from the duration (`defaultInterval(forDuration:)`).
+    public var interval: Double?
+    /// Tile width in pixels. Default 160.
+    public var tileWidth: Int = 160
+    /// Tile height in pixels; nil takes it from the picture's display aspect ratio. When both sides are given
+    /// and the aspect ratio differs, the picture is fitted inside the tile on black (`.pad`).
+    public var tileHeight: Int?
+    /// Tiles across a sheet. Default 10.
+    public var columns: Int = 10
+    /// Tile rows in a sheet. Default 10.
+    public var rows: Int = 10
+    /// The encoding of the images. Default JPEG quality 75.
+    public var format: ImageFormat = .jpeg(quality: 75)
+    /// One image per cue instead of sheets: cues then carry no `#xywh` region.
+    public var singleImages = false
+    /// Start a new sheet before one would pass this many encoded bytes (estimated from each tile's own
+    /// encoding). nil: sheets are cut only when full.
+    public var maximumSheetBytes: Int?
+    /// The image file name, with `$index$` standing for the sheet (or image) number, counted from
+    /// `firstSheetIndex`. nil: `storyboard-$index$.` plus the format's extension.
+    public var sheetTemplate: String?
+    /// The number of the first sheet in file names. Default 1, as DASH's `$Number$`.
+    public var firstSheetIndex = 1
+    /// Keyframe reads closer than this many bytes are merged into one request. Default 0: only touching
+    /// ranges merge; keyframes are a GOP apart, and merging across the gap would read the whole GOP.
+    public var coalescingGap: UInt64 = 0
+    /// Keyframe reads in flight at once. Default 4.
+    public var maximumConcurrentFetches = 4
+    /// Keyframes decoded at once, one decoder each; nil: one per processor core.
+    public var maximumConcurrentDecodes: Int?
+    /// Whether the track's matrix turns the picture upright. Default on.
+    public var appliesPreferredTrackTransform = true
+
+    /// The defaults.
+    public init() {}
+
+    /// The file name template in effect.
+    public var effectiveSheetTemplate: String {
+        sheetTemplate ?? "storyboard-$index$.\(format.fileExtension)"
+    }
+
+    /// The interval players expect for a video of `seconds`: about 50 cues under 15 minutes, about 100 from 15
+    /// minutes on, never below one second, rounded up to a tenth of a second. Returned in milliseconds.
+    public static func defaultIntervalMilliseconds(forDuration seconds: Double) -> Int64 {
+        guard seconds.isFinite, seconds > 0 else { return 1000 }
+        let target = seconds < 15 * 60 ? 50.0 : 100.0
+        let raw = (seconds * 1000 / target).rounded(.up)
+        let tenths = (raw / 100).rounded(.up) * 100
+        return Int64(max(1000, min(tenths, 1e12)))
+    }
+
+    /// The file name of sheet (or image) number `index`, counted from `firstSheetIndex`.
+    public func sheetFileName(_ index: Int) -> String {
+        Self.fileName(template: effectiveSheetTemplate, index: index)
+    }
+
+    /// `template` with every `$index$` replaced by `index`.
+    public static func fileName(template: String, index: Int) -> String {
+        template.replacing("$index$", with: String(index))
+    }
+
+    /// Checks the options.
+    /// - Throws: `ThumbnailError` `invalidOption` for a non-positive or non-finite interval, tile side, grid
+    ///   side, quality outside 1...100, a template without `$index$` (with more than one image), or a
+    ///   concurrency below 1.
+    public func validate() throws(ThumbnailError) {
+        if let interval, !(interval.isFinite && interval >= 0.001 && interval <= 1e9) {
+            throw ThumbnailError(.invalidOption, "interval \(interval) is not a positive number of seconds (at least 0.001)")
+        }
+        guard (1...4096).contains(tileWidth) else {
+            throw ThumbnailError(.invalidOption, "tile width \(tileWidth) is outside 1...4096")
+        }
+        if let tileHeight, !(1...4096).contains(tileHeight) {
+            throw ThumbnailError(.invalidOption, "tile height \(tileHeight) is outside 1...4096")
+        }
+        guard (1...256).contains(columns), (1...256).contains(rows) else {
+            throw ThumbnailError(.invalidOption, "a grid of \(columns)x\(rows) is outside 1...256 on a side")
+        }
+        let sheetPixels = tileWidth * columns * (tileHeight ?? tileWidth * 4) * rows
+        guard sheetPixels <= Renderer.maximumOutputPixelCount else {
+            throw ThumbnailError(.invalidOption, "a sheet of \(columns)x\(rows) tiles of width \(tileWidth) is too large")
+        }
+        if case .jpeg(let quality) = format, !(1...100).contains(quality) {
+            throw ThumbnailError(.invalidOption, "jpeg quality \(quality) is outside 1...100")
+        }
+        if let maximumSheetBytes, maximumSheetBytes < 1 {
+            throw ThumbnailError(.invalidOption, "maximum sheet bytes \(maximumSheetBytes) is not positive")
+        }
+        guard effectiveSheetTemplate.contains("$index$") else {
+            throw ThumbnailError(.invalidOption, "sheet template '\(effectiveSheetTemplate)' has no $index$")
+        }
+        guard maximumConcurrentFetches >= 1, (maximumConcurrentDecodes ?? 1) >= 1 else {
+            throw ThumbnailError(.invalidOption, "concurrency must be at least 1")
+        }
+    }
+}

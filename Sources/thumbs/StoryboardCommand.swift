@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import MP4Box
+import Synchronization
+import Thumbs
+
+/// `thumbs storyboard`: sprite sheets, a WebVTT thumbnail track and a JSON manifest, from keyframes alone.
+struct StoryboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storyboard",
+        abstract: "Make scrubbing previews: sprite sheets (or single images), storyboard.vtt and storyboard.json, from keyframes alone."
+    )
+
+    @OptionGroup var source: InputOptions
+
+    @Option(help: "Seconds between cues (default: about 50 cues under 15 minutes, 100 above, at least 1 s).")
+    var interval: Double?
+
+    @Option(help: "Tile size WxH (the picture is fitted on black when the aspect ratio differs).")
+    var tile: String?
+
+    @Option(help: "Tile width; the height follows the picture's aspect ratio (default 160).")
+    var width: Int?
+
+    @Option(help: "Tiles across a sheet.")
+    var columns: Int = 10
+
+    @Option(help: "Tile rows in a sheet.")
+    var rows: Int = 10
+
+    @Option(help: "Image format: jpeg or png.")
+    var format: String = "jpeg"
+
+    @Option(help: "JPEG quality, 1-100.")
+    var quality: Int = 75
+
+    @Flag(name: .customLong("single-images"), help: "One image per cue instead of sprite sheets (cues without #xywh).")
+    var singleImages = false
+
+    @Option(name: .customLong("max-sheet-bytes"), help: "Start a new sheet before one would pass this many bytes.")
+    var maxSheetBytes: Int?
+
+    @Option(help: "Image file name template; $index$ is the sheet number (default storyboard-$index$.jpg or .png).")
+    var template: String?
+
+    @Option(help: "Keyframe reads in flight at once.")
+    var fetches: Int = 4
+
+    @Option(help: "Keyframes decoded at once (default: one per core).")
+    var decodes: Int?
+
+    @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
+    var noTransform = false
+
+    @Option(name: .shortAndLong, help: "The directory to write into (made when missing).")
+    var output: String
+
+    func validate() throws {
+        if tile != nil && width != nil { throw ValidationError("give --tile or --width, not both") }
+        if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
+        if !["jpeg", "jpg", "png"].contains(format.lowercased()) { throw ValidationError("--format takes jpeg or png") }
+        if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    private var parsedTile: (Int, Int)? {
+        guard let tile else { return nil }
+        let parts = tile.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        return (width, height)
+    }
+
+    private var options: StoryboardOptions {
+        var options = StoryboardOptions()
+        options.interval = interval
+        if let (tileWidth, tileHeight) = parsedTile {
+            options.tileWidth = tileWidth
+            options.tileHeight = tileHeight
+        } else if let width {
+            options.tileWidth = width
+        }
+        options.columns = columns
+        options.rows = rows
+        options.format = format.lowercased() == "png" ? .png : .jpeg(quality: quality)
+        options.singleImages = singleImages
+        options.maximumSheetBytes = maxSheetBytes
+        options.sheetTemplate = template
+        options.maximumConcurrentFetches = fetches
+        options.maximumConcurrentDecodes = decodes
+        options.appliesPreferredTrackTransform = !noTransform
+        return options
+    }
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            printError("thumbs: \(output): \(error.localizedDescription)")
+            throw ExitCode.ioError
+        }
+        let input: any ByteSource
+        do {
+            input = try source.openSource()
+        } catch {
+            printError("thumbs: \(source.input): \(error)")
+            throw ExitCode.forError(error)
+        }
+        let line = isatty(2) == 1 ? ProgressLine() : nil
+        do {
+            var report: (@Sendable (StoryboardProgress) -> Void)?
+            if let line { report = { progress in line.show(progress) } }
+            let maker = StoryboardMaker(source: input, options: options)
+            let storyboard = try await maker.make(progress: report) { name, bytes in
+                try Self.write(bytes, to: directory.appendingPathComponent(name))
+            }
+            line?.end()
+            try Self.write(Array(storyboard.webVTT().utf8), to: directory.appendingPathComponent("storyboard.vtt"))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try Self.write(Array(try encoder.encode(storyboard.manifest)), to: directory.appendingPathComponent("storyboard.json"))
+            print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
+                  + "\(storyboard.singleImages ? "images" : "sheets") of \(storyboard.tileSize) tiles: "
+                  + directory.appendingPathComponent("storyboard.vtt").path)
+            let elapsed = ContinuousClock.now - started
+            let wall = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            var extra: [String: Double] = [:]
+            extra["cues"] = Double(storyboard.cues.count)
+            extra["keyframes"] = Double(storyboard.keyframeCount)
+            extra["keyframeBytes"] = Double(storyboard.keyframeBytes)
+            extra["sheets"] = Double(storyboard.sheets.count)
+            extra["sheetBytes"] = Double(storyboard.sheets.reduce(0) { $0 + $1.byteCount })
+            extra["tileWidth"] = Double(storyboard.tileSize.width)
+            extra["tileHeight"] = Double(storyboard.tileSize.height)
+            extra["wallMs"] = (wall * 100).rounded() / 100
+            await source.printStats(of: input, extra: extra)
+        } catch let error as ExitCode {
+            line?.end()
+            throw error
+        } catch {
+            line?.end()
+            printError("thumbs: \(source.input): \(error)")
+            await source.printStats(of: input)
+            throw ExitCode.forError(error)
+        }
+    }
+
+    /// Writes a file, turning a failure into the I/O exit code.
+    static func write(_ bytes: [UInt8], to url: URL) throws {
+        do {
+            try Data(bytes).write(to: url)
+        } catch {
+            printError("thumbs: \(url.path): \(error.localizedDescription)")
+            throw ExitCode.ioError
+        }
+    }
+}
+
+/// The progress line on a terminal: cues done / total, bytes fetched and rate, redrawn at most ten times a second.
+final class ProgressLine: Sendable {
+    private let last = Mutex<(shown: ContinuousClock.Instant?, width: Int)>((nil, 0))
+
+    func show(_ progress: StoryboardProgress) {
+        let now = ContinuousClock.now
+        let text = String(format: "cues %d/%d  keyframes %d/%d  %.1f MB  %.1f MB/s", progress.cuesDone, progress.cueCount,
+                          progress.keyframesDone, progress.keyframeCount, Double(progress.bytesFetched) / 1e6,
+                          progress.bytesPerSecond / 1e6)
+        let done = progress.cuesDone == progress.cueCount
+        let padding: Int? = last.withLock { state in
+            if !done, let shown = state.shown, now - shown < .milliseconds(100) { return nil }
+            state.shown = now
+            defer { state.width = text.count }
+            return max(0, state.width - text.count)
+        }
+        guard let padding else { return }
+        FileHandle.standardError.write(Data(("\r" + text + String(repeating: " ", count: padding)).utf8))
+    }
+
+    func end() {
+        let drawn = last.withLock { $0.shown != nil }
+        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

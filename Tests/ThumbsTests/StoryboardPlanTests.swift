@@ -1,0 +1,115 @@
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+import Thumbs
+
+/// Cue times and keyframe choice against ffprobe's duration and packet list.
+@Suite struct StoryboardPlanTests {
+    /// Intervals (ms) that are whole ticks at 1/12800, so the nearest-keyframe oracle needs no rounding.
+    static let intervals: [Int64] = [100, 250, 480, 1000]
+
+    @Test(arguments: Fixtures.videoNames, intervals)
+    func cuesCoverTheDurationAndPickTheNearestKeyframe(_ name: String, _ interval: Int64) async throws {
+        let expectation = try Fixtures.expectation(name)
+        let track = try #require(try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name))).movie.primaryVideoTrack)
+        var options = StoryboardOptions()
+        options.interval = Double(interval) / 1000
+        let plan = try StoryboardPlan(track: track, options: options)
+        let duration = StoryboardOracles.durationMilliseconds(expectation)
+        #expect(plan.durationMilliseconds == duration)
+        #expect(plan.cueCount == Int((duration + interval - 1) / interval))
+        #expect(plan.cueStart(0) == 0)
+        #expect(plan.cueEnd(plan.cueCount - 1) == duration)
+        for cue in 0..<plan.cueCount {
+            #expect(plan.cueStart(cue) == Int64(cue) * interval)
+            let expected = StoryboardOracles.nearestKeyPTS(to: plan.cueStart(cue), in: expectation)
+            #expect(plan.keyframes[plan.cueKeyframes[cue]].presentationTime == expected, "\(name) cue \(cue)")
+        }
+        // Distinct keyframes, once each, in presentation order.
+        let distinct = Set((0..<plan.cueCount).compactMap { StoryboardOracles.nearestKeyPTS(to: plan.cueStart($0), in: expectation) })
+        #expect(plan.keyframes.map(\.presentationTime) == distinct.sorted())
+        #expect(plan.keyframeBytes == distinct.reduce(0) { $0 + StoryboardOracles.keyPacketSize(pts: $1, in: expectation) })
+        #expect(zip(plan.cueKeyframes, plan.cueKeyframes.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test func defaultIntervalGivesAboutFiftyOrAHundredCues() {
+        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 60) == 1200)   // 50 cues
+        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 600) == 12000)  // 50 cues
+        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 7200) == 72000) // 100 cues
+        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 3) == 1000)     // never below 1 s
+        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 899) == 18000)  // under 15 min: 50
+        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 900) == 9000)   // from 15 min: 100
+    }
+
+    @Test func fetchGroupsMergeOnlyFollowingRanges() async throws {
+        // h264-avc3 with every frame a cue at 40 ms: keyframes are a GOP apart, so with no gap nothing merges,
+        // and with a gap as large as the file every keyframe is one read.
+        let track = try #require(try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path("h264-bframes"))).movie.primaryVideoTrack)
+        var options = StoryboardOptions()
+        options.interval = 0.04
+        let plan = try StoryboardPlan(track: track, options: options)
+        #expect(plan.fetchGroups(maximumGap: 0).count == plan.keyframes.count)
+        let merged = plan.fetchGroups(maximumGap: 1 << 20)
+        #expect(merged == [0..<plan.keyframes.count])
+        #expect(plan.fetchGroups(maximumGap: 1 << 20, maximumCount: 2).allSatisfy { $0.count <= 2 })
+    }
+
+    /// The video track of a synthetic movie.
+    static func syntheticTrack(_ movie: SyntheticMovie) async throws -> Track {
+        let located = try await MovieLocator().locate(in: MemoryByteSource(movie.bytes()))
+        return try #require(located.movie.primaryVideoTrack)
+    }
+
+    @Test func tooManyCuesIsAnInvalidOption() async throws {
+        var movie = SyntheticMovie()
+        movie.edits = [(4_000_000_000, 1024, 0x10000)]  // 4e6 s on the movie timeline
+        let track = try await Self.syntheticTrack(movie)
+        var options = StoryboardOptions()
+        options.interval = 1
+        #expect { try StoryboardPlan(track: track, options: options) } throws: {
+            ($0 as? ThumbnailError)?.code == .invalidOption
+        }
+    }
+
+    @Test func aTrackWithoutSyncSamplesHasNoKeyframe() async throws {
+        var movie = SyntheticMovie()
+        movie.syncSamples = []
+        let track = try await Self.syntheticTrack(movie)
+        #expect { try StoryboardPlan(track: track, options: StoryboardOptions()) } throws: {
+            ($0 as? ThumbnailError)?.code == .noKeyframe
+        }
+    }
+
+    @Test func optionsOutOfRangeAreInvalid() {
+        var cases: [StoryboardOptions] = []
+        var options = StoryboardOptions()
+        options.interval = 0
+        cases.append(options)
+        options = StoryboardOptions()
+        options.interval = .nan
+        cases.append(options)
+        options = StoryboardOptions()
+        options.tileWidth = 0
+        cases.append(options)
+        options = StoryboardOptions()
+        options.columns = 0
+        cases.append(options)
+        options = StoryboardOptions()
+        options.format = .jpeg(quality: 101)
+        cases.append(options)
+        options = StoryboardOptions()
+        options.sheetTemplate = "sheet.jpg"
+        cases.append(options)
+        options = StoryboardOptions()
+        options.maximumConcurrentFetches = 0
+        cases.append(options)
+        options = StoryboardOptions()
+        options.maximumSheetBytes = 0
+        cases.append(options)
+        for options in cases {
+            #expect(throws: ThumbnailError.self) { try options.validate() }
+            #expect((try? options.validate()) == nil)
+        }
+        #expect(throws: Never.self) { try StoryboardOptions().validate() }
+    }
+}

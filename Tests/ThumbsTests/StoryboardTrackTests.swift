@@ -1,0 +1,159 @@
+import Testing
+import Thumbs
+
+/// Reading WebVTT thumbnail tracks and grid templates; `thumbnail(at:)`; errors with line numbers.
+@Suite struct StoryboardTrackTests {
+    static let sprite = """
+        WEBVTT
+        Kind: metadata
+
+        NOTE written by hand
+
+        1
+        00:00:00.000 --> 00:00:05.000
+        sprite.jpg#xywh=0,0,160,90
+
+        00:00:05.000 --> 00:00:10.000 align:start
+        sprite.jpg#xywh=pixel:160,0,160,90
+
+        00:10.000 --> 00:15.000
+        https://cdn.example/other.jpg#320,0,160,90
+
+        00:00:20.000 --> 00:00:25.000
+        ../shared/single.jpg
+        """
+
+    @Test func readsEveryReferenceForm() throws {
+        let track = try StoryboardTrack(webVTT: Self.sprite)
+        #expect(track.cues.count == 4)
+        #expect(track.cues.map(\.startMilliseconds) == [0, 5000, 10000, 20000])
+        #expect(track.cues.map(\.endMilliseconds) == [5000, 10000, 15000, 25000])
+        #expect(track.cues[0].reference == StoryboardReference(url: "sprite.jpg", region: .init(x: 0, y: 0, width: 160, height: 90)))
+        #expect(track.cues[1].reference.region == .init(x: 160, y: 0, width: 160, height: 90))
+        #expect(track.cues[2].reference == StoryboardReference(url: "https://cdn.example/other.jpg",
+                                                              region: .init(x: 320, y: 0, width: 160, height: 90)))
+        #expect(track.cues[3].reference == StoryboardReference(url: "../shared/single.jpg", region: nil))
+        #expect(track.cues.map(\.line) == [7, 10, 13, 16])
+    }
+
+    @Test func thumbnailAtPicksTheContainingCueElseBeforeElseFirst() throws {
+        let track = try StoryboardTrack(webVTT: Self.sprite, baseURL: "https://media.example/videos/a/thumbs.vtt?token=1")
+        #expect(track.thumbnail(at: 0)?.region?.x == 0)
+        #expect(track.thumbnail(at: 4.999)?.region?.x == 0)
+        #expect(track.thumbnail(at: 5)?.region?.x == 160)          // ends are exclusive
+        #expect(track.thumbnail(at: 12)?.url == "https://cdn.example/other.jpg")
+        let gap = try #require(track.thumbnail(at: 17))               // between cues: the one before
+        #expect(gap.start == 10 && gap.end == 15)
+        #expect(track.thumbnail(at: 99)?.url == "https://media.example/videos/shared/single.jpg")  // after all: the last
+        #expect(track.thumbnail(at: -3)?.start == 0)                  // before all: the first
+        #expect(track.thumbnail(at: 1)?.url == "https://media.example/videos/a/sprite.jpg")
+        #expect(track.thumbnail(at: .nan) == nil)
+        #expect(try StoryboardTrack(webVTT: "WEBVTT\n").thumbnail(at: 1) == nil)
+    }
+
+    @Test func thumbnailAtHandlesALeadingFirstCueAfterZero() throws {
+        let track = try StoryboardTrack(webVTT: "WEBVTT\n\n00:00:02.000 --> 00:00:04.000\na.jpg\n")
+        #expect(track.thumbnail(at: 1)?.start == 2)
+    }
+
+    @Test func readsCRLFAndByteOrderMark() throws {
+        let text = "\u{FEFF}WEBVTT\r\n\r\n00:00:00.000 --> 00:00:01.000\r\na.png#xywh=0,0,10,10\r\n\r\n"
+        let track = try StoryboardTrack(webVTT: text)
+        #expect(track.cues.count == 1 && track.cues[0].reference.url == "a.png")
+    }
+
+    @Test func resolvesRelativeReferences() {
+        let base = "https://h.example/a/b/track.vtt#frag"
+        #expect(StoryboardReference.resolve("s.jpg", against: base) == "https://h.example/a/b/s.jpg")
+        #expect(StoryboardReference.resolve("./s.jpg", against: base) == "https://h.example/a/b/s.jpg")
+        #expect(StoryboardReference.resolve("../../s.jpg", against: base) == "https://h.example/s.jpg")
+        #expect(StoryboardReference.resolve("/img/s.jpg", against: base) == "https://h.example/img/s.jpg")
+        #expect(StoryboardReference.resolve("//cdn.example/s.jpg", against: base) == "https://cdn.example/s.jpg")
+        #expect(StoryboardReference.resolve("http://x.example/s.jpg", against: base) == "http://x.example/s.jpg")
+        #expect(StoryboardReference.resolve("s.jpg", against: "/var/www/thumbs.vtt") == "/var/www/s.jpg")
+        #expect(StoryboardReference.resolve("s.jpg", against: "out/thumbs.vtt") == "out/s.jpg")
+        #expect(StoryboardReference.resolve("s.jpg", against: nil) == "s.jpg")
+    }
+
+    @Test func timestampsRoundTrip() {
+        #expect(WebVTTTimestamp.format(0) == "00:00:00.000")
+        #expect(WebVTTTimestamp.format(3_723_004) == "01:02:03.004")
+        #expect(WebVTTTimestamp.format(360_000_000) == "100:00:00.000")
+        for value: Int64 in [0, 1, 999, 59_999, 3_599_999, 7_200_000, 360_000_001] {
+            #expect(WebVTTTimestamp.parse(WebVTTTimestamp.format(value)) == value)
+        }
+        #expect(WebVTTTimestamp.parse("01:02.003") == 62_003)
+        for bad in ["1:02.003", "00:60.000", "00:00:00.00", "00:00:00,000", "0:00:00.000", "aa:00.000", "00:00:00.0000", ""] {
+            #expect(WebVTTTimestamp.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// Each error code, with the line it names.
+    @Test(arguments: [
+        ("WEBVTTX\n", StoryboardError.Code.notWebVTT, 1),
+        ("<html>\n", .notWebVTT, 1),
+        ("WEBVTT\n\n00:00:00.000 -> 00:00:01.000\na.jpg\n", .malformedTiming, 3),
+        ("WEBVTT\n\n00:00:00.000 --> 00:00:0x.000\na.jpg\n", .malformedTiming, 3),
+        ("WEBVTT\n\n00:00:02.000 --> 00:00:01.000\na.jpg\n", .malformedTiming, 3),
+        ("WEBVTT\n\nid\n00:00:00.000 --> 00:00:01.000\n", .missingImage, 5),
+        ("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\na.jpg\n\n00:00:01.000 --> 00:00:02.000\na.jpg#xywh=0,0,0,90\n", .malformedRegion, 7),
+        ("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\na.jpg#xywh=percent:0,0,50,50\n", .malformedRegion, 4),
+        ("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\na.jpg#1,2,-3,4\n", .malformedRegion, 4),
+        ("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n#xywh=0,0,10,10\n", .missingImage, 4),
+    ])
+    func malformedTracksThrowWithTheLine(_ text: String, _ code: StoryboardError.Code, _ line: Int) {
+        #expect { try StoryboardTrack(webVTT: text) } throws: { error in
+            guard let error = error as? StoryboardError else { return false }
+            return error.code == code && error.line == line && error.description.hasPrefix("line \(line): ")
+        }
+    }
+
+    @Test func gridTemplateAddressesTilesByIndex() throws {
+        let grid = try StoryboardTrack(gridTemplate: "tiles/$index$.jpg", tileWidth: 100, tileHeight: 50, columns: 3, rows: 2,
+                                       intervalMilliseconds: 2000, durationMilliseconds: 15_000, firstIndex: 0)
+        #expect(grid.cues.count == 8)
+        #expect(grid.cues.last?.endMilliseconds == 15_000)
+        let seventh = try #require(grid.thumbnail(at: 13.5))  // tile 6: sheet 1, slot 0
+        #expect(seventh.url == "tiles/1.jpg" && seventh.region == .init(x: 0, y: 0, width: 100, height: 50))
+        let fifth = try #require(grid.thumbnail(at: 9))       // tile 4: sheet 0, column 1, row 1
+        #expect(fifth.url == "tiles/0.jpg" && fifth.region == .init(x: 100, y: 50, width: 100, height: 50))
+        #expect(fifth.start == 8 && fifth.end == 10)
+        #expect { try StoryboardTrack(gridTemplate: "a.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
+                                      intervalMilliseconds: 1, durationMilliseconds: 1) } throws: {
+            ($0 as? StoryboardError)?.code == .invalidGrid
+        }
+        #expect { try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 0, tileHeight: 1, columns: 1, rows: 1,
+                                      intervalMilliseconds: 1, durationMilliseconds: 1) } throws: {
+            ($0 as? StoryboardError)?.code == .invalidGrid
+        }
+    }
+
+    @Test func writerOutputReadsBack() throws {
+        let cues = (0..<3).map { index in
+            Storyboard.Cue(startMilliseconds: Int64(index) * 1500, endMilliseconds: min(Int64(index + 1) * 1500, 4000), sheet: 0,
+                           x: index * 16, y: 0, width: 16, height: 9, keyframeTime: Double(index), keyframeSample: index)
+        }
+        let storyboard = Storyboard(durationMilliseconds: 4000, intervalMilliseconds: 1500, tileSize: PixelSize(width: 16, height: 9),
+                                    columns: 3, rows: 1, singleImages: false, sheetTemplate: "s-$index$.jpg", firstSheetIndex: 1,
+                                    format: .jpeg(quality: 80), cues: cues,
+                                    sheets: [.init(fileName: "s-1.jpg", width: 48, height: 9, tileCount: 3, byteCount: 1)],
+                                    keyframeCount: 3, keyframeBytes: 0)
+        let text = storyboard.webVTT()
+        #expect(text == """
+            WEBVTT
+
+            00:00:00.000 --> 00:00:01.500
+            s-1.jpg#xywh=0,0,16,9
+
+            00:00:01.500 --> 00:00:03.000
+            s-1.jpg#xywh=16,0,16,9
+
+            00:00:03.000 --> 00:00:04.000
+            s-1.jpg#xywh=32,0,16,9
+
+
+            """)
+        let track = try StoryboardTrack(webVTT: text)
+        #expect(track.cues.map(\.reference.region?.x) == [0, 16, 32])
+    }
+}
