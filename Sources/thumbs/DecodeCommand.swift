@@ -27,13 +27,7 @@ struct DecodeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let input: any ByteSource
-        do {
-            input = try source.openSource()
-        } catch {
-            printError("thumbs: \(source.input): \(error)")
-            throw ExitCode.forError(error)
-        }
+        let input = try source.openSourceOrExit()
         do {
             let movie = try await source.locator.locate(in: input).movie
             guard let track = movie.primaryVideoTrack else {

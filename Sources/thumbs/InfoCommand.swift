@@ -15,13 +15,7 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let input: any ByteSource
-        do {
-            input = try source.openSource()
-        } catch {
-            printError("thumbs: \(source.input): \(error)")
-            throw ExitCode.forError(error)
-        }
+        let input = try source.openSourceOrExit()
         let located: MovieLocator.Result
         do {
             located = try await source.locator.locate(in: input)

@@ -52,6 +52,16 @@ struct InputOptions: ParsableArguments {
         return CountingByteSource(try FileByteSource(path: input))
     }
 
+    /// Opens the input, or prints why not as one line and exits with the matching code.
+    func openSourceOrExit() throws -> any ByteSource {
+        do {
+            return try openSource()
+        } catch {
+            printError("thumbs: \(input): \(error)")
+            throw ExitCode.forError(error)
+        }
+    }
+
     /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.
     func printStats(of source: any ByteSource, extra: [String: Double] = [:]) async {
         guard stats else { return }

@@ -113,13 +113,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let toleranceAfter { options.requestedTimeToleranceAfter = toleranceAfter }
         let when: ThumbnailTime? = if let time { .seconds(time) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
-        let input: any ByteSource
-        do {
-            input = try source.openSource()
-        } catch {
-            printError("thumbs: \(source.input): \(error)")
-            throw ExitCode.forError(error)
-        }
+        let input = try source.openSourceOrExit()
         do {
             let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: when)
             do {

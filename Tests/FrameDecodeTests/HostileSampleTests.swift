@@ -83,7 +83,7 @@ import Testing
     func bitFlippedKeyframesNeverCrash(_ name: String) async throws {
         let fixture = try await DecoderFixture(name)
         let clean = try await fixture.keyframe()
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<40 {
             var input = clean
             for _ in 0..<6 {
@@ -138,17 +138,5 @@ import Testing
         } catch {
             #expect(error.code == .missingParameterSets || error.code == .decoderRejected)
         }
-    }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

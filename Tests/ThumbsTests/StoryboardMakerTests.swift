@@ -52,6 +52,9 @@ import Thumbs
                 guard tile.width == expected.width, tile.height == expected.height else { continue }
                 let quality = psnr(tile.pixels, expected.packed().pixels)
                 #expect(quality >= ReferenceThumbnailTests.threshold(name), "\(name) cue \(index) \(reference.role): \(quality) dB")
+                if ProcessInfo.processInfo.environment["THUMBS_PRINT_PSNR"] != nil {
+                    print("storyboard psnr \(name) cue \(index) \(reference.role): \(String(format: "%.2f", quality)) dB")
+                }
                 compared += 1
             }
         }

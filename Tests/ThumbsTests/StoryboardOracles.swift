@@ -116,7 +116,7 @@ final class RecordingByteSource: ByteSource {
     /// The ranges read, in the order the reads finished.
     var reads: [Range<UInt64>] { log.withLock { $0 } }
 
-    var knownLength: UInt64? { get async { await base.knownLength } }
+    var knownLength: UInt64? { get async { base.knownLength } }
 
     func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         let bytes = try await base.read(range)

@@ -44,6 +44,12 @@ public struct StoryboardMaker: Sendable {
         }
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)
+        let sheetColumns = options.singleImages ? 1 : options.columns
+        let sheetRows = options.singleImages ? 1 : options.rows
+        guard tileSize.width * sheetColumns * tileSize.height * sheetRows <= Renderer.maximumOutputPixelCount else {
+            throw ThumbnailError(.invalidOption, "a sheet of \(sheetColumns)x\(sheetRows) tiles of \(tileSize) is larger than "
+                                 + "\(Renderer.maximumOutputPixelCount) pixels")
+        }
         let render = renderOptions(for: track, tileSize: tileSize)
         let groups = plan.fetchGroups(maximumGap: options.coalescingGap)
         let decodes = options.maximumConcurrentDecodes ?? max(1, ProcessInfoCores.active)
@@ -116,8 +122,7 @@ public struct StoryboardMaker: Sendable {
         }
         try await assembler.finish(write: write)
         return Storyboard(durationMilliseconds: plan.durationMilliseconds, intervalMilliseconds: plan.intervalMilliseconds,
-                          tileSize: tileSize, columns: options.singleImages ? 1 : options.columns,
-                          rows: options.singleImages ? 1 : options.rows, singleImages: options.singleImages,
+                          tileSize: tileSize, columns: sheetColumns, rows: sheetRows, singleImages: options.singleImages,
                           sheetTemplate: options.effectiveSheetTemplate, firstSheetIndex: options.firstSheetIndex,
                           format: options.format, cues: assembler.cues, sheets: assembler.sheets,
                           keyframeCount: keyframes.count, keyframeBytes: plan.keyframeBytes)

@@ -1,0 +1,62 @@
+import MP4Box
+import MP4BoxTestSupport
+import RangeFetch
+import RangeFetchTestSupport
+import Testing
+import Thumbs
+
+/// What a storyboard costs over HTTP, counted by the server: the index plus the keyframes used, and no more
+/// than 5 % above that.
+@Suite(.timeLimit(.minutes(2))) struct StoryboardHTTPTests {
+    /// The key packets (ffprobe) nearest each cue start of `interval` ms over ffprobe's duration, the earlier on a tie.
+    static func keyPacketsUsed(_ expectation: FixtureExpectation, intervalMilliseconds interval: Int64) -> [FixtureExpectation.Packet] {
+        let duration = Int64(((expectation.duration ?? 0) * 1000).rounded())
+        let timescale = Int64(expectation.timescale ?? 1000)
+        let keys = expectation.packets.filter(\.key).sorted { $0.pts < $1.pts }
+        var used: [Int64: FixtureExpectation.Packet] = [:]
+        var start: Int64 = 0
+        while start < duration {
+            let nearest = keys.min { lhs, rhs in
+                let left = abs(lhs.pts * 1000 - start * timescale)
+                let right = abs(rhs.pts * 1000 - start * timescale)
+                return left == right ? lhs.pts < rhs.pts : left < right
+            }
+            if let nearest { used[nearest.pts] = nearest }
+            start += interval
+        }
+        return used.values.sorted { $0.pts < $1.pts }
+    }
+
+    @Test(arguments: Fixtures.videoNames)
+    func bytesAreTheIndexPlusTheKeyframesUsed(_ name: String) async throws {
+        let server = try await TestHTTPServer(files: ["/\(name).mp4": try Fixtures.bytes(name)])
+        defer { Task { try? await server.shutdown() } }
+        let url = server.url("/\(name).mp4")
+
+        // The index alone, as a thumbnail's first step reads it.
+        _ = try await MovieLocator().locate(in: HTTPByteSource(url: url))
+        let indexBytes = server.bodyBytes
+        let indexRequests = server.requests.count
+        server.resetLog()
+
+        var options = StoryboardOptions()
+        options.interval = 0.25
+        var written = 0
+        let storyboard = try await StoryboardMaker(source: try HTTPByteSource(url: url), options: options).make { _, bytes in
+            written += bytes.count
+        }
+        #expect(written > 0)
+        let keyframes = Self.keyPacketsUsed(try Fixtures.expectation(name), intervalMilliseconds: 250)
+        let keyframeBytes = keyframes.reduce(0) { $0 + Int($1.size) }
+        #expect(storyboard.keyframeCount == keyframes.count)
+        #expect(storyboard.keyframeBytes == UInt64(keyframeBytes))
+        let total = server.bodyBytes
+        #expect(Double(total) <= Double(indexBytes + keyframeBytes) * 1.05,
+                "\(name): \(total) bytes, index \(indexBytes) + keyframes \(keyframeBytes)")
+        // Each keyframe is one range request of exactly its bytes (ffprobe's pos and size).
+        let keyRanges = Set(keyframes.map { "bytes=\($0.pos)-\($0.pos + UInt64($0.size) - 1)" })
+        let sampleRequests = server.requests.dropFirst(indexRequests).compactMap(\.range)
+        #expect(Set(sampleRequests) == keyRanges)
+        #expect(sampleRequests.count == keyRanges.count)
+    }
+}
