@@ -632,6 +632,12 @@ done_fixture audio-only
 py has "$OUT/cover-art.mp4" covr
 done_fixture cover-art
 
+# 14b. A fade from black: 1 s of black, then 1 s of testsrc2, so the first keyframes (0, 0.48 s)
+#    are black and the third (0.96 s) is a picture: for skip-dark.
+"${FF[@]}" -f lavfi -i "color=black:size=320x240:rate=25:duration=1" -f lavfi -i "testsrc2=size=320x240:rate=25:duration=1" \
+  -filter_complex "[0:v][1:v]concat=n=2:v=1[v]" -map "[v]" "${X264[@]}" "${MUXDET[@]}" -movflags +faststart "$OUT/dark-start.mp4"
+done_fixture dark-start
+
 # 14. A single frame.
 "${FF[@]}" -f lavfi -i "testsrc2=size=320x240:rate=25" -frames:v 1 "${X264[@]}" "${MUXDET[@]}" "$OUT/one-frame.mp4"
 done_fixture one-frame

@@ -104,13 +104,7 @@ struct StoryboardCommand: AsyncParsableCommand {
             printError("thumbs: \(output): \(error.localizedDescription)")
             throw ExitCode.ioError
         }
-        let input: any ByteSource
-        do {
-            input = try source.openSource()
-        } catch {
-            printError("thumbs: \(source.input): \(error)")
-            throw ExitCode.forError(error)
-        }
+        let input = try source.openSourceOrExit()
         let line = isatty(2) == 1 ? ProgressLine() : nil
         do {
             var report: (@Sendable (StoryboardProgress) -> Void)?

@@ -173,3 +173,19 @@ import Testing
         #expect(thumbnail.actualTime == 0)
     }
 }
+
+/// Skipping near-black keyframes on a fade from black (ffprobe: keyframes at 0, 0.48, 0.96, 1.44 and 1.92 s;
+/// the picture starts at 1.0 s).
+@Suite struct SkipDarkFramesTests {
+    @Test func darkKeyframesAreSkippedUntilThePictureStarts() async throws {
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 64, height: 64)
+        options.skipsDarkFrames = true
+        let thumbnail = try await ThumbnailGenerator(path: Fixtures.path("dark-start"), options: options).image(at: .seconds(0))
+        #expect(thumbnail.actualTime == 1.44)
+        #expect(thumbnail.isSyncSample)
+        options.skipsDarkFrames = false
+        let plain = try await ThumbnailGenerator(path: Fixtures.path("dark-start"), options: options).image(at: .seconds(0))
+        #expect(plain.actualTime == 0)
+    }
+}
