@@ -89,6 +89,12 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(frames)
             }
         }
+        Benchmark("\(label): plan (time to samples)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try FramePlanner.plan(track: stage.track, time: stage.track.presentationTime(seconds: stage.track.durationSeconds / 3),
+                                                selection: .exact))
+            }
+        }
         Benchmark("\(label): render to 320 px (scale + colour + rotate)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(try Renderer.render(stage.frame, options: RenderOptions(track: stage.track, maximumSize: PixelSize(width: 320, height: 320))))
@@ -99,6 +105,35 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("\(label): encode JPEG 320 px") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try JPEGEncoder(quality: 85).encode(stage.image)) }
+        }
+    }
+    // 100 thumbnails through one ThumbnailService with a cold cache: 20 fixtures (and the 1080p medium when
+    // present) at 5 times each, all requested at once, as a list of videos would.
+    let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    let fixturePaths = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? [])
+        .filter { $0.hasSuffix(".mp4") && $0 != "audio-only.mp4" }.sorted().prefix(20).map { fixtures.appendingPathComponent($0).path }
+    if fixturePaths.count == 20 {
+        Benchmark("batch of 100 thumbnails through ThumbnailService, cold cache") { benchmark in
+            for _ in benchmark.scaledIterations {
+                let service = ThumbnailService()
+                var options = ThumbnailOptions()
+                options.maximumSize = PixelSize(width: 160, height: 160)
+                let requests = fixturePaths.flatMap { path in
+                    [0.0, 0.25, 0.5, 0.75, 1.0].map { ThumbnailRequest(asset: .file(path), time: .fraction($0), options: options) }
+                }
+                try await withThrowingTaskGroup(of: Thumbnail.self) { group in
+                    for request in requests { group.addTask { try await service.thumbnail(request) } }
+                    for try await thumbnail in group { blackHole(thumbnail) }
+                }
+            }
+        }
+    }
+    if let path = mediaPath("h264-2h-720p.mp4") {
+        Benchmark("2-hour movie: locate + parse the index") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try await MovieLocator().locate(in: FileByteSource(path: path)))
+            }
         }
     }
     if let path = mediaPath("h264-10min-faststart.mp4") {
