@@ -192,19 +192,24 @@ public actor ThumbnailGenerator {
         timings.fetchMilliseconds += fetchWatch.milliseconds
         try Task.checkCancellation()
         try await limits?.decodes.acquire()
-        defer { if let limiter = limits?.decodes { Task { await limiter.release() } } }
+        let decoded: Result<DecodedFrame, any Error>
         let decodeWatch = Stopwatch()
-        let decoder: any VideoDecoder
-        if let existing = self.decoder {
-            existing.reset()
-            decoder = existing
-        } else {
-            decoder = try VideoDecoderFactory.makeDecoder(for: track)
-            self.decoder = decoder
+        do {
+            let decoder: any VideoDecoder
+            if let existing = self.decoder {
+                existing.reset()
+                decoder = existing
+            } else {
+                decoder = try VideoDecoderFactory.makeDecoder(for: track)
+                self.decoder = decoder
+            }
+            decoded = .success(try FrameExtractor.decode(plan, bytes: fetched, with: decoder))
+        } catch {
+            decoded = .failure(error)
         }
-        let frame = try FrameExtractor.decode(plan, bytes: fetched, with: decoder)
+        await limits?.decodes.release()
         timings.decodeMilliseconds += decodeWatch.milliseconds
-        return frame
+        return try decoded.get()
     }
 
     /// Runs `body` within `limiter`, if there is one.
