@@ -22,14 +22,6 @@ public final class OpenH264Decoder: VideoDecoder {
 
     public func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame] {
         let index = input.sample.index
-        var drained: [DecodedFrame] = []
-        if parameterSetsSent, try Self.startsWithIDR(input, lengthSize: configuration.nalUnitLengthSize) {
-            // openh264 2.3.1 mis-decodes B-frames after a second IDR in one session; every picture before an IDR
-            // is output before it anyway, so drain them and start a fresh decoder at the IDR.
-            drained = try flush()
-            handle = try OpenH264Handle()
-            parameterSetsSent = false
-        }
         let prefix = parameterSetsSent ? [] : configuration.parameterSets
         let annexB = try LengthPrefixedNALUnits.annexB(input.bytes, lengthSize: configuration.nalUnitLengthSize,
                                                        prefix: prefix, sampleIndex: index)
@@ -44,13 +36,7 @@ public final class OpenH264Decoder: VideoDecoder {
         if OpenH264Handle.isError(state) {
             throw DecodeError(.decoderRejected, sampleIndex: index, "openh264 rejected the sample (state 0x\(String(state, radix: 16)))")
         }
-        return drained + reorder.add(picture.map { [copy($0)] } ?? [])
-    }
-
-    /// Whether the sample holds an IDR slice (NAL type 5).
-    private static func startsWithIDR(_ input: DecoderInput, lengthSize: Int) throws(DecodeError) -> Bool {
-        let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: lengthSize, sampleIndex: input.sample.index)
-        return units.contains { input.bytes[$0.lowerBound] & 0x1F == 5 }
+        return reorder.add(picture.map { [copy($0)] } ?? [])
     }
 
     public func flush() throws(DecodeError) -> [DecodedFrame] {
