@@ -38,4 +38,16 @@ make h264-10min-moov-at-end.mp4 -i "$OUT/h264-10min-faststart.mp4" -map 0 -c cop
 make h264-1080p-5s.mp4 -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=5" \
   -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p -movflags +faststart
 make h264-portrait-rotate90.mp4 -i "$OUT/h264-1080p-5s.mp4" -map 0 -c copy -metadata:s:v:0 rotate=90 -movflags +faststart
+# A fragmented copy of the 1080p medium: moof/trun per keyframe and a global sidx.
+make h264-1080p-60s-fragmented.mp4 -i "$OUT/h264-1080p-60s-faststart.mp4" -map 0 -c copy \
+  -movflags frag_keyframe+empty_moov+default_base_moof+global_sidx
+# 2 hours of 720p at a low bitrate with a keyframe every 2 s (its moov is megabytes): a 2-minute segment
+# stream-copied 60 times, which takes seconds instead of an encode of 2 hours.
+if [[ ! -f "$OUT/h264-2h-720p.mp4" || $FORCE == 1 ]]; then
+  "${FF[@]}" -f lavfi -i "testsrc2=size=1280x720:rate=25:duration=120" -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=120" \
+    -map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 50 -b:v 800k -pix_fmt yuv420p -c:a aac -b:a 64k "$OUT/.segment-720p.mp4"
+  for _ in $(seq 60); do echo "file '$OUT/.segment-720p.mp4'"; done > "$OUT/.segments.txt"
+fi
+make h264-2h-720p.mp4 -f concat -safe 0 -i "$OUT/.segments.txt" -c copy -movflags +faststart
+rm -f "$OUT/.segment-720p.mp4" "$OUT/.segments.txt"
 ls -la "$OUT"
