@@ -118,3 +118,23 @@ extension UInt64 {
         return start
     }
 }
+
+/// Fragmented files with a segment index: every moof read in one concurrent batch.
+@Suite struct SegmentIndexLocatorTests {
+    @Test func moofsTheSidxPointsAtAreReadTogether() async throws {
+        var options = MovieLocator.Options()
+        options.headSize = 2048  // ftyp, moov and sidx; no fragment
+        let file = try FileByteSource(path: Fixtures.path("fragmented"))
+        let result = try await MovieLocator(options: options).locate(in: file)
+        let whole = try await MovieLocator().locate(in: file)
+        #expect(try ByteSourceRobustnessTests.fingerprint(result.movie) == ByteSourceRobustnessTests.fingerprint(whole.movie))
+        let moofs = whole.topLevelBoxes.filter { $0.type == "moof" }.map(\.offset)
+        #expect(moofs.count == 7)
+        // The head, one probe per fragment starting at its moof, then the mfra after the last fragment.
+        #expect(result.reads.count == 1 + moofs.count + 1)
+        #expect(Array(result.reads.dropFirst().prefix(moofs.count).map(\.range.lowerBound)) == moofs)
+        let mfra = try #require(whole.topLevelBoxes.first { $0.type == "mfra" })
+        #expect(result.reads.last?.range.lowerBound == mfra.offset)
+        #expect(!result.movie.fragmentRandomAccess.isEmpty)
+    }
+}

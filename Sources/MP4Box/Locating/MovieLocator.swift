@@ -15,6 +15,8 @@ public struct MovieLocator: Sendable {
         public var tailReadLimit: UInt64 = 16 << 20
         /// Whether to read every movie fragment (needed for a complete sample table of a fragmented file).
         public var readsAllFragments: Bool = true
+        /// Bytes read at the start of each fragment a segment index (sidx) points at, to get its moof.
+        public var fragmentProbeSize: UInt64 = 16 * 1024
         /// Read only the video tracks' boxes of a large moov (audio, text and other tracks are skipped unread).
         /// The movie then lists only its video tracks.
         public var readsOnlyVideoTracks: Bool = false
@@ -121,6 +123,19 @@ public struct MovieLocator: Sendable {
                 let box = try MovieParser.parseTopLevelBox(bytes: boxBytes, fileOffset: position, limits: options.limits,
                                                            diagnostics: &diagnostics)
                 try parts.add(box, limits: options.limits)
+                // A segment index after a fragmented moov: read every moof it points at in one batch.
+                if let sidx = box as? SegmentIndexBox, parts.fragments.isEmpty, options.readsAllFragments,
+                   let moov = parts.moov, moov.container("mvex") != nil, parts.segmentIndexes.count == 1,
+                   let sidxEnd = sidx.header.endOffset,
+                   !window.contains(sidxEnd..<sidxEnd &+ sidx.firstOffset &+ sidx.references.reduce(0) { $0 &+ UInt64($1.referencedSize) }),
+                   let indexed = try await readFragments(indexedBy: sidx, source: source, window: &window,
+                                                         diagnostics: &diagnostics) {
+                    for fragment in indexed.fragments {
+                        try parts.add(fragment, limits: options.limits)
+                    }
+                    position = indexed.end
+                    continue
+                }
             } else {
                 parts.headers.append(header)
             }

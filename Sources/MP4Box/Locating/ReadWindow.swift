@@ -14,6 +14,11 @@ struct ReadWindow {
         self.limits = limits
     }
 
+    /// Logs a read made outside the window (concurrent fragment probes).
+    mutating func record(range: Range<UInt64>, byteCount: Int) {
+        reads.append(MovieLocator.Read(range: range, byteCount: byteCount))
+    }
+
     /// Whether `range` is inside the window.
     func contains(_ range: Range<UInt64>) -> Bool {
         range.lowerBound >= offset && range.upperBound <= offset + UInt64(bytes.count)
