@@ -47,9 +47,13 @@ public final class Nginx: @unchecked Sendable {
         }
         """
         try config.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        // A shell runs nginx and stops it when the test process is gone: static instances are never
+        // deinitialised, so nothing else would stop it when the tests end.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-p", directory, "-c", directory + "/nginx.conf"]
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$0\" -p \"$1\" -c \"$1/nginx.conf\" & n=$!; "
+                             + "while kill -0 \"$2\" 2>/dev/null && kill -0 $n 2>/dev/null; do sleep 0.5; done; kill -9 $n 2>/dev/null; wait $n",
+                             binary, directory, String(getpid())]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -61,14 +65,22 @@ public final class Nginx: @unchecked Sendable {
             if Self.accepts(port: port) { return }
             usleep(20_000)
         }
+        Self.stopNginx(in: directory)
         process.terminate()
         throw CocoaError(.fileReadUnknown)
     }
 
     deinit {
-        process.terminate()
+        Self.stopNginx(in: directory)
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Stops the nginx whose pid file is in `directory`.
+    private static func stopNginx(in directory: String) {
+        guard let text = try? String(contentsOfFile: directory + "/nginx.pid", encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+        kill(pid, SIGKILL)  // the test process may block SIGTERM, and nginx inherits the mask
     }
 
     /// The URL of `name` under the root.
