@@ -12,9 +12,12 @@ public final class OpenH264Decoder: VideoDecoder {
     private var compositionTimes: [Int: Int64] = [:]
 
     /// A decoder for `configuration` (H.264 only); `colour` tags the pictures (colr or VUI).
-    /// - Throws: `DecodeError` `decoderUnavailable` when openh264 cannot create a decoder.
+    /// - Throws: `DecodeError` `unsupportedCodec` for a configuration that is not H.264, `decoderUnavailable` when openh264
+    ///   cannot create a decoder.
     public init(configuration: CodecConfiguration, colour: ColourDescription?) throws(DecodeError) {
-        precondition(configuration.codec == .h264, "OpenH264Decoder decodes H.264 only")
+        guard configuration.codec == .h264 else {
+            throw DecodeError(.unsupportedCodec, "OpenH264Decoder decodes H.264, not \(configuration.format)")
+        }
         self.configuration = configuration
         self.colour = colour ?? ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false)
         handle = try OpenH264Handle()

@@ -12,10 +12,13 @@ public final class De265Decoder: VideoDecoder {
     private var sentParameterSets: Set<[UInt8]> = []
 
     /// A decoder for `configuration` (HEVC only). `threading` `.workers(n)` starts n libde265 threads, for runs of frames.
-    /// - Throws: `DecodeError` `decoderUnavailable` when libde265 cannot create a decoder.
+    /// - Throws: `DecodeError` `unsupportedCodec` for a configuration that is not HEVC, `decoderUnavailable` when libde265
+    ///   cannot create a decoder.
     public init(configuration: CodecConfiguration, colour: ColourDescription?,
                 threading: VideoDecoderFactory.Threading = .single) throws(DecodeError) {
-        precondition(configuration.codec == .hevc, "De265Decoder decodes HEVC only")
+        guard configuration.codec == .hevc else {
+            throw DecodeError(.unsupportedCodec, "De265Decoder decodes HEVC, not \(configuration.format)")
+        }
         self.configuration = configuration
         self.colour = colour
         let threads: Int = switch threading {

@@ -5,11 +5,11 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Units per second (never 0).
     public var timescale: UInt32
 
-    /// Makes a time of `value` units at `timescale` units per second.
+    /// Makes a time of `value` units at `timescale` units per second; a timescale of 0 (which no parsed box
+    /// carries: mvhd and mdhd reject it) is taken as 1.
     public init(value: Int64, timescale: UInt32) {
-        precondition(timescale > 0, "a timescale is never 0")
         self.value = value
-        self.timescale = timescale
+        self.timescale = max(timescale, 1)
     }
 
     /// The time in seconds.

@@ -8,16 +8,11 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         self.rawValue = rawValue
     }
 
-    /// Makes a code from four ASCII characters; used for literals in our own code.
+    /// Makes a code from four ASCII characters; a shorter literal is padded with spaces, a longer one cut to four.
     public init(stringLiteral value: String) {
-        var raw: UInt32 = 0
-        var count = 0
-        for byte in value.utf8.prefix(4) {
-            raw = raw << 8 | UInt32(byte)
-            count += 1
-        }
-        precondition(count == 4, "a FourCC literal has exactly four characters")
-        self.rawValue = raw
+        var bytes = Array(value.utf8.prefix(4))
+        while bytes.count < 4 { bytes.append(0x20) }
+        self.rawValue = bytes.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The four characters, with bytes outside printable ASCII shown as `\xNN`.

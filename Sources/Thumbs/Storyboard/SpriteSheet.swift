@@ -35,10 +35,9 @@ public struct SpriteSheet: Sendable {
     }
 
     /// Puts `tile` in the next place and returns its region; a tile of another size is cut or left black at the
-    /// edges of its place. `encodedBytes` adds to `estimatedBytes`.
-    /// - Precondition: the sheet is not full.
-    public mutating func place(_ tile: Image, encodedBytes: Int = 0) -> (x: Int, y: Int, width: Int, height: Int) {
-        precondition(!isFull, "the sheet is full")
+    /// edges of its place. `encodedBytes` adds to `estimatedBytes`. Returns nil, placing nothing, when the sheet is full.
+    public mutating func place(_ tile: Image, encodedBytes: Int = 0) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard !isFull else { return nil }
         let origin = origin(ofSlot: tileCount)
         let source = tile.pixelFormat == .rgb8 ? tile.packed() : tile
         if source.pixelFormat == .rgb8, source.isWellFormed {

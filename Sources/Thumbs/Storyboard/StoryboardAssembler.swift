@@ -43,7 +43,9 @@ struct Assembler {
             try await finish(write: write)
         }
         var current = sheet ?? SpriteSheet(tileSize: tileSize, columns: options.columns, rows: options.rows)
-        let region = current.place(tile, encodedBytes: encoded?.count ?? 0)
+        guard let region = current.place(tile, encodedBytes: encoded?.count ?? 0) else {
+            throw StoryboardError(.invalidGrid, "a new sheet of \(options.columns)x\(options.rows) tiles has no room for a tile")
+        }
         sheet = current
         cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
                                    sheet: sheets.count, x: region.x, y: region.y, width: region.width, height: region.height,
