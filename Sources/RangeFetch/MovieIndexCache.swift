@@ -57,6 +57,12 @@ public actor MovieIndexCache {
         recency.removeAll { $0 == url }
     }
 
+    /// Forgets every movie.
+    public func removeAll() {
+        entries.removeAll()
+        recency.removeAll()
+    }
+
     /// The number of movies remembered.
     public var count: Int { entries.count }
 

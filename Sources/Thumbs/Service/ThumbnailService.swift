@@ -49,8 +49,7 @@ public actor ThumbnailService {
 
     private let configuration: Configuration
     private var cache: ThumbnailCache<ThumbnailRequest>
-    private var indexes: [String: MovieIndexCache.Entry] = [:]
-    private var indexOrder: [String] = []
+    private let indexes: MovieIndexCache
     private var flights: [ThumbnailRequest: Flight] = [:]
     private var nextID = 0
     private let limits: ThumbnailWorkLimits
@@ -70,6 +69,7 @@ public actor ThumbnailService {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         cache = ThumbnailCache(countLimit: configuration.countLimit, costLimit: configuration.costLimit)
+        indexes = MovieIndexCache(capacity: configuration.indexCapacity)
         limits = ThumbnailWorkLimits(fetches: configuration.maximumConcurrentFetches, decodes: configuration.maximumConcurrentDecodes)
     }
 
@@ -122,10 +122,9 @@ public actor ThumbnailService {
     public var inFlightCount: Int { flights.count }
 
     /// Forgets every thumbnail and index.
-    public func removeAll() {
+    public func removeAll() async {
         cache.removeAll()
-        indexes.removeAll()
-        indexOrder.removeAll()
+        await indexes.removeAll()
     }
 
     // MARK: - Work
@@ -179,14 +178,14 @@ public actor ThumbnailService {
         do {
             return try await generateOnce(request)
         } catch let error as FetchError where error.code == .resourceChanged {
-            indexes[request.asset.key] = nil
+            await indexes.invalidate(request.asset.key)
             return try await generateOnce(request)
         }
     }
 
     private func generateOnce(_ request: ThumbnailRequest) async throws -> Thumbnail {
         let asset = request.asset
-        let entry = indexes[asset.key]
+        let entry = await indexes.entry(for: asset.key)
         let source: any ByteSource
         if asset.isRemote, let entry {
             source = try HTTPByteSource(url: asset.key, options: asset.fetchOptions ?? HTTPFetchOptions(),
@@ -208,18 +207,9 @@ public actor ThumbnailService {
         statistics.decodedSamples += thumbnail.decodedSamples
         if entry == nil {
             let validator = await (source as? HTTPByteSource)?.validator
-            rememberIndex(MovieIndexCache.Entry(movie: try await generator.loadMovie(), validator: validator,
-                                                length: await source.knownLength), for: asset.key)
+            await indexes.store(MovieIndexCache.Entry(movie: try await generator.loadMovie(), validator: validator,
+                                                      length: await source.knownLength), for: asset.key)
         }
         return thumbnail
-    }
-
-    private func rememberIndex(_ entry: MovieIndexCache.Entry, for key: String) {
-        indexes[key] = entry
-        indexOrder.removeAll { $0 == key }
-        indexOrder.append(key)
-        while indexOrder.count > configuration.indexCapacity {
-            indexes[indexOrder.removeFirst()] = nil
-        }
     }
 }
