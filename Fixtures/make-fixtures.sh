@@ -504,11 +504,16 @@ if __name__ == "__main__":
 PY_EOF
 py() { python3 "$PY" "$@"; }
 
+# The movie file of a fixture: <name>.mov for the QuickTime ones, else <name>.mp4.
+fixture_file() {
+  if [[ -f "$OUT/$1.mov" ]]; then echo "$OUT/$1.mov"; else echo "$OUT/$1.mp4"; fi
+}
+
 NAMES=()
 done_fixture() {   # name: writes expectations and logs structure
   local name="$1"
-  py expect "$OUT/$name.mp4" "$OUT/$name.expect.json"
-  echo "== $name"; py info "$OUT/$name.mp4"
+  py expect "$(fixture_file "$name")" "$OUT/$name.expect.json"
+  echo "== $name"; py info "$(fixture_file "$name")"
   NAMES+=("$name")
 }
 
@@ -529,7 +534,7 @@ make_frames() {
   # Every frame's md5, in presentation order, as ffmpeg's framemd5 muxer lists it (pts in the stream time base).
   for f in "${names[@]}"; do
     [[ -f "$OUT/$f.frames.json" ]] || continue
-    ffmpeg -v error -copyts -noautorotate -i "$OUT/$f.mp4" -map 0:v:0 -fps_mode passthrough -enc_time_base -1 -f framemd5 - \
+    ffmpeg -v error -copyts -noautorotate -i "$(fixture_file "$f")" -map 0:v:0 -fps_mode passthrough -enc_time_base -1 -f framemd5 - \
       | grep -v '^#' > "$OUT/frames/$f.framemd5"
   done
 }
@@ -657,6 +662,13 @@ for hdr in hlg:arib-std-b67:18 pq:smpte2084:16; do
 got=(e['colorPrimaries'], e['colorTransfer'], e['colorSpace'], e['colorRange'], s['colourPrimaries'], s['transferCharacteristics'], s['matrixCoefficients'], s['videoFullRangeFlag'])
 sys.exit(0 if got==('bt2020', '$trc', 'bt2020nc', 'tv', 9, $trc_code, 9, 0) else f'hevc-$kind colour fields: {got}')"
 done
+
+# 17. QuickTime (`-f mov`, ftyp brand qt): mdia/hdlr is a media handler (component type mhlr,
+#     subtype vide) and minf/hdlr a data handler (dhlr, subtype url), as in every .mov an iPhone
+#     records. H.264 with B-frames, the default edit list, moov in front.
+"${FF[@]}" -f lavfi -i "$SRC_320x240" "${X264[@]}" "${MUXDET[@]}" -movflags +faststart -f mov "$OUT/quicktime-h264.mov"
+done_fixture quicktime-h264
+py has "$OUT/quicktime-h264.mov" mhlr dhlr
 
 echo
 echo "$(ffmpeg -hide_banner -version | head -1)"

@@ -19,9 +19,9 @@
 #      the .expect.json, not by our code;
 #   3. scaled in Y'CbCr to 4:4:4 at that size (chroma at full output
 #      resolution), then converted to RGB by zscale (floating point) with the
-#      stream's matrix and range. Unspecified matrix/range count as BT.709 /
-#      limited, the renderer's documented default (swscale alone would pick
-#      BT.601);
+#      stream's matrix and range. An unspecified range counts as limited; an
+#      unspecified matrix as BT.601 (170m) below HD and BT.709 from 1280 wide
+#      or 577 high up, the guess the renderer documents (CoreVideo's and mpv's);
 #   4. HDR (transfer smpte2084 / arib-std-b67): zscale to linear light with
 #      1.0 = 100 cd/m2 (npl=100; PQ through its EOTF, HLG through its inverse
 #      OETF and the BT.2100 OOTF for a 1000 cd/m2 display), BT.2020 -> BT.709
@@ -57,7 +57,7 @@ import glob, json, os, struct, subprocess, sys
 
 here, out, box = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
-MATRIX = {None: "709", "bt709": "709", "unknown": "709", "smpte170m": "170m", "bt470bg": "470bg",
+MATRIX = {"bt709": "709", "smpte170m": "170m", "bt470bg": "470bg",
           "bt2020nc": "2020_ncl", "fcc": "fcc", "smpte240m": "smpte2400m"}
 RANGE = {None: "limited", "tv": "limited", "unknown": "limited", "pc": "full"}
 HDR_TRANSFERS = {"smpte2084", "arib-std-b67"}
@@ -105,7 +105,9 @@ for frames_path in sorted(glob.glob(os.path.join(here, "*.frames.json"))):
     expect = json.load(open(os.path.join(here, name + ".expect.json")))
     stream = expect.get("videoStreamIndex", 0)
     width, height = fitted(*display_size(expect))
-    matrix = MATRIX.get(expect.get("colorSpace"), "709")
+    coded_width, coded_height = expect["width"], expect["height"]
+    guessed = "709" if coded_width >= 1280 or coded_height > 576 else "170m"
+    matrix = MATRIX.get(expect.get("colorSpace"), guessed)
     rng = RANGE.get(expect.get("colorRange"), "limited")
     ten_bit = "10" in frames["pixFmt"]
     yuv444 = "yuv444p10le" if ten_bit else "yuv444p"

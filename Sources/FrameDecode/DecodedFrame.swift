@@ -37,7 +37,7 @@ public struct DecodedFrame: Sendable {
     public var bitDepth: Int
     /// Chroma subsampling.
     public var chromaFormat: ChromaFormat
-    /// Colour primaries, transfer, matrix and range (from the colr box, else the SPS VUI, else BT.709 limited).
+    /// Colour primaries, transfer, matrix and range: the colr box where it speaks, else the VUI; code point 2 where neither does.
     public var colour: ColourDescription
     /// The sample this picture came from (decode order).
     public var sampleIndex: Int

@@ -10,23 +10,34 @@ public enum Fixtures {
     /// The Fixtures folder.
     public static let directory = repositoryRoot.appendingPathComponent("Fixtures")
 
-    /// Names of every fixture (without `.mp4`), sorted.
+    /// The extensions fixture movies have: MP4 (`.mp4`) and QuickTime (`.mov`).
+    static let movieExtensions = [".mp4", ".mov"]
+
+    /// Names of every fixture (without `.mp4` or `.mov`), sorted.
     public static let names: [String] = {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".mp4") }.map { String($0.dropLast(4)) }.sorted()
+        return files.compactMap { file in
+            movieExtensions.first(where: file.hasSuffix).map { String(file.dropLast($0.count)) }
+        }.sorted()
     }()
+
+    /// The file name of a fixture: `name.mov` where that file exists, else `name.mp4`.
+    public static func fileName(_ name: String) -> String {
+        let mov = name + ".mov"
+        return FileManager.default.fileExists(atPath: directory.appendingPathComponent(mov).path) ? mov : name + ".mp4"
+    }
 
     /// Names of fixtures with a video track.
     public static var videoNames: [String] { names.filter { (try? expectation($0))?.codecName != nil } }
 
     /// The path of a fixture.
     public static func path(_ name: String) -> String {
-        directory.appendingPathComponent(name + ".mp4").path
+        directory.appendingPathComponent(fileName(name)).path
     }
 
     /// The bytes of a fixture.
     public static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent(name + ".mp4")))
+        [UInt8](try Data(contentsOf: directory.appendingPathComponent(fileName(name))))
     }
 
     /// The ffprobe expectation of a fixture.

@@ -43,6 +43,8 @@ public struct SyntheticMovie {
 
     /// The bytes of the sample entry to write instead of the default avc1 (repeated `sampleEntryCount` times).
     public var sampleEntry: [UInt8]? = nil
+    /// Write QuickTime's handlers: mdia/hdlr as a media handler (mhlr) and a data handler (dhlr, alis) in minf.
+    public var quickTimeHandlers = false
 
     /// The defaults: 8 samples, B-frame style composition offsets, 3 chunks.
     public init() {}
@@ -122,20 +124,36 @@ public struct SyntheticMovie {
         }
         let mdhd = BoxBuilder.fullBox("mdhd", BoxBuilder.u32(0) + BoxBuilder.u32(0) + BoxBuilder.u32(timescale)
             + BoxBuilder.u32(UInt32(totalDuration)) + BoxBuilder.u16(0x55C4) + BoxBuilder.u16(0))
-        let hdlr = BoxBuilder.fullBox("hdlr", BoxBuilder.u32(0) + BoxBuilder.fourCC("vide") + BoxBuilder.zeros(12) + Array("Video\0".utf8))
-        let mdia = BoxBuilder.box("mdia", mdhd + hdlr + BoxBuilder.box("minf", BoxBuilder.box("stbl", stbl(chunkOffsets: chunkOffsets))))
+        let hdlr = BoxBuilder.fullBox("hdlr", BoxBuilder.fourCC(quickTimeHandlers ? "mhlr" : "\0\0\0\0")  // component type
+            + BoxBuilder.fourCC("vide") + BoxBuilder.zeros(12) + Array("Video\0".utf8))    // subtype, reserved, name
+        // QuickTime's data handler reference: component type dhlr, subtype alis, a counted (Pascal) name.
+        let dataHandler = quickTimeHandlers ? BoxBuilder.fullBox("hdlr", BoxBuilder.fourCC("dhlr") + BoxBuilder.fourCC("alis")
+            + BoxBuilder.zeros(12) + [11] + Array("DataHandler".utf8)) : []
+        let minf = BoxBuilder.box("minf", dataHandler + BoxBuilder.box("stbl", stbl(chunkOffsets: chunkOffsets)))
+        let mdia = BoxBuilder.box("mdia", mdhd + hdlr + minf)
         trak += mdia
         return BoxBuilder.box("moov", mvhd + BoxBuilder.box("trak", trak))
     }
 
-    /// An H.264 SPS for a 64x48 picture (4x3 macroblocks) with the given profile, progressive or not.
-    public static func sps(profile: UInt8 = 66, frameMBsOnly: Bool = true) -> [UInt8] {
+    /// An H.264 SPS for a 64x48 picture (4x3 macroblocks) with the given profile, progressive or not, and with a VUI
+    /// that states only the colour (primaries, transfer, matrix code points and the full-range flag) when `colour` is set.
+    public static func sps(profile: UInt8 = 66, frameMBsOnly: Bool = true,
+                           colour: (primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool)? = nil) -> [UInt8] {
         var bits = String(profile, radix: 2).leftPadded(8) + "00000000" + "00011110"  // profile, constraints, level 30
         bits += "1" + "1" + "011" + "010" + "0"       // sps id 0, log2_max_frame_num-4 = 0, poc type 2, 1 ref frame, no gaps
         bits += "00100"                                // pic_width_in_mbs_minus1 = 3
         bits += frameMBsOnly ? "011" : "010"           // pic_height_in_map_units_minus1 = 2 (frames) or 1 (field pairs)
         bits += frameMBsOnly ? "1" : "01"              // frame_mbs_only_flag (and mb_adaptive_frame_field_flag = 1)
-        bits += "1" + "0" + "0" + "1"                  // direct_8x8, no cropping, no VUI, stop bit
+        bits += "1" + "0"                              // direct_8x8, no cropping
+        if let colour {
+            bits += "1" + "0" + "0"                    // vui_parameters_present, no aspect ratio, no overscan info
+            bits += "1" + "101" + (colour.fullRange ? "1" : "0") + "1"  // video signal type: format 5, range, colour description
+            for code in [colour.primaries, colour.transfer, colour.matrix] { bits += String(code, radix: 2).leftPadded(8) }
+            bits += "0" + "0" + "0" + "0" + "0" + "0"  // no chroma location, timing, NAL/VCL HRD, pic_struct, restrictions
+        } else {
+            bits += "0"                                // no VUI
+        }
+        bits += "1"                                    // stop bit
         while bits.count % 8 != 0 { bits += "0" }
         var bytes: [UInt8] = [0x67]
         var index = bits.startIndex

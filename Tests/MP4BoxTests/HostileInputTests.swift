@@ -124,12 +124,19 @@ import Testing
         await Self.expectError(Self.patched(Self.valid, box: "stsc", at: 16, 0), .malformed, containing: "first chunk")
     }
 
-    @Test func stscNamingMoreChunksThanStcoThrows() async {
+    @Test func stscNamingMoreChunksThanStcoKeepsTheSamplesTheChunksHold() throws {
+        // As ffmpeg and Media3: the samples of chunks that have an offset are kept, the rest left out, with a warning.
         var movie = SyntheticMovie()
         movie.samplesPerChunk = [3, 3, 2]
         var bytes = movie.bytes()
         bytes = Self.patched(bytes, box: "stco", at: 12, 2)  // entry_count 3 -> 2: the third chunk has no offset
-        await Self.expectError(bytes, .malformed)
+        let parsed = try MovieParser.parse(fileBytes: bytes)
+        let track = try #require(parsed.tracks.first)
+        #expect(track.samples.count == 6)
+        #expect(track.samples.syncSampleCount == 2)  // stss names samples 1 and 5, both held
+        #expect(parsed.diagnostics.contains { $0.detail.contains("chunks hold 6 of the 8 samples") })
+        let offsets = movie.expectedOffsets()
+        for index in 0..<6 { #expect(try track.samples.sample(at: index).offset == offsets[index]) }
     }
 
     @Test func stcoEntryCountBeyondPayloadThrows() async {

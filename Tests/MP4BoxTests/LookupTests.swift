@@ -42,4 +42,14 @@ import Testing
             #expect(try track.syncSample(atOrBefore: time)?.offset == before?.pos, "\(name) key at or before \(time)")
         }
     }
+
+    @Test(arguments: [(2.0166666666666666, 60), (2.0, 60), (1.9999999999, 60), (2.0333333333333333, 61), (0.0, 0), (0.0333, 0)])
+    func secondsBecomeTheUnitThatContainsThem(_ seconds: Double, _ units: Int64) throws {
+        // A 30-units-a-second track (as Media3's muxer writes): mid-frame times belong to the frame that started.
+        var movie = SyntheticMovie()
+        movie.timescale = 30
+        movie.durations = Array(repeating: 1, count: movie.sampleSizes.count)
+        let track = try #require(try MovieParser.parse(fileBytes: movie.bytes()).tracks.first)
+        #expect(track.presentationTime(seconds: seconds) == units)
+    }
 }

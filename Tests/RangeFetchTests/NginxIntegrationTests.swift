@@ -19,10 +19,10 @@ import Testing
     @Test(arguments: Fixtures.names)
     func locatingOverNginxMatchesTheFile(_ name: String) async throws {
         guard let nginx = Self.nginx else { return }
-        let path = "GET /\(name).mp4 "
+        let path = "GET /\(Fixtures.fileName(name)) "
         func logged() -> Int { nginx.accessLog.filter { $0.contains(path) }.count }
         let before = logged()
-        let source = try HTTPByteSource(url: nginx.url(name + ".mp4"))
+        let source = try HTTPByteSource(url: nginx.url(Fixtures.fileName(name)))
         let remote = try await MovieLocator().locate(in: source)
         let local = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name)))
         #expect(remote.reads.map { [$0.range.lowerBound, UInt64($0.byteCount)] } == local.reads.map { [$0.range.lowerBound, UInt64($0.byteCount)] })

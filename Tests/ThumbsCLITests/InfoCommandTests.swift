@@ -39,6 +39,7 @@ import Testing
             var id: Int
             var kind: String
             var codec: String?
+            var sampleEntry: String?
             var encrypted: Bool
             var codedWidth: Int?
             var codedHeight: Int?
@@ -119,7 +120,7 @@ import Testing
             return
         }
         let local = try Self.run(["info", Fixtures.path(name), "--json"])
-        let remote = try Self.run(["info", nginx.url(name + ".mp4"), "--json"])
+        let remote = try Self.run(["info", nginx.url(Fixtures.fileName(name)), "--json"])
         #expect(remote.status == 0, "\(remote.stderr)")
         #expect(remote.stdout == local.stdout)
     }

@@ -25,7 +25,7 @@ import Thumbs
         Case(name: "709 limited red", matrix: 1, fullRange: false, bitDepth: 8, ycbcr: (63, 102, 240), rgb: (255, 0, 0)),
         Case(name: "709 limited green", matrix: 1, fullRange: false, bitDepth: 8, ycbcr: (173, 42, 26), rgb: (0, 255, 0)),
         Case(name: "709 limited blue", matrix: 1, fullRange: false, bitDepth: 8, ycbcr: (32, 240, 118), rgb: (0, 0, 255)),
-        Case(name: "unspecified is 709", matrix: 2, fullRange: false, bitDepth: 8, ycbcr: (63, 102, 240), rgb: (255, 0, 0)),
+        Case(name: "unspecified below HD is 601", matrix: 2, fullRange: false, bitDepth: 8, ycbcr: (81, 90, 240), rgb: (255, 0, 0)),
         Case(name: "601 limited red", matrix: 6, fullRange: false, bitDepth: 8, ycbcr: (81, 90, 240), rgb: (255, 0, 0)),
         Case(name: "601 (470bg) limited green", matrix: 5, fullRange: false, bitDepth: 8, ycbcr: (145, 54, 34), rgb: (0, 255, 0)),
         Case(name: "601 full red (JFIF)", matrix: 6, fullRange: true, bitDepth: 8, ycbcr: (76, 85, 255), rgb: (255, 0, 0)),
@@ -54,6 +54,13 @@ import Thumbs
         // The standard values are themselves rounded to whole code values: allow 2.
         #expect(abs(pixel[0] - test.rgb.0) <= 2 && abs(pixel[1] - test.rgb.1) <= 2 && abs(pixel[2] - test.rgb.2) <= 2,
                 "\(test.name): \(pixel)")
+    }
+
+    @Test func unspecifiedMatrixFromHDUpIs709() throws {
+        // 709 limited red; a 1280-wide picture that states no matrix is converted as BT.709.
+        let frame = TestFrames.uniform(width: 1280, height: 16, y: 63, cb: 102, cr: 240, colour: .unspecified)
+        let pixel = try Renderer.render(frame, options: RenderOptions()).pixel(x: 1, y: 2)
+        #expect(abs(pixel[0] - 255) <= 2 && pixel[1] <= 2 && pixel[2] <= 2, "\(pixel)")
     }
 
     /// The textbook formulas in double precision, rounded.

@@ -19,7 +19,7 @@ public final class OpenH264Decoder: VideoDecoder {
             throw DecodeError(.unsupportedCodec, "OpenH264Decoder decodes H.264, not \(configuration.format)")
         }
         self.configuration = configuration
-        self.colour = colour ?? ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false)
+        self.colour = colour ?? .unspecified
         handle = try OpenH264Handle()
     }
 

@@ -97,7 +97,7 @@ public final class De265Decoder: VideoDecoder {
         let vui = ColourDescription(primaries: picture.colour.primaries, transfer: picture.colour.transfer,
                                     matrix: picture.colour.matrix, fullRange: picture.colour.fullRange)
         return DecodedFrame(planes: picture.planes, bitDepth: picture.bitDepth, chromaFormat: picture.chromaFormat,
-                            colour: colour ?? vui, sampleIndex: index,
+                            colour: colour?.filling(from: vui) ?? vui, sampleIndex: index,
                             compositionTime: compositionTimes.removeValue(forKey: index) ?? 0)
     }
 }

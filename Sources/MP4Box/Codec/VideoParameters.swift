@@ -49,23 +49,3 @@ public struct VideoParameters: Sendable, Equatable {
             && lhs.maxReorderPictures == rhs.maxReorderPictures
     }
 }
-
-/// Colour primaries, transfer characteristics, matrix coefficients (ISO/IEC 23091-2 code points) and range.
-public struct ColourDescription: Sendable, Equatable {
-    /// Colour primaries (1 BT.709, 5/6 BT.601, 9 BT.2020, 2 unspecified).
-    public var primaries: Int
-    /// Transfer characteristics (1 BT.709, 16 PQ, 18 HLG, 2 unspecified).
-    public var transfer: Int
-    /// Matrix coefficients (1 BT.709, 5/6 BT.601, 9 BT.2020 NCL, 0 identity/RGB, 2 unspecified).
-    public var matrix: Int
-    /// Whether samples use the full range (0-255) rather than limited (16-235).
-    public var fullRange: Bool
-
-    /// Makes a description.
-    public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
-        self.primaries = primaries
-        self.transfer = transfer
-        self.matrix = matrix
-        self.fullRange = fullRange
-    }
-}

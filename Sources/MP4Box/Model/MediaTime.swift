@@ -31,9 +31,22 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         return MediaTime(value: floored, timescale: newTimescale)
     }
 
-    /// The time `seconds` at `timescale`, rounded to the nearest unit and clamped to a representable range.
-    public init(seconds: Double, timescale: UInt32) {
-        let scaled = (seconds * Double(timescale)).rounded()
+    /// How a time in seconds becomes a whole number of units.
+    public enum Rounding: Sendable {
+        /// To the nearest unit.
+        case nearest
+        /// To the unit that contains the instant (down), with a millionth of a unit of slack so that binary
+        /// rounding of a decimal time (2.0 s arriving as 1.9999999999) does not fall into the unit before.
+        case containing
+    }
+
+    /// The time `seconds` at `timescale`, rounded as `rounding` says and clamped to a representable range.
+    public init(seconds: Double, timescale: UInt32, rounding: Rounding = .nearest) {
+        let product = seconds * Double(timescale)
+        let scaled = switch rounding {
+        case .nearest: product.rounded()
+        case .containing: (product + 1e-6).rounded(.down)
+        }
         let limit = Double(Int64.max / 4)
         self.init(value: scaled.isFinite ? Int64(max(-limit, min(limit, scaled))) : 0, timescale: timescale)
     }

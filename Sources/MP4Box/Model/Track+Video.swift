@@ -54,14 +54,21 @@ extension Track {
         return (max(width, 1), max(height, 1))
     }
 
-    /// The colour description from colr (nclx/nclc), else from the SPS VUI.
+    /// The colour description: the colr box (nclx/nclc) where it states a value, else the SPS VUI.
+    ///
+    /// The box wins where both speak (ISO/IEC 14496-12, 12.1.5), the range
+    /// included: a camera that marks full range in the VUI and limited range in
+    /// an nclx box is converted as limited. An nclc box (QuickTime) has no range
+    /// flag, so the VUI's is used. Nil when neither says anything.
     public var colour: ColourDescription? {
-        if let colr = visualEntry?.colourInformation, let primaries = colr.colourPrimaries,
-           let transfer = colr.transferCharacteristics, let matrix = colr.matrixCoefficients {
-            let fullRange = colr.fullRange ?? videoParameters?.colour?.fullRange ?? false
-            return ColourDescription(primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix), fullRange: fullRange)
+        let vui = videoParameters?.colour
+        guard let colr = visualEntry?.colourInformation, let primaries = colr.colourPrimaries,
+              let transfer = colr.transferCharacteristics, let matrix = colr.matrixCoefficients else {
+            return vui
         }
-        return videoParameters?.colour
+        let box = ColourDescription(primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix),
+                                    fullRange: colr.fullRange ?? vui?.fullRange ?? false)
+        return box.filling(from: vui)
     }
 
     /// The NAL unit length size from avcC or hvcC.

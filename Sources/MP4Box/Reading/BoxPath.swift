@@ -19,6 +19,11 @@ public struct BoxPath: Sendable, Equatable, CustomStringConvertible {
         return copy
     }
 
+    /// Whether the innermost box sits directly inside a box of type `parent` (`moov/trak[1]/mdia/hdlr` is inside `mdia`).
+    public func isDirectlyInside(_ parent: FourCC) -> Bool {
+        components.count >= 2 && components[components.count - 2] == parent.description
+    }
+
     /// Nesting depth: the number of components.
     public var depth: Int { components.count }
 

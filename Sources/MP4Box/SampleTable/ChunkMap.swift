@@ -5,11 +5,16 @@ struct ChunkMap: Sendable {
     /// First sample of each stsc run, then the total the runs cover.
     let index: RunIndex
 
-    /// Builds the index, checking that runs ascend, name chunks that exist and cover `sampleCount` samples.
+    /// Builds the index, checking that runs ascend from chunk 1.
+    ///
+    /// Runs may name chunks that stco/co64 does not have, or cover fewer samples
+    /// than stsz counts: `heldSampleCount` is what the chunks that exist hold,
+    /// and the track keeps those samples (as ffmpeg and Media3 do).
+    /// - Throws: `MP4Error` `malformed` when a run's first chunk is 0 or out of order.
     init(stsc box: SampleToChunkBox?, offsets: ChunkOffsetBox?, sampleCount: Int, path: String, limits: ParseLimits) throws(MP4Error) {
         stsc = box?.entries ?? .empty
         chunkOffsets = offsets
-        let chunkCount = offsets?.chunkCount ?? 0
+        let chunkCount = UInt64(offsets?.chunkCount ?? 0)
         var samples = [0]
         samples.reserveCapacity(stsc.count + 1)
         var total: UInt64 = 0
@@ -17,27 +22,25 @@ struct ChunkMap: Sendable {
             let firstChunk = UInt64(stsc.uint32(run, 0))
             let perChunk = UInt64(stsc.uint32(run, 4))
             let entryOffset = stsc.fileOffset + UInt64(run * 12)
-            let nextFirstChunk = run + 1 < stsc.count ? UInt64(stsc.uint32(run + 1, 0)) : UInt64(chunkCount) + 1
-            guard firstChunk >= 1, firstChunk <= nextFirstChunk, (run > 0 || firstChunk == 1) else {
+            let nextFirstChunk = run + 1 < stsc.count ? UInt64(stsc.uint32(run + 1, 0)) : chunkCount + 1
+            guard firstChunk >= 1, firstChunk <= max(nextFirstChunk, chunkCount + 1), (run > 0 || firstChunk == 1) else {
                 throw MP4Error(.malformed, path: path + "/stsc", offset: entryOffset,
                                "first chunk \(firstChunk) is out of order (next \(nextFirstChunk))")
             }
-            guard firstChunk <= UInt64(chunkCount) || total >= UInt64(sampleCount) else {
-                throw MP4Error(.malformed, path: path + "/stsc", offset: entryOffset,
-                               "first chunk \(firstChunk) exceeds the chunk count \(chunkCount)")
-            }
-            let chunks = nextFirstChunk - firstChunk
+            // Only chunks that have an offset hold samples.
+            let lastChunk = min(nextFirstChunk, chunkCount + 1)
+            let chunks = lastChunk > firstChunk ? lastChunk - firstChunk : 0
             let (runSamples, overflow) = chunks.multipliedReportingOverflow(by: perChunk)
             total += overflow ? UInt64.max / 2 : runSamples
             total = min(total, UInt64(limits.maximumSampleCount) + 1)
             samples.append(Int(total))
         }
-        guard total >= UInt64(sampleCount) else {
-            throw MP4Error(.malformed, path: path + "/stsc", offset: stsc.fileOffset,
-                           "chunks hold \(total) samples, the track has \(sampleCount)")
-        }
+        heldSampleCount = Int(min(total, UInt64(sampleCount)))
         index = RunIndex(firstSample: samples)
     }
+
+    /// How many of the track's samples the chunks that exist hold (at most stsz's count).
+    let heldSampleCount: Int
 
     /// The chunk (0-based) holding `sample`, the first sample of that chunk, and its sample description index.
     func chunk(of sample: Int) -> (chunk: Int, firstSample: Int, descriptionIndex: UInt32)? {

@@ -1,6 +1,6 @@
 /// The samples of a track as described by its stbl boxes, read on demand from their raw bytes.
 public struct StandardSampleTable: Sendable {
-    /// The number of samples (from stsz or stz2).
+    /// The number of samples: stsz's (or stz2's) count, or fewer when the chunks hold fewer.
     public let count: Int
     let sizes: SampleSizeBox?
     let timing: TimeToSampleMap
@@ -10,7 +10,7 @@ public struct StandardSampleTable: Sendable {
     let dependencies: RawTable?
 
     /// Reads the tables of `stbl` and checks that they agree.
-    /// - Throws: `MP4Error` `malformed` when tables disagree on the sample count or name chunks that do not exist; `limitExceeded` past `limits`.
+    /// - Throws: `MP4Error` `malformed` when stts covers fewer samples than stsz or stsc runs are out of order; `limitExceeded` past `limits`.
     init(stbl: ContainerBox, path: String, limits: ParseLimits, diagnostics: inout [ParseDiagnostic]) throws(MP4Error) {
         sizes = stbl.first(SampleSizeBox.self)
         let sampleCount = Int(sizes?.sampleCount ?? 0)
@@ -29,6 +29,10 @@ public struct StandardSampleTable: Sendable {
         composition = try CompositionOffsetMap(box: stbl.first(CompositionOffsetBox.self), path: path + "/ctts", limits: limits)
         chunks = try ChunkMap(stsc: stbl.first(SampleToChunkBox.self), offsets: stbl.first(ChunkOffsetBox.self),
                               sampleCount: sampleCount, path: path, limits: limits)
+        if chunks.heldSampleCount < sampleCount {
+            diagnostics.append(ParseDiagnostic(path: path + "/stsc", offset: stbl.first(SampleToChunkBox.self)?.header.offset ?? stbl.header.offset,
+                                               detail: "chunks hold \(chunks.heldSampleCount) of the \(sampleCount) samples stsz counts; the rest are left out"))
+        }
         if let stss = stbl.first(SyncSampleBox.self) {
             var previous: UInt32 = 0
             for entry in 0..<stss.sampleNumbers.count {
@@ -52,7 +56,19 @@ public struct StandardSampleTable: Sendable {
         } else {
             dependencies = nil
         }
-        count = sampleCount
+        count = chunks.heldSampleCount
+        // stss entries past the last sample (stss names more samples than the chunks hold) are not sync samples here.
+        if let syncSamples {
+            var low = 0
+            var high = syncSamples.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(syncSamples.uint32(middle)) <= count { low = middle + 1 } else { high = middle }
+            }
+            syncSampleCount = low
+        } else {
+            syncSampleCount = count
+        }
     }
 
     /// Sample `index` (0-based, below `count`).
@@ -85,8 +101,8 @@ public struct StandardSampleTable: Sendable {
         return syncIndex(atOrBefore: index).map { Int(syncSamples.uint32($0)) - 1 == index } ?? false
     }
 
-    /// The number of sync samples.
-    public var syncSampleCount: Int { syncSamples?.count ?? count }
+    /// The number of sync samples (stss entries that name one of the samples).
+    public let syncSampleCount: Int
 
     /// The sample index of the `n`th sync sample.
     public func syncSample(_ n: Int) -> Int {
@@ -98,7 +114,7 @@ public struct StandardSampleTable: Sendable {
     public func syncIndex(atOrBefore index: Int) -> Int? {
         guard let syncSamples else { return index >= 0 && index < count ? index : nil }
         var low = 0
-        var high = syncSamples.count
+        var high = syncSampleCount
         while low < high {
             let middle = (low + high) / 2
             if Int(syncSamples.uint32(middle)) - 1 <= index { low = middle + 1 } else { high = middle }

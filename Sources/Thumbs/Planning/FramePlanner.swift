@@ -31,12 +31,14 @@ public enum FramePlanner {
         return try planDecode(of: target, in: track, requestedTime: time)
     }
 
-    /// Plans the decode of `target` from the sync sample it depends on.
+    /// Plans the decode of `target` from the sync sample it depends on (from the first sample when none precedes it).
     public static func planDecode(of target: Sample, in track: Track, requestedTime: Int64) throws -> FramePlan {
         let samples = track.samples
         let targetTime = track.presentationTime(of: target)
         guard var syncPosition = samples.syncIndex(atOrBefore: target.index) else {
-            throw ThumbnailError(.noKeyframe, "no sync sample at or before sample \(target.index)")
+            // No sync sample precedes the frame (an edit list that starts before the first one, or a stss that
+            // leaves keyframes out): decode from the first sample, as players do.
+            return try plan(from: samples.sample(at: 0), to: target, in: track, requestedTime: requestedTime)
         }
         var start = try samples.sample(at: samples.syncSample(syncPosition))
         // A picture shown before the sync sample that precedes it in decode order is a leading picture of
@@ -45,6 +47,13 @@ public enum FramePlanner {
             syncPosition -= 1
             start = try samples.sample(at: samples.syncSample(syncPosition))
         }
+        return try plan(from: start, to: target, in: track, requestedTime: requestedTime)
+    }
+
+    /// The samples from `start` to `target` in decode order, without the disposable ones between them.
+    static func plan(from start: Sample, to target: Sample, in track: Track, requestedTime: Int64) throws -> FramePlan {
+        let samples = track.samples
+        let targetTime = track.presentationTime(of: target)
         var plan: [Sample] = []
         for index in start.index...target.index {
             if index != target.index && index != start.index, samples.dependency(of: index)?.isDisposable == true { continue }

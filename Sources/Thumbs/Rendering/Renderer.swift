@@ -10,7 +10,9 @@ import MP4Box
 /// converted on those few samples; the small RGB image is then mirrored and
 /// turned, and placed on its canvas. Scaling before the colour conversion
 /// averages signal values, not light (as swscale does). Chroma samples are
-/// taken as centred on the luma samples they cover.
+/// taken as centred on the luma samples they cover. A frame whose colr box
+/// and VUI leave the matrix unspecified is converted with BT.601 below HD and
+/// BT.709 from HD up (1280 wide or more than 576 high), as CoreVideo and mpv guess.
 public enum Renderer {
     /// Output images are refused above this many pixels (8192 x 8192).
     public static let maximumOutputPixelCount = 1 << 26
@@ -46,7 +48,8 @@ public enum Renderer {
             cr = try AreaScaler.scale(frame.planes[2], bytesPerSample: source.bytesPerSample, region: chromaRegion, to: content)
         }
         var image = ColourConverter.image(luma: luma, cb: cb, cr: cr, size: content, bitDepth: frame.bitDepth,
-                                          colour: frame.colour, keepsHDR: options.keepsHDR,
+                                          colour: frame.colour.resolvingUnspecifiedMatrix(width: frame.width, height: frame.height),
+                                          keepsHDR: options.keepsHDR,
                                           toneMapping: options.toneMapping)
         image = image.oriented(by: orientation)
         if layout.canvas != layout.content {

@@ -2,8 +2,9 @@ import MP4Box
 
 /// Y'CbCr code values to non-linear R'G'B' (nominal 0...1) by a stream's matrix and range (Rec. ITU-T H.273).
 ///
-/// Matrix coefficients: 1 (BT.709), 2 (unspecified) and any code point not
-/// listed use BT.709; 5 and 6 BT.601; 4 FCC; 7 SMPTE 240M; 9 BT.2020 NCL (10,
+/// Matrix coefficients: 1 (BT.709) and any code point not listed use BT.709
+/// (the renderer has already replaced an unspecified matrix by the guess for
+/// the picture's size, `ColourDescription.resolvingUnspecifiedMatrix`); 5 and 6 BT.601; 4 FCC; 7 SMPTE 240M; 9 BT.2020 NCL (10,
 /// BT.2020 constant luminance, is approximated by it); 0 is GBR (identity).
 /// Limited range: Y' = (Y - 16·2^(n-8)) / (219·2^(n-8)), C = (C - 2^(n-1)) / (224·2^(n-8)).
 /// Full range: Y' = Y / (2^n - 1), C = (C - 2^(n-1)) / (2^n - 1).

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Writes the independent expectations for the real-world corpus, and REPORT.md.
+
+    Fixtures/real-world/make-expectations.py            expectations + references + REPORT.md
+    Fixtures/real-world/make-expectations.py --report   REPORT.md only (from the expectations already here)
+    options: --thumbs PATH   the thumbs binary REPORT.md runs (default: .build/debug/thumbs)
+             --only NAME     one file (expectations and report lines for it alone; REPORT.md is not rewritten)
+
+Needs ffmpeg (with zscale), ffprobe and python3 (standard library only). For every file in media/:
+
+  expectations/<file>.json   what ffprobe says: the first video stream (ffmpeg's `-map 0:V:0`: attached
+                             pictures are not video), its codec, sample entry, coded and display size
+                             (SAR, rotation), colour, packet and keyframe counts, and the two frames
+                             the conformance suite asks for, as times on the movie timeline;
+  references/<file>.<role>.png  ffmpeg's picture of those frames, turned, fitted inside 160x160 (never
+                             upscaled) with the area filter, converted to RGB with the stream's matrix
+                             and range (an unspecified matrix: BT.601 below HD, BT.709 from 1280 wide
+                             or 577 high up, the rule the renderer documents), PQ and HLG tone-mapped
+                             as Fixtures/make-thumbnail-references.sh does.
+
+The two frames ("roles"):
+  first  the frame on screen at 0 s: the last decoded frame whose pts is <= 0, else the first one;
+  mid    the frame in the middle of the presented frames (index n // 2 in presentation order). Its
+         request time is halfway between its pts and the next frame's, so that the frame is the one
+         on screen at that time whatever rounding either side does.
+Times are ffmpeg's pts with -copyts: ffmpeg's mov demuxer puts them on the movie timeline (edit lists
+applied, an initial empty edit as a delay), which is the timeline our requests use; ffmpeg's `-ss`
+would count from the file's start_time instead, so it is not used.
+
+outcomes.json (written by hand) names the files that must give a typed error instead of a thumbnail,
+with the error and why, and the known defects: files we get wrong today, which the test suite runs as
+known issues (so that a fix shows) and REPORT.md counts as failing. REPORT.md is one line per file: what `thumbs thumbnail --exact` gave for each
+role (PSNR against the reference, or the error), and the counts.
+"""
+import argparse, glob, json, os, re, struct, subprocess, sys, tempfile
+from fractions import Fraction
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MEDIA = os.path.join(HERE, "media")
+EXPECT = os.path.join(HERE, "expectations")
+REFS = os.path.join(HERE, "references")
+BOX = 160
+PSNR_FLOOR = 35.0
+
+MATRIX = {"bt709": "709", "smpte170m": "170m", "bt470bg": "470bg", "bt2020nc": "2020_ncl",
+          "bt2020c": "2020_ncl", "fcc": "fcc", "smpte240m": "240m"}
+RANGE = {"tv": "limited", "pc": "full"}
+HDR_TRANSFERS = {"smpte2084", "arib-std-b67"}
+PRIMARIES = {"bt2020": "2020", "bt709": "709", "smpte170m": "170m", "bt470bg": "470bg"}
+
+
+def run(args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw)
+
+
+def ffprobe(path, *args):
+    return json.loads(run(["ffprobe", "-v", "error", "-of", "json", *args, path]).stdout)
+
+
+def main_video_stream(streams):
+    """The stream `-map 0:V:0` picks: the first video stream that is not an attached picture."""
+    for stream in streams:
+        if stream.get("codec_type") == "video" and not stream.get("disposition", {}).get("attached_pic"):
+            return stream
+    return None
+
+
+def rotation_of(stream):
+    for side in stream.get("side_data_list", []):
+        if "rotation" in side:
+            return side["rotation"]
+    return None
+
+
+def display_matrix_of(stream):
+    for side in stream.get("side_data_list", []):
+        if "displaymatrix" in side:
+            return side["displaymatrix"]
+    return None
+
+
+def round_half_up(numerator, denominator):
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def display_size(width, height, sar, rotation):
+    """Cropped size widened (or heightened) to square pixels, turned for 90/270 degrees, as Track.displaySize."""
+    if sar and sar not in ("0:1", "1:1"):
+        h, v = (int(part) for part in sar.split(":"))
+        if h > 0 and v > 0:
+            if h > v:
+                width = width * h // v
+            elif v > h:
+                height = height * v // h
+    if rotation is not None and round(abs(rotation)) % 180 == 90:
+        width, height = height, width
+    return max(width, 1), max(height, 1)
+
+
+def fitted(width, height):
+    """Inside BOX x BOX, aspect kept, the limiting side exactly BOX, never upscaled."""
+    if width <= BOX and height <= BOX:
+        return width, height
+    if height <= width:
+        return BOX, max(1, round_half_up(height * BOX, width))
+    return max(1, round_half_up(width * BOX, height)), BOX
+
+
+def decoded_frames(path, index):
+    """(pts, duration) of every frame ffmpeg decodes from stream `index`, in presentation order, stream time base."""
+    out = run(["ffprobe", "-v", "error", "-select_streams", str(index), "-show_entries",
+               "frame=best_effort_timestamp,pts,pkt_duration,duration", "-of", "json", path]).stdout
+    frames = []
+    for frame in json.loads(out).get("frames", []):
+        pts = frame.get("pts", frame.get("best_effort_timestamp"))
+        if pts is None:
+            continue
+        duration = frame.get("duration", frame.get("pkt_duration"))
+        frames.append((int(pts), int(duration) if duration is not None else None))
+    frames.sort()
+    return frames
+
+
+def pick_roles(frames, time_base):
+    """{role: (pts, request seconds)} from the decoded frames."""
+    roles = {}
+    at_zero = [pts for pts, _ in frames if pts <= 0]
+    first = max(at_zero) if at_zero else frames[0][0]
+    roles["first"] = (first, 0.0)
+    middle = len(frames) // 2
+    pts, duration = frames[middle]
+    following = frames[middle + 1][0] if middle + 1 < len(frames) else pts + (duration or 1)
+    request = (Fraction(pts) + Fraction(following - pts) / 2) * time_base
+    roles["mid"] = (pts, float(request))
+    return roles
+
+
+def colour_chain(stream, width, height):
+    coded_width, coded_height = stream["width"], stream["height"]
+    guessed = "709" if coded_width >= 1280 or coded_height > 576 else "170m"
+    matrix = MATRIX.get(stream.get("color_space"), guessed)
+    rng = RANGE.get(stream.get("color_range"), "limited")
+    transfer = stream.get("color_transfer")
+    if transfer in HDR_TRANSFERS:
+        primaries = PRIMARIES.get(stream.get("color_primaries"), "2020")
+        return (f"zscale=matrixin={matrix}:rangein={rng}:transferin={transfer}:primariesin={primaries}"
+                f":transfer=linear:npl=100:agamma=0,format=gbrpf32le,zscale=primaries=709:agamma=0,"
+                f"tonemap=tonemap=hable:desat=0:peak=10,"
+                f"zscale=transfer=709:matrix=709:range=full:agamma=0,format=gbrp"), matrix, rng
+    return f"zscale=matrixin={matrix}:rangein={rng}:matrix={matrix}:range=full:agamma=0,format=gbrp", matrix, rng
+
+
+def write_reference(path, stream, pts, size, target):
+    width, height = size
+    ten_bit = re.search(r"p1[02]", stream.get("pix_fmt", "")) is not None
+    yuv444 = "yuv444p10le" if ten_bit else "yuv444p"
+    colour, _, rng = colour_chain(stream, width, height)
+    # The range stays as coded through the scale: swscale would otherwise move full-range (yuvj) samples to
+    # limited range on the way to yuv444p, and zscale, told the stream's range, would read them wrongly.
+    scale = (f"scale={width}:{height}:flags=area+accurate_rnd+full_chroma_int:in_range={rng}:out_range={rng},"
+             f"format={yuv444}")
+    chain = (f"select=eq(pts\\,{pts}),{scale},{colour},format=rgb24,setsar=1,"
+             "setparams=color_primaries=unknown:color_trc=unknown:colorspace=unknown")
+    run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+         "-sws_flags", "area+accurate_rnd+full_chroma_int", "-copyts", "-i", path,
+         "-map", f"0:{stream['index']}", "-vf", chain, "-fps_mode", "passthrough", "-frames:v", "1",
+         "-c:v", "png", "-pred", "mixed", "-compression_level", "9", "-map_metadata", "-1",
+         "-fflags", "+bitexact", "-flags:v", "+bitexact", "-f", "image2", target])
+    probe = run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                 "stream=width,height,pix_fmt", "-of", "csv=p=0", target]).stdout.strip()
+    if probe != f"{width},{height},rgb24":
+        raise RuntimeError(f"{target} is {probe}, expected {width}x{height} rgb24")
+
+
+def expect(name):
+    path = os.path.join(MEDIA, name)
+    try:
+        probe = ffprobe(path, "-show_streams", "-show_format", "-count_packets")
+    except subprocess.CalledProcessError as error:
+        message = (error.stderr.strip().splitlines() or ["ffprobe failed"])[-1][:200]
+        return {"file": name, "fileSize": os.path.getsize(path), "ffprobeError": message,
+                "videoStreamCount": 0, "video": None}
+    result = {"file": name, "fileSize": os.path.getsize(path),
+              "formatName": probe.get("format", {}).get("format_name"),
+              "videoStreamCount": sum(1 for s in probe.get("streams", []) if s.get("codec_type") == "video"
+                                      and not s.get("disposition", {}).get("attached_pic"))}
+    stream = main_video_stream(probe.get("streams", []))
+    if stream is None:
+        result["video"] = None
+        return result
+    index = stream["index"]
+    packets = ffprobe(path, "-select_streams", str(index), "-show_entries", "packet=flags").get("packets", [])
+    rotation = rotation_of(stream)
+    width, height = stream.get("width", 0), stream.get("height", 0)
+    sar = stream.get("sample_aspect_ratio")
+    video = {
+        "streamIndex": index, "trackID": int(stream["id"], 16) if stream.get("id") else None,
+        "codecName": stream.get("codec_name"), "codecTag": stream.get("codec_tag_string"),
+        "profile": stream.get("profile"), "pixFmt": stream.get("pix_fmt"),
+        "width": width, "height": height, "sampleAspectRatio": sar,
+        "rotation": rotation, "displayMatrix": display_matrix_of(stream),
+        "colorSpace": stream.get("color_space"), "colorRange": stream.get("color_range"),
+        "colorTransfer": stream.get("color_transfer"), "colorPrimaries": stream.get("color_primaries"),
+        "timeBase": stream.get("time_base"), "startTime": stream.get("start_time"),
+        "packetCount": int(stream.get("nb_read_packets", len(packets))),
+        "keyPacketCount": sum(1 for p in packets if "K" in p.get("flags", "")),
+    }
+    if width and height:
+        video["displayWidth"], video["displayHeight"] = display_size(width, height, sar, rotation)
+    result["video"] = video
+    decodes = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", f"0:{index}",
+                              "-frames:v", "1", "-f", "null", "-"], capture_output=True, text=True)
+    frames = decoded_frames(path, index) if decodes.returncode == 0 and width and height else []
+    video["ffmpegDecodes"] = bool(frames)
+    if not frames:
+        video["ffmpegError"] = (decodes.stderr.strip().splitlines() or ["no frames"])[-1][:200]
+        return result
+    video["decodedFrameCount"] = len(frames)
+    time_base = Fraction(stream["time_base"])
+    size = fitted(video["displayWidth"], video["displayHeight"])
+    _, matrix, rng = colour_chain(stream, *size)
+    video["reference"] = {"width": size[0], "height": size[1], "matrix": matrix, "range": rng,
+                          "toneMapped": stream.get("color_transfer") in HDR_TRANSFERS}
+    video["roles"] = []
+    for role, (pts, seconds) in pick_roles(frames, time_base).items():
+        write_reference(path, stream, pts, size, os.path.join(REFS, f"{name}.{role}.png"))
+        video["roles"].append({"role": role, "pts": pts, "ptsSeconds": float(Fraction(pts) * time_base),
+                               "requestSeconds": seconds})
+    return result
+
+
+def psnr(ours, reference):
+    """ffmpeg's PSNR over the RGB planes of two same-sized PNGs (the `average` figure), or None when sizes differ."""
+    sizes = [run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                  "-of", "csv=p=0", p]).stdout.strip() for p in (ours, reference)]
+    if sizes[0] != sizes[1]:
+        return None, sizes[0]
+    out = subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-i", ours, "-i", reference, "-lavfi",
+                          "[0]format=rgb24[a];[1]format=rgb24[b];[a][b]psnr", "-f", "null", "-"],
+                         capture_output=True, text=True).stderr
+    match = re.search(r"average:(\S+)", out)
+    if not match:
+        return None, sizes[0]
+    return (float("inf") if match.group(1) == "inf" else float(match.group(1))), sizes[0]
+
+
+def report_line(thumbs, name, expectation, outcomes):
+    path = os.path.join(MEDIA, name)
+    expected = outcomes.get(name, {}).get("error")
+    video = expectation.get("video")
+    results = []
+    passed = True
+    roles = (video or {}).get("roles") or [{"role": "first", "requestSeconds": 0.0}]
+    with tempfile.TemporaryDirectory() as tmp:
+        for role in roles:
+            target = os.path.join(tmp, role["role"] + ".png")
+            args = [thumbs, "thumbnail", path, "--exact", "--time", repr(role["requestSeconds"]),
+                    "--max-size", str(BOX), "-o", target]
+            try:
+                done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+            except subprocess.TimeoutExpired:
+                results.append(f"{role['role']}: HANG")
+                passed = False
+                continue
+            if done.returncode != 0:
+                message = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
+                message = message.replace(path, name)
+                crashed = done.returncode < 0 or done.returncode > 100
+                results.append(f"{role['role']}: {'CRASH ' if crashed else ''}error: {message}")
+                passed = passed and expected is not None and not crashed
+                continue
+            if expected is not None:
+                results.append(f"{role['role']}: thumbnail, but outcomes.json expects {expected['type']}.{expected['code']}")
+                passed = False
+                continue
+            reference = os.path.join(REFS, f"{name}.{role['role']}.png")
+            if not os.path.exists(reference):
+                results.append(f"{role['role']}: thumbnail (no ffmpeg reference)")
+                passed = False
+                continue
+            quality, size = psnr(target, reference)
+            if quality is None:
+                results.append(f"{role['role']}: size {size.replace(',', 'x')}, ffmpeg's differs")
+                passed = False
+            else:
+                results.append(f"{role['role']}: {quality:.1f} dB")
+                passed = passed and quality >= PSNR_FLOOR
+    return passed, "; ".join(results)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--report", action="store_true")
+    parser.add_argument("--thumbs", default=os.path.join(ROOT, ".build", "debug", "thumbs"))
+    parser.add_argument("--only")
+    options = parser.parse_args()
+    os.makedirs(EXPECT, exist_ok=True)
+    os.makedirs(REFS, exist_ok=True)
+    names = sorted(os.listdir(MEDIA)) if not options.only else [options.only]
+    if not options.report:
+        for name in names:
+            for stale in glob.glob(os.path.join(REFS, glob.escape(name) + ".*.png")):
+                os.remove(stale)
+            expectation = expect(name)
+            with open(os.path.join(EXPECT, name + ".json"), "w") as out:
+                json.dump(expectation, out, indent=1, sort_keys=True)
+                out.write("\n")
+            video = expectation.get("video") or {}
+            print(f"{name}: {video.get('codecName')} {video.get('displayWidth')}x{video.get('displayHeight')}"
+                  f" packets {video.get('packetCount')} decodes {video.get('ffmpegDecodes')}", flush=True)
+    if not os.access(options.thumbs, os.X_OK):
+        sys.exit(f"no thumbs binary at {options.thumbs}: build it (swift build) to write REPORT.md")
+    outcomes = json.load(open(os.path.join(HERE, "outcomes.json")))
+    lines, good = [], 0
+    for name in names:
+        expectation = json.load(open(os.path.join(EXPECT, name + ".json")))
+        passed, text = report_line(options.thumbs, name, expectation, outcomes)
+        good += passed
+        defect = outcomes.get(name, {}).get("defect")
+        if defect:
+            text += f" (known defect: {defect})"
+        lines.append(f"| {'ok' if passed else 'FAIL'} | `{name}` | {text} |")
+        print(lines[-1], flush=True)
+    if options.only:
+        return
+    version = run(["ffmpeg", "-hide_banner", "-version"]).stdout.splitlines()[0]
+    with open(os.path.join(HERE, "REPORT.md"), "w") as out:
+        out.write("# Real-world corpus: outcomes\n\n")
+        out.write("Written by `Fixtures/real-world/make-expectations.py` (do not edit). Each file is asked for the\n"
+                  "exact frame at each role's time (`thumbs thumbnail --exact --max-size 160`); the picture is\n"
+                  f"compared with ffmpeg's ({version}) by PSNR over RGB. A line is ok when every role\n"
+                  f"gives a picture of ffmpeg's size at {PSNR_FLOOR:.0f} dB or more, or the typed error `outcomes.json` expects.\n\n")
+        out.write(f"**{good} of {len(names)} files ok, {len(names) - good} failing.**\n\n")
+        out.write("| outcome | file | roles |\n| --- | --- | --- |\n")
+        out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

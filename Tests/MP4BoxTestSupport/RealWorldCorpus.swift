@@ -1,0 +1,102 @@
+import Foundation
+
+/// The real-world corpus in `Fixtures/real-world`: files from other projects' test data, what ffprobe and
+/// ffmpeg say about them (written by `make-expectations.py`), and the outcomes that are typed errors.
+public enum RealWorldCorpus {
+    /// The corpus folder.
+    public static let directory = Fixtures.directory.appendingPathComponent("real-world")
+
+    /// Every file in `media/`, sorted.
+    public static let names: [String] = {
+        let media = directory.appendingPathComponent("media").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: media)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }()
+
+    /// The path of a corpus file.
+    public static func path(_ name: String) -> String {
+        directory.appendingPathComponent("media/\(name)").path
+    }
+
+    /// The path of ffmpeg's reference picture of `role` for `name`.
+    public static func referencePath(_ name: String, role: String) -> String {
+        directory.appendingPathComponent("references/\(name).\(role).png").path
+    }
+
+    /// What ffprobe and ffmpeg said about `name`.
+    public static func expectation(_ name: String) throws -> RealWorldExpectation {
+        let data = try Data(contentsOf: directory.appendingPathComponent("expectations/\(name).json"))
+        return try JSONDecoder().decode(RealWorldExpectation.self, from: data)
+    }
+
+    /// What `outcomes.json` says of the files that do not give ffmpeg's picture, by name.
+    public static let outcomes: [String: Outcome] = {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("outcomes.json")) else { return [:] }
+        return (try? JSONDecoder().decode([String: Outcome].self, from: data)) ?? [:]
+    }()
+
+    /// A file that must give a typed error instead of a thumbnail, or one we get wrong today.
+    public struct Outcome: Decodable, Sendable {
+        /// A typed error and its code.
+        public struct ExpectedError: Decodable, Sendable {
+            /// The error type's name: `DecodeError`, `ThumbnailError`, `MP4Error`.
+            public var type: String
+            /// Its code's raw value: `unsupportedCodec`, `noVideo`, ...
+            public var code: String
+        }
+
+        /// The error the file must give (a codec without a decoder, encryption, no video, not a movie).
+        public var error: ExpectedError?
+        /// Why the file cannot give a thumbnail.
+        public var why: String?
+        /// What we get wrong on this file today: the suite runs it as a known issue.
+        public var defect: String?
+    }
+}
+
+/// What ffprobe and ffmpeg said about one corpus file.
+public struct RealWorldExpectation: Decodable, Sendable {
+    /// The main video stream (ffmpeg's `-map 0:V:0`).
+    public struct Video: Decodable, Sendable {
+        /// One frame the conformance suite asks for.
+        public struct Role: Decodable, Sendable {
+            /// `first` (on screen at 0 s) or `mid`.
+            public var role: String
+            /// The frame's pts in the stream time base.
+            public var pts: Int64
+            /// The frame's pts in seconds: where it starts on the movie timeline.
+            public var ptsSeconds: Double
+            /// The time to ask for.
+            public var requestSeconds: Double
+        }
+
+        public var trackID: UInt32?
+        public var codecName: String?
+        public var codecTag: String?
+        public var pixFmt: String?
+        public var width: Int
+        public var height: Int
+        public var displayWidth: Int?
+        public var displayHeight: Int?
+        public var rotation: Double?
+        public var displayMatrix: String?
+        public var packetCount: Int
+        public var keyPacketCount: Int
+        public var ffmpegDecodes: Bool
+        public var roles: [Role]?
+
+        /// The display matrix's linear part (a, b, c, d) divided by 65536, or identity when ffprobe reported none.
+        public var matrixLinearPart: (Double, Double, Double, Double) {
+            guard let text = displayMatrix else { return (1, 0, 0, 1) }
+            let rows = text.split(whereSeparator: \.isNewline).map { line in
+                line.split(separator: ":").dropFirst().joined().split(separator: " ").compactMap { Double($0) }
+            }.filter { $0.count == 3 }
+            guard rows.count == 3 else { return (1, 0, 0, 1) }
+            return (rows[0][0] / 65536, rows[0][1] / 65536, rows[1][0] / 65536, rows[1][1] / 65536)
+        }
+    }
+
+    public var file: String
+    public var fileSize: UInt64
+    public var videoStreamCount: Int
+    public var video: Video?
+}

@@ -1,0 +1,75 @@
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+
+/// What a track says about its media: the handler that names its kind, and the colour its colr box and SPS VUI describe.
+@Suite struct TrackDescriptionTests {
+    static func track(_ movie: SyntheticMovie) throws -> Track {
+        try #require(try MovieParser.parse(fileBytes: movie.bytes()).tracks.first)
+    }
+
+    /// A colr box of type nclx (ISO/IEC 14496-12, 12.1.5), or nclc (QuickTime: no range flag) when `fullRange` is nil.
+    static func colr(primaries: UInt16, transfer: UInt16, matrix: UInt16, fullRange: Bool?) -> [UInt8] {
+        BoxBuilder.box("colr", BoxBuilder.fourCC(fullRange == nil ? "nclc" : "nclx")   // colour_type
+            + BoxBuilder.u16(primaries) + BoxBuilder.u16(transfer) + BoxBuilder.u16(matrix)  // code points
+            + (fullRange.map { [$0 ? 0x80 : 0x00] } ?? []))                               // full_range_flag, reserved
+    }
+
+    /// An avc1 entry whose SPS has a VUI with `vui` and whose children add `colr`.
+    static func movie(vui: (UInt8, UInt8, UInt8, Bool)?, colr: [UInt8]) -> SyntheticMovie {
+        var movie = SyntheticMovie()
+        let sps = SyntheticMovie.sps(colour: vui.map { (primaries: $0.0, transfer: $0.1, matrix: $0.2, fullRange: $0.3) })
+        let avcC = BoxBuilder.box("avcC", [1, 66, 0, 30, 0xFF, 0xE1] + BoxBuilder.u16(UInt16(sps.count)) + sps
+            + [1] + BoxBuilder.u16(4) + [0x68, 0xCE, 0x38, 0x80])
+        movie.sampleEntry = SyntheticMovie.visualEntry("avc1", children: avcC + colr)
+        return movie
+    }
+
+    @Test func quickTimeDataHandlerDoesNotHideTheVisualSampleEntry() throws {
+        var movie = SyntheticMovie()
+        movie.quickTimeHandlers = true
+        movie.sampleEntry = SyntheticMovie.avc1Entry()
+        let track = try Self.track(movie)
+        #expect(track.kind == .video)
+        #expect(track.handlerType == "vide")
+        #expect(track.visualEntry?.header.type == "avc1")
+        #expect(track.videoParameters?.width == 64)
+    }
+
+    @Test func vuiColourIsReadWithoutAColrBox() throws {
+        let track = try Self.track(Self.movie(vui: (1, 1, 1, true), colr: []))
+        #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true))
+    }
+
+    @Test func colrRangeWinsOverTheVUIRange() throws {
+        // A camera that marks full range in the VUI and limited range in colr: the box wins.
+        let track = try Self.track(Self.movie(vui: (1, 1, 1, true), colr: Self.colr(primaries: 1, transfer: 1, matrix: 1, fullRange: false)))
+        #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false))
+    }
+
+    @Test func colrCodePointsWinOverTheVUIs() throws {
+        let track = try Self.track(Self.movie(vui: (1, 1, 1, false), colr: Self.colr(primaries: 9, transfer: 16, matrix: 9, fullRange: false)))
+        #expect(track.colour == ColourDescription(primaries: 9, transfer: 16, matrix: 9, fullRange: false))
+    }
+
+    @Test func vuiFillsWhatTheColrBoxLeavesUnspecified() throws {
+        let track = try Self.track(Self.movie(vui: (6, 6, 6, false), colr: Self.colr(primaries: 2, transfer: 2, matrix: 2, fullRange: false)))
+        #expect(track.colour == ColourDescription(primaries: 6, transfer: 6, matrix: 6, fullRange: false))
+    }
+
+    @Test func nclcTakesTheRangeFromTheVUI() throws {
+        let track = try Self.track(Self.movie(vui: (1, 1, 1, true), colr: Self.colr(primaries: 1, transfer: 1, matrix: 1, fullRange: nil)))
+        #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true))
+    }
+
+    @Test func noColourAnywhereIsNil() throws {
+        #expect(try Self.track(Self.movie(vui: nil, colr: [])).colour == nil)
+    }
+
+    @Test(arguments: [(720, 576, 6), (1279, 576, 6), (1280, 576, 1), (720, 577, 1), (1920, 1080, 1), (320, 240, 6)])
+    func unspecifiedMatrixIsGuessedFromThePictureSize(_ width: Int, _ height: Int, _ matrix: Int) {
+        #expect(ColourDescription.unspecified.resolvingUnspecifiedMatrix(width: width, height: height).matrix == matrix)
+        let stated = ColourDescription(primaries: 1, transfer: 1, matrix: 9, fullRange: false)
+        #expect(stated.resolvingUnspecifiedMatrix(width: width, height: height) == stated)
+    }
+}

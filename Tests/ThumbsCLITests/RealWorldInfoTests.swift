@@ -1,0 +1,50 @@
+import Foundation
+import MP4BoxTestSupport
+import Testing
+
+/// `thumbs info --json` on every real-world file ffprobe reads a video stream from: the same codec, display
+/// size, rotation, sample count and keyframe count as ffprobe.
+@Suite struct RealWorldInfoTests {
+    /// Files with a video stream that ffprobe reads, whose sample data is in the file (not the header-only ones,
+    /// where ffprobe counts only the packets it could read).
+    static let names = RealWorldCorpus.names.filter { name in
+        guard let video = (try? RealWorldCorpus.expectation(name))?.video else { return false }
+        return video.width > 0 && video.height > 0 && RealWorldCorpus.outcomes[name]?.error?.code != "sampleOutOfRange"
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: names)
+    func infoAgreesWithFFprobe(_ name: String) throws {
+        if let defect = RealWorldCorpus.outcomes[name]?.defect {
+            // A file we get wrong today may or may not show it in its index.
+            withKnownIssue(Comment(rawValue: defect), isIntermittent: true) { try Self.check(name) }
+        } else {
+            try Self.check(name)
+        }
+    }
+
+    static func check(_ name: String) throws {
+        let video = try #require(try RealWorldCorpus.expectation(name).video)
+        let output = try InfoCommandTests.run(["info", RealWorldCorpus.path(name), "--json"])
+        #expect(output.status == 0, "\(name): \(output.stderr)")
+        guard output.status == 0 else { return }
+        let info = try JSONDecoder().decode(InfoCommandTests.Info.self, from: Data(output.stdout.utf8))
+        let track = try #require(info.tracks.first { UInt32($0.id) == video.trackID },
+                                 "\(name): no track \(video.trackID.map(String.init) ?? "?") in \(info.tracks.map(\.id))")
+        #expect(track.kind == "video", "\(name): track \(track.id) is \(track.kind)")
+        // ffprobe names an encrypted track's original format (frma), as our `codec` does.
+        #expect(track.codec == video.codecTag, "\(name): codec \(track.codec ?? "none") (\(track.sampleEntry ?? "none")), ffprobe \(video.codecTag ?? "none")")
+        #expect(track.displayWidth == video.displayWidth && track.displayHeight == video.displayHeight,
+                "\(name): display \(track.displayWidth ?? 0)x\(track.displayHeight ?? 0), ffprobe \(video.displayWidth ?? 0)x\(video.displayHeight ?? 0)")
+        #expect(track.sampleCount == video.packetCount, "\(name): \(track.sampleCount) samples, ffprobe \(video.packetCount) packets")
+        #expect(track.syncSampleCount == video.keyPacketCount,
+                "\(name): \(track.syncSampleCount) sync samples, ffprobe \(video.keyPacketCount) keyframes")
+        // ffprobe's rotation is counter-clockwise, ours clockwise; a mirror is a negative determinant.
+        let (a, b, c, d) = video.matrixLinearPart
+        let mirrored = a * d - b * c < 0
+        #expect(track.mirrored == mirrored, "\(name): mirrored \(track.mirrored.map(String.init) ?? "nil"), ffprobe's matrix \(video.matrixLinearPart)")
+        if !mirrored {
+            let clockwise = (360 - Int((video.rotation ?? 0).rounded()) % 360) % 360
+            #expect(track.rotation == clockwise, "\(name): rotation \(track.rotation ?? -1), ffprobe \(video.rotation ?? 0)")
+        }
+    }
+}

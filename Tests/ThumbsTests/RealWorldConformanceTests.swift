@@ -1,0 +1,89 @@
+import Foundation
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+import Thumbs
+
+/// Every file of the real-world corpus (`Fixtures/real-world`) gives ffmpeg's picture, or the typed error
+/// `outcomes.json` expects: never a crash, a hang, a wrong frame or a wrong size.
+@Suite struct RealWorldConformanceTests {
+    /// The lowest PSNR accepted against ffmpeg's picture, in dB (as for our own fixtures).
+    static let threshold = 35.0
+
+    /// The options every picture is asked with: the exact frame, fitted inside 160x160 like the references.
+    static var options: ThumbnailOptions {
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        options.requestedTimeToleranceBefore = 0
+        options.requestedTimeToleranceAfter = 0
+        return options
+    }
+
+    @Test func theCorpusIsThere() {
+        #expect(RealWorldCorpus.names.count >= 60, "\(RealWorldCorpus.names.count) files in Fixtures/real-world/media")
+        for name in RealWorldCorpus.outcomes.keys {
+            #expect(RealWorldCorpus.names.contains(name), "outcomes.json names \(name), which is not in media/")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: RealWorldCorpus.names)
+    func givesTheExpectedOutcome(_ name: String) async throws {
+        let outcome = RealWorldCorpus.outcomes[name]
+        if let defect = outcome?.defect {
+            // Known to be wrong today: run it anyway, so that a fix (or a crash) shows.
+            await withKnownIssue(Comment(rawValue: defect)) {
+                try await Self.check(name, outcome: nil)
+            }
+        } else {
+            try await Self.check(name, outcome: outcome)
+        }
+    }
+
+    /// Checks that `name` gives ffmpeg's pictures, or the error `outcome` names.
+    static func check(_ name: String, outcome: RealWorldCorpus.Outcome?) async throws {
+        let expectation = try RealWorldCorpus.expectation(name)
+        let generator = try ThumbnailGenerator(path: RealWorldCorpus.path(name), options: Self.options)
+        if let expected = outcome?.error {
+            do {
+                let thumbnail = try await generator.image(at: .seconds(0))
+                Issue.record("\(name): a \(thumbnail.image.width)x\(thumbnail.image.height) thumbnail, but outcomes.json expects \(expected.type).\(expected.code) (\(outcome?.why ?? ""))")
+            } catch {
+                let (type, code) = Self.typeAndCode(of: error)
+                #expect(type == expected.type && code == expected.code,
+                        "\(name): \(type).\(code) (\(error)), expected \(expected.type).\(expected.code)")
+            }
+            return
+        }
+        let video = try #require(expectation.video, "\(name): ffprobe sees no video and outcomes.json expects no error")
+        let roles = try #require(video.roles, "\(name): ffmpeg decodes no frame and outcomes.json expects no error")
+        for role in roles {
+            let thumbnail = try await generator.image(at: .seconds(role.requestSeconds))
+            // The picture returned is the one whose time is reported: ffmpeg's frame starts exactly there.
+            #expect(abs(thumbnail.actualTime - role.ptsSeconds) < 0.0005,
+                    "\(name) \(role.role): actual time \(thumbnail.actualTime), ffmpeg's frame starts at \(role.ptsSeconds)")
+            let reference = try PNGDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
+                RealWorldCorpus.referencePath(name, role: role.role)))))
+            let image = thumbnail.image
+            if let directory = ProcessInfo.processInfo.environment["THUMBS_DUMP_DIR"] {
+                let url = URL(fileURLWithPath: directory).appendingPathComponent("\(name).\(role.role).png")
+                try Data(try PNGEncoder().encode(image)).write(to: url)
+            }
+            #expect(image.width == reference.width && image.height == reference.height,
+                    "\(name) \(role.role): \(image.width)x\(image.height), ffmpeg \(reference.width)x\(reference.height)")
+            guard image.width == reference.width, image.height == reference.height else { continue }
+            let quality = psnr(image.packed().pixels, reference.packed().pixels)
+            #expect(quality >= Self.threshold, "\(name) \(role.role): psnr \(quality) dB")
+        }
+    }
+
+    /// The error's type name and code, as outcomes.json spells them.
+    static func typeAndCode(of error: any Error) -> (String, String) {
+        switch error {
+        case let error as DecodeError: ("DecodeError", error.code.rawValue)
+        case let error as ThumbnailError: ("ThumbnailError", error.code.rawValue)
+        case let error as MP4Error: ("MP4Error", error.code.rawValue)
+        default: (String(describing: type(of: error)), "\(error)")
+        }
+    }
+}
