@@ -16,6 +16,24 @@ import Testing
         #expect(output == [0, 0, 0, 1, 0x67, 1, 0, 0, 0, 1, 0x68, 2, 0, 0, 0, 1, 0x65, 0xAA, 0, 0, 0, 1, 0x06])
     }
 
+    @Test func startCodesInsideOneLengthPrefixedUnitSeparateUnits() throws {
+        // As Samsung's slow-motion muxer writes: one length (19) before a prefix NAL unit, a 4-byte start code,
+        // an SEI, a 3-byte start code and an IDR slice.
+        let sample: [UInt8] = [0, 0, 0, 19,
+                               0x6E, 0xC0, 0x80, 0x0F,   // prefix NAL unit (type 14)
+                               0, 0, 0, 1, 0x06, 0x05,   // start code, SEI
+                               0, 0, 1, 0x65, 0x88, 0x84, 0x00, 0x03, 0x01]  // start code, IDR (00 00 03 is not a start code)
+        let units = try LengthPrefixedNALUnits.ranges(in: sample, lengthSize: 4).map { Array(sample[$0]) }
+        #expect(units == [[0x6E, 0xC0, 0x80, 0x0F], [0x06, 0x05], [0x65, 0x88, 0x84, 0x00, 0x03, 0x01]])
+    }
+
+    @Test func h264BaseLayerLeavesOutSVCAndMVCUnits() throws {
+        // Prefix NAL unit (14), subset SPS (15) and coded slice extension (20) are not the base layer's.
+        let sample: [UInt8] = [0, 0, 0, 2, 0x6E, 1, 0, 0, 0, 2, 0x6F, 2, 0, 0, 0, 2, 0x65, 3, 0, 0, 0, 2, 0x74, 4, 0, 0, 0, 2, 0x41, 5]
+        let output = try LengthPrefixedNALUnits.annexB(sample, lengthSize: 4, keeps: LengthPrefixedNALUnits.isH264BaseLayer)
+        #expect(output == [0, 0, 0, 1, 0x65, 3, 0, 0, 0, 1, 0x41, 5])
+    }
+
     @Test func lengthBeyondTheSampleThrows() {
         #expect(throws: DecodeError.self) {
             _ = try LengthPrefixedNALUnits.ranges(in: [0, 0, 0, 9, 0x65, 1], lengthSize: 4, sampleIndex: 3)

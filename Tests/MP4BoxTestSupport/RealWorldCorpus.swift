@@ -50,6 +50,8 @@ public enum RealWorldCorpus {
         public var why: String?
         /// What we get wrong on this file today: the suite runs it as a known issue.
         public var defect: String?
+        /// Where `thumbs info` and ffprobe differ on this file, and why: the info test runs it as a known issue.
+        public var infoDefect: String?
     }
 }
 

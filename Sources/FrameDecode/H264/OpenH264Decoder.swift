@@ -27,7 +27,8 @@ public final class OpenH264Decoder: VideoDecoder {
         let index = input.sample.index
         let prefix = parameterSetsSent ? [] : configuration.parameterSets
         let annexB = try LengthPrefixedNALUnits.annexB(input.bytes, lengthSize: configuration.nalUnitLengthSize,
-                                                       prefix: prefix, sampleIndex: index)
+                                                       prefix: prefix, sampleIndex: index,
+                                                       keeps: LengthPrefixedNALUnits.isH264BaseLayer)
         if !parameterSetsSent { try checkInBandParameterSets(input) }
         parameterSetsSent = true
         compositionTimes[index] = input.sample.compositionTime

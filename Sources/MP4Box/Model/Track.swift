@@ -108,12 +108,24 @@ public struct Track: Sendable {
         let stblPath = path + "/mdia/minf/stbl"
         let standard = try StandardSampleTable(stbl: stbl ?? ContainerBox(header: trak.header, children: []),
                                                path: stblPath, limits: limits, diagnostics: &diagnostics)
-        if standard.count == 0 && !fragments.isEmpty {
-            let defaults = trackExtends.first(where: { $0.trackID == tkhd.trackID })
-            samples = SampleTable(storage: .fragmented(try FragmentedSampleTable(
-                trackID: tkhd.trackID, fragments: fragments, defaults: defaults, limits: limits)))
+        if fragments.isEmpty {
+            samples = SampleTable(standard: standard, fragments: nil)
         } else {
-            samples = SampleTable(storage: .standard(standard))
+            // Fragments continue the track after moov's samples (a partially fragmented file), or hold all of them.
+            let defaults = trackExtends.first(where: { $0.trackID == tkhd.trackID })
+            var moovEnd: Int64 = 0
+            if standard.count > 0 {
+                let last = try standard.sample(at: standard.count - 1)
+                moovEnd = last.decodeTime.saturatingAdd(Int64(last.duration))
+            }
+            let fragmented = try FragmentedSampleTable(trackID: tkhd.trackID, fragments: fragments, defaults: defaults,
+                                                       initialDecodeTime: moovEnd, limits: limits)
+            let (total, overflow) = standard.count.addingReportingOverflow(fragmented.count)
+            guard !overflow, total <= limits.maximumSampleCount else {
+                throw MP4Error(.limitExceeded, path: path, offset: trak.header.offset,
+                               "moov and fragment samples together exceed the limit of \(limits.maximumSampleCount)")
+            }
+            samples = SampleTable(standard: standard, fragments: fragmented)
         }
         displayMatrix = movieHeader.matrix.linearComposed(after: tkhd.matrix)
         orientation = Orientation(linear: displayMatrix)

@@ -100,6 +100,17 @@ public struct FragmentedSampleTable: Sendable {
         return run.sample(index - run.firstSample)
     }
 
+    /// The position in `syncSamples` of the last sync sample at or before sample `index`.
+    func syncIndex(atOrBefore index: Int) -> Int? {
+        var low = 0
+        var high = syncSamples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if syncSamples[middle] <= index { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
     /// The dependency flags of sample `index`.
     public func dependency(of index: Int) -> SampleDependency? {
         guard let run = run(containing: index) else { return nil }

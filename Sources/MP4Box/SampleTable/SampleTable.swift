@@ -1,91 +1,79 @@
-/// A track's samples, from stbl tables or from movie fragments, behind one interface.
+/// A track's samples behind one interface: those its stbl tables describe, then those of its movie fragments.
 ///
-/// Lookups by index or decode time are O(log n) over runs; tables stay as the
-/// raw bytes they were read from.
+/// Most files have one part or the other; a partially fragmented file (samples in
+/// moov and in moofs) has both, the fragments' samples numbered after moov's and
+/// decoded after them. Lookups by index or decode time are O(log n) over runs;
+/// tables stay as the raw bytes they were read from.
 public struct SampleTable: Sendable {
-    enum Storage: Sendable {
-        case standard(StandardSampleTable)
-        case fragmented(FragmentedSampleTable)
+    /// The samples described in moov (stbl); may be empty.
+    let standard: StandardSampleTable?
+    /// The samples of the movie fragments, numbered after `standard`'s; may be nil.
+    let fragments: FragmentedSampleTable?
+
+    init(standard: StandardSampleTable?, fragments: FragmentedSampleTable?) {
+        self.standard = standard
+        self.fragments = fragments
     }
 
-    let storage: Storage
+    /// How many samples come from stbl.
+    private var standardCount: Int { standard?.count ?? 0 }
+    /// How many sync samples come from stbl.
+    private var standardSyncCount: Int { standard?.syncSampleCount ?? 0 }
 
     /// The number of samples.
-    public var count: Int {
-        switch storage {
-        case .standard(let table): table.count
-        case .fragmented(let table): table.count
-        }
-    }
+    public var count: Int { standardCount + (fragments?.count ?? 0) }
 
     /// Sample `index` (0-based).
     /// - Throws: `MP4Error` `malformed` when `index` is out of range or the tables cannot place the sample.
     public func sample(at index: Int) throws(MP4Error) -> Sample {
-        switch storage {
-        case .standard(let table): try table.sample(at: index)
-        case .fragmented(let table): try table.sample(at: index)
+        if let standard, index < standard.count { return try standard.sample(at: index) }
+        guard let fragments, index >= standardCount else {
+            throw MP4Error(.malformed, path: "stbl", offset: 0, "sample \(index) is out of range 0..<\(count)")
         }
+        var sample = try fragments.sample(at: index - standardCount)
+        sample.index = index
+        return sample
     }
 
     /// The number of sync samples.
-    public var syncSampleCount: Int {
-        switch storage {
-        case .standard(let table): table.syncSampleCount
-        case .fragmented(let table): table.syncSamples.count
-        }
-    }
+    public var syncSampleCount: Int { standardSyncCount + (fragments?.syncSamples.count ?? 0) }
 
     /// The sample index of the `n`th sync sample (0-based `n`, below `syncSampleCount`).
     public func syncSample(_ n: Int) -> Int {
-        switch storage {
-        case .standard(let table): table.syncSample(n)
-        case .fragmented(let table): table.syncSamples[n]
-        }
+        if let standard, n < standardSyncCount { return standard.syncSample(n) }
+        return (fragments?.syncSamples[n - standardSyncCount] ?? 0) + standardCount
     }
 
     /// The position in the sync list of the last sync sample at or before sample `index`.
     public func syncIndex(atOrBefore index: Int) -> Int? {
-        switch storage {
-        case .standard(let table):
-            return table.syncIndex(atOrBefore: index)
-        case .fragmented(let table):
-            var low = 0
-            var high = table.syncSamples.count
-            while low < high {
-                let middle = (low + high) / 2
-                if table.syncSamples[middle] <= index { low = middle + 1 } else { high = middle }
-            }
-            return low == 0 ? nil : low - 1
-        }
+        if index < standardCount { return standard?.syncIndex(atOrBefore: index) }
+        if let position = fragments?.syncIndex(atOrBefore: index - standardCount) { return position + standardSyncCount }
+        return standardSyncCount > 0 ? standardSyncCount - 1 : nil
     }
 
     /// The dependency flags of sample `index` (sdtp, or fragment sample flags), if known.
     public func dependency(of index: Int) -> SampleDependency? {
-        switch storage {
-        case .standard(let table): table.dependency(of: index)
-        case .fragmented(let table): table.dependency(of: index)
-        }
+        if index < standardCount { return standard?.dependency(of: index) }
+        return fragments?.dependency(of: index - standardCount)
     }
 
     /// The smallest and largest composition offset of any sample.
     public var compositionOffsetRange: ClosedRange<Int64> {
-        switch storage {
-        case .standard(let table): table.compositionOffsetRange
-        case .fragmented(let table): table.compositionOffsetRange
+        switch (standard.flatMap { $0.count > 0 ? $0.compositionOffsetRange : nil }, fragments?.compositionOffsetRange) {
+        case let (moov?, fragments?): min(moov.lowerBound, fragments.lowerBound)...max(moov.upperBound, fragments.upperBound)
+        case let (moov?, nil): moov
+        case let (nil, fragments?): fragments
+        case (nil, nil): 0...0
         }
     }
 
     /// The last sample (in decode order) whose decode time is <= `time`, or nil.
     public func lastSample(decodedAtOrBefore time: Int64) -> Int? {
-        switch storage {
-        case .standard(let table): table.lastSample(decodedAtOrBefore: time)
-        case .fragmented(let table): table.lastSample(decodedAtOrBefore: time)
-        }
+        if let fragments, let index = fragments.lastSample(decodedAtOrBefore: time) { return index + standardCount }
+        guard let standard, standard.count > 0 else { return nil }
+        return standard.lastSample(decodedAtOrBefore: time)
     }
 
-    /// Whether the samples come from movie fragments.
-    public var isFragmented: Bool {
-        if case .fragmented = storage { return true }
-        return false
-    }
+    /// Whether any samples come from movie fragments.
+    public var isFragmented: Bool { (fragments?.count ?? 0) > 0 }
 }
