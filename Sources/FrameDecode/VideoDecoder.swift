@@ -27,14 +27,17 @@ public enum VideoDecoderFactory {
         case workers(Int)
     }
 
-    /// Makes a decoder for `track`'s first sample entry.
-    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1 (and encrypted tracks),
+    /// Makes a decoder for the sample entry of `track` that samples with `descriptionIndex` use (1-based; the first
+    /// visual entry when that one is not visual). A track may carry an encrypted entry beside a clear one, with
+    /// clear samples pointing at the clear one (Shaka's clear-lead streams).
+    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1 (and encrypted entries),
     ///   `badConfiguration` when avcC/hvcC is missing, `unsupportedFeature` for interlaced H.264.
-    public static func makeDecoder(for track: Track, threading: Threading = .single) throws(DecodeError) -> any VideoDecoder {
-        guard let entry = track.visualEntry else {
+    public static func makeDecoder(for track: Track, descriptionIndex: UInt32 = 1,
+                                   threading: Threading = .single) throws(DecodeError) -> any VideoDecoder {
+        guard let entry = track.visualEntry(descriptionIndex: descriptionIndex) ?? track.visualEntry else {
             throw DecodeError(.unsupportedCodec, "track \(track.id) has no visual sample entry")
         }
-        if track.isEncrypted {
+        if entry.isProtected {
             throw DecodeError(.unsupportedCodec, "track \(track.id) is encrypted (\(entry.header.type), original format \(entry.codingFormat))")
         }
         let configuration = try CodecConfiguration(entry: entry)

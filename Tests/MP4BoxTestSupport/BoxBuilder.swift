@@ -31,9 +31,10 @@ public enum BoxBuilder {
     public static func zeros(_ count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
 
     /// A transformation matrix from its linear part (whole numbers) and translation.
-    public static func matrix(a: Int32, b: Int32, c: Int32, d: Int32, tx: Int32 = 0, ty: Int32 = 0) -> [UInt8] {
-        i32(a << 16) + i32(b << 16) + i32(0)
-            + i32(c << 16) + i32(d << 16) + i32(0)
+    /// `unit` is what 1 is written as: 1 << 16 in 16.16 fixed point, as the standard has it; some writers use 1.
+    public static func matrix(a: Int32, b: Int32, c: Int32, d: Int32, tx: Int32 = 0, ty: Int32 = 0, unit: Int32 = 1 << 16) -> [UInt8] {
+        i32(a &* unit) + i32(b &* unit) + i32(0)
+            + i32(c &* unit) + i32(d &* unit) + i32(0)
             + i32(tx << 16) + i32(ty << 16) + i32(0x4000_0000)
     }
 }

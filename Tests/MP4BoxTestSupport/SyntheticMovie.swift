@@ -43,6 +43,8 @@ public struct SyntheticMovie {
 
     /// The bytes of the sample entry to write instead of the default avc1 (repeated `sampleEntryCount` times).
     public var sampleEntry: [UInt8]? = nil
+    /// What 1 is written as in the tkhd matrix's a, b, c, d: 16.16 fixed point, or 1 as some writers do.
+    public var matrixUnit: Int32 = 1 << 16
     /// Write QuickTime's handlers: mdia/hdlr as a media handler (mhlr) and a data handler (dhlr, alis) in minf.
     public var quickTimeHandlers = false
 
@@ -110,7 +112,7 @@ public struct SyntheticMovie {
             + BoxBuilder.u32(1) + BoxBuilder.u32(0)                                   // track_ID, reserved
             + BoxBuilder.u32(UInt32(totalDuration * UInt64(movieTimescale) / UInt64(timescale)))  // duration
             + BoxBuilder.zeros(8) + BoxBuilder.zeros(4) + BoxBuilder.zeros(4)          // reserved, layer+group, volume+reserved
-            + BoxBuilder.matrix(a: a, b: b, c: c, d: d, tx: 64, ty: 48)              // matrix
+            + BoxBuilder.matrix(a: a, b: b, c: c, d: d, tx: 64, ty: 48, unit: matrixUnit)  // matrix
             + BoxBuilder.u32(64 << 16) + BoxBuilder.u32(48 << 16))                    // width, height
         var trak = tkhd
         if let edits {

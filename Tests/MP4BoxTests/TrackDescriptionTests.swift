@@ -36,6 +36,16 @@ import Testing
         #expect(track.videoParameters?.width == 64)
     }
 
+    @Test(arguments: Orientation.all)
+    func tkhdMatrixInIntegerUnitsGivesTheSameOrientation(_ orientation: Orientation) throws {
+        // Writers that put 1 instead of 0x10000 in a, b, c, d: the signs still say how the picture turns.
+        var movie = SyntheticMovie()
+        let (a, b, c, d) = orientation.linear
+        movie.matrix = (Int32(a), Int32(b), Int32(c), Int32(d))
+        movie.matrixUnit = 1
+        #expect(try Self.track(movie).orientation == orientation)
+    }
+
     @Test func vuiColourIsReadWithoutAColrBox() throws {
         let track = try Self.track(Self.movie(vui: (1, 1, 1, true), colr: []))
         #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true))

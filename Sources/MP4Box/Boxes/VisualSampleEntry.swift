@@ -41,6 +41,9 @@ public struct VisualSampleEntry: Sendable {
     /// The format samples are coded in: the entry's code, or for encrypted entries the original format from frma.
     public var codingFormat: FourCC { protectionInfo?.originalFormat ?? header.type }
 
+    /// Whether the samples that use this entry are encrypted: an encv entry, or one with a protection scheme (not resv).
+    public var isProtected: Bool { header.type == "encv" || protectionInfo != nil && header.type != "resv" }
+
     private func first<T: Box>(_ type: T.Type) -> T? {
         for child in children {
             if let match = child as? T { return match }

@@ -96,6 +96,13 @@ public struct MovieLocator: Sendable {
                 throw MP4Error(.malformed, path: header.type.description, offset: position, "box size \(header.size ?? 0) overflows")
             }
             if let boxEnd, let length = window.length, boxEnd.partialValue > length {
+                if parts.moov != nil && !Self.indexTypes.contains(header.type) {
+                    // A file cut short in its media data (a partial download, an I-frame-only byte range): the
+                    // index is whole, so keep it, as players do; samples past the end fail when they are read.
+                    diagnostics.append(ParseDiagnostic(path: header.type.description, offset: position,
+                                                       detail: "box size \(header.size ?? 0) runs past the end of the file at \(length)"))
+                    break
+                }
                 throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
                                "box size \(header.size ?? 0) runs past the end of the file at \(length)")
             }

@@ -50,6 +50,13 @@ public struct Track: Sendable {
         return nil
     }
 
+    /// The visual entry samples with `descriptionIndex` (1-based, from stsc or tfhd) are coded with, if it is one.
+    public func visualEntry(descriptionIndex: UInt32) -> VisualSampleEntry? {
+        let position = Int(descriptionIndex) - 1
+        guard position >= 0, position < sampleEntries.count, case .visual(let entry) = sampleEntries[position] else { return nil }
+        return entry
+    }
+
     /// The four-character code of the first sample entry (`encv` stays `encv`; see `codingFormat`).
     public var format: FourCC? { sampleEntries.first?.format }
 
@@ -62,7 +69,7 @@ public struct Track: Sendable {
     /// Whether the first sample entry is protected (encv, enca, or has a sinf).
     public var isEncrypted: Bool {
         switch sampleEntries.first {
-        case .visual(let entry): entry.header.type == "encv" || entry.protectionInfo != nil && entry.header.type != "resv"
+        case .visual(let entry): entry.isProtected
         case .audio(let entry): entry.header.type == "enca"
         default: false
         }

@@ -23,7 +23,8 @@ public struct FrameExtractor: Sendable {
         let bytes = try await SampleFetcher.fetch(plan.samples, from: source, maximumGap: maximumGap)
         try Task.checkCancellation()
         let threading: VideoDecoderFactory.Threading = plan.samples.count > 1 ? .workers(2) : .single
-        let decoder = try VideoDecoderFactory.makeDecoder(for: track, threading: threading)
+        let decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
+                                                          threading: threading)
         return try Self.decode(plan, bytes: bytes, with: decoder)
     }
 

@@ -14,6 +14,8 @@ public actor ThumbnailGenerator {
     public let options: ThumbnailOptions
     private var movie: Movie?
     private var decoder: (any VideoDecoder)?
+    /// The sample description index `decoder` was made for.
+    private var decoderDescriptionIndex: UInt32 = 0
     /// Sample bytes fetched by earlier times, by sample index (bounded).
     private var fetched: [Int: [UInt8]] = [:]
     private var fetchedBytes = 0
@@ -196,12 +198,14 @@ public actor ThumbnailGenerator {
         let decodeWatch = Stopwatch()
         do {
             let decoder: any VideoDecoder
-            if let existing = self.decoder {
+            let descriptionIndex = plan.samples.first?.descriptionIndex ?? 1
+            if let existing = self.decoder, decoderDescriptionIndex == descriptionIndex {
                 existing.reset()
                 decoder = existing
             } else {
-                decoder = try VideoDecoderFactory.makeDecoder(for: track)
+                decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex)
                 self.decoder = decoder
+                decoderDescriptionIndex = descriptionIndex
             }
             decoded = .success(try FrameExtractor.decode(plan, bytes: fetched, with: decoder))
         } catch {
