@@ -19,7 +19,8 @@ Needs ffmpeg (with zscale), ffprobe and python3 (standard library only). For eve
                              as Fixtures/make-thumbnail-references.sh does.
 
 The two frames ("roles"):
-  first  the frame on screen at 0 s: the last decoded frame whose pts is <= 0, else the first one;
+  first  the frame on screen at 0 s: the last decoded frame whose pts is <= 0, else the first one; but
+         when ffmpeg left out the frame an edit list starts inside, ffmpeg's first frame, asked mid-frame;
   mid    the frame in the middle of the presented frames (index n // 2 in presentation order). Its
          request time is halfway between its pts and the next frame's, so that the frame is the one
          on screen at that time whatever rounding either side does.
@@ -28,7 +29,10 @@ applied, an initial empty edit as a delay), which is the timeline our requests u
 would count from the file's start_time instead, so it is not used. One exception is undone: in a
 fragmented track with negative composition offsets and no edit list, ffmpeg 5.1 adds its largest
 negative offset to every pts (its dts_shift), where ISO/IEC 14496-12 and CMAF present each sample at
-decode time + offset; `ffmpegPtsShift` records it, and `pts` (for ffmpeg's select) keeps ffmpeg's value.
+decode time + offset; and when an edit list starts in the middle of a frame, ffmpeg drops that frame and
+starts its timeline at the next one, where the standard shows it from the start of the edit. In both
+cases every pts differs from the movie timeline by the same amount: `ffmpegPtsShift` records it (found
+from the file's own boxes, read here), and `pts` (for ffmpeg's select) keeps ffmpeg's value.
 
 outcomes.json (written by hand) names the files that must give a typed error instead of a thumbnail,
 with the error and why, and the known defects: files we get wrong today, which the test suite runs as
@@ -72,6 +76,86 @@ def boxes(data, start, end, path=()):
         if kind in CONTAINERS:
             yield from boxes(data, position + header, box_end, path + (kind,))
         position += size
+
+
+def iso_presentation_times(path, track_id):
+    """Each moov sample's presentation time on the movie timeline, in media ticks, by ISO/IEC 14496-12 (8.6.1, 8.6.6).
+
+    Decode time (stts) + composition offset (ctts, read signed as ffmpeg does) - the first normal edit's
+    media_time + the leading empty edits. None for a track whose samples are not in moov.
+    """
+    data = open(path, "rb").read()
+    mvhd = next((b for b in boxes(data, 0, len(data)) if b[1] == b"mvhd"), None)
+    if mvhd is None:
+        return None
+    movie_scale = struct.unpack(">I", data[mvhd[2] + (20 if data[mvhd[2]] == 1 else 12):][:4])[0]
+    for _, kind, start, end in boxes(data, 0, len(data)):
+        if kind != b"trak":
+            continue
+        inner = {}
+        for _, box, box_start, box_end in boxes(data, start, end):
+            inner.setdefault(box, (box_start, box_end))
+        if not all(k in inner for k in (b"tkhd", b"mdhd", b"stts")):
+            continue
+        tkhd = inner[b"tkhd"][0]
+        if struct.unpack(">I", data[tkhd + (20 if data[tkhd] == 1 else 12):][:4])[0] != track_id:
+            continue
+        mdhd = inner[b"mdhd"][0]
+        media_scale = struct.unpack(">I", data[mdhd + (20 if data[mdhd] == 1 else 12):][:4])[0]
+        dts, times = 0, []
+        at, count = inner[b"stts"][0] + 8, struct.unpack(">I", data[inner[b"stts"][0] + 4:][:4])[0]
+        for _ in range(count):
+            run, delta = struct.unpack(">II", data[at:at + 8])
+            for _ in range(run):
+                times.append(dts)
+                dts += delta
+            at += 8
+        if not times:
+            return None
+        if b"ctts" in inner:
+            at, count, index = inner[b"ctts"][0] + 8, struct.unpack(">I", data[inner[b"ctts"][0] + 4:][:4])[0], 0
+            for _ in range(count):
+                run, offset = struct.unpack(">Ii", data[at:at + 8])
+                for _ in range(run):
+                    if index < len(times):
+                        times[index] += offset
+                    index += 1
+                at += 8
+        shift = 0
+        if b"elst" in inner:
+            version, at = data[inner[b"elst"][0]], inner[b"elst"][0] + 8
+            empty = 0
+            for _ in range(struct.unpack(">I", data[inner[b"elst"][0] + 4:][:4])[0]):
+                if version == 1:
+                    duration, media_time = struct.unpack(">Qq", data[at:at + 16]); at += 20
+                else:
+                    duration, media_time = struct.unpack(">Ii", data[at:at + 8]); at += 12
+                if media_time == -1:
+                    empty += duration * media_scale // movie_scale
+                    continue
+                shift = empty - media_time
+                break
+        return [time + shift for time in times]
+    return None
+
+
+def ffmpeg_pts_offset(path, stream_index, track_id):
+    """Ticks by which ffmpeg's pts of a moov track differ from the movie timeline, when they all differ alike.
+
+    ffmpeg drops the frame an edit list starts in the middle of and starts its timeline at the next frame;
+    the standard shows that frame from the start of the edit. Packets are paired with samples in order.
+    """
+    iso = iso_presentation_times(path, track_id)
+    if not iso:
+        return 0
+    packets = ffprobe(path, "-select_streams", str(stream_index), "-show_entries", "packet=pts").get("packets", [])
+    if len(packets) != len(iso):
+        return 0
+    differences = [int(p["pts"]) - t for p, t in zip(packets, iso) if "pts" in p]
+    if not differences:
+        return 0
+    common = max(set(differences), key=differences.count)
+    return common if differences.count(common) * 2 > len(differences) else 0
 
 
 def ffmpeg_fragment_shift(path, track_id):
@@ -188,12 +272,19 @@ def decoded_frames(path, index):
     return frames
 
 
-def pick_roles(frames, time_base):
+def pick_roles(frames, time_base, dropped_first):
     """{role: (pts, request seconds)} from the decoded frames."""
     roles = {}
     at_zero = [pts for pts, _ in frames if pts <= 0]
-    first = max(at_zero) if at_zero else frames[0][0]
-    roles["first"] = (first, 0.0)
+    if at_zero:
+        roles["first"] = (max(at_zero), 0.0)
+    elif not dropped_first:
+        roles["first"] = (frames[0][0], 0.0)  # a time before the first frame gives the first frame
+    else:
+        # ffmpeg left out the frame on screen at 0 (the one an edit starts inside): ask for its first frame.
+        pts, duration = frames[0]
+        following = frames[1][0] if len(frames) > 1 else pts + (duration or 1)
+        roles["first"] = (pts, float((Fraction(pts) + Fraction(following - pts) / 2) * time_base))
     middle = len(frames) // 2
     pts, duration = frames[middle]
     following = frames[middle + 1][0] if middle + 1 < len(frames) else pts + (duration or 1)
@@ -293,12 +384,17 @@ def expect(name, expects_error):
     video["reference"] = {"width": size[0], "height": size[1], "matrix": matrix, "range": rng,
                           "toneMapped": stream.get("color_transfer") in HDR_TRANSFERS}
     video["roles"] = []
-    shift = ffmpeg_fragment_shift(path, video["trackID"]) if video["trackID"] is not None else 0
+    fragment_shift, edit_offset = 0, 0
+    if video["trackID"] is not None:
+        fragment_shift = ffmpeg_fragment_shift(path, video["trackID"])
+        edit_offset = 0 if fragment_shift else ffmpeg_pts_offset(path, index, video["trackID"])
+    shift = fragment_shift or edit_offset
     if shift:
         video["ffmpegPtsShift"] = shift
     # Times on the ISO timeline: ffmpeg's pts less the shift it adds to fragmented tracks (see ffmpeg_fragment_shift).
     iso_frames = [(pts - shift, duration) for pts, duration in frames]
-    for role, (pts, seconds) in pick_roles(iso_frames, time_base).items():
+    dropped_first = edit_offset != 0
+    for role, (pts, seconds) in pick_roles(iso_frames, time_base, dropped_first).items():
         if not expects_error:  # no picture is compared for a file that must give an error (encrypted ones decode to noise)
             write_reference(path, stream, pts + shift, size, os.path.join(REFS, f"{name}.{role}.png"))
         video["roles"].append({"role": role, "pts": pts + shift, "ptsSeconds": float(Fraction(pts) * time_base),

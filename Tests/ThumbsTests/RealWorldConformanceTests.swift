@@ -7,7 +7,10 @@ import Thumbs
 
 /// Every file of the real-world corpus (`Fixtures/real-world`) gives ffmpeg's picture, or the typed error
 /// `outcomes.json` expects: never a crash, a hang, a wrong frame or a wrong size.
-@Suite struct RealWorldConformanceTests {
+///
+/// Serialized: decoding runs on the cooperative thread pool (one thread per core), and 108 files decoded at
+/// once would starve the other suites' timers (a 0.3 s deadline was seen to fire after 10 s).
+@Suite(.serialized) struct RealWorldConformanceTests {
     /// The lowest PSNR accepted against ffmpeg's picture, in dB (as for our own fixtures).
     static let threshold = 35.0
 
