@@ -158,6 +158,49 @@ def ffmpeg_pts_offset(path, stream_index, track_id):
     return common if differences.count(common) * 2 > len(differences) else 0
 
 
+def fragment_sample_counts(path, track_id):
+    """(samples, sync samples) of a track's movie fragments, from trun, tfhd and trex (ISO/IEC 14496-12, 8.8),
+    or None when the track has no fragments. A sample is a sync sample when sample_is_non_sync_sample is 0."""
+    data = open(path, "rb").read()
+    found = list(boxes(data, 0, len(data)))
+    default_flags = 0
+    for _, kind, start, _ in found:
+        if kind == b"trex" and struct.unpack(">I", data[start + 4:start + 8])[0] == track_id:
+            default_flags = struct.unpack(">I", data[start + 20:start + 24])[0]
+    samples = syncs = 0
+    seen = False
+    traf_flags, current = default_flags, None
+    for _, kind, start, end in found:
+        if kind == b"tfhd":
+            flags = struct.unpack(">I", data[start:start + 4])[0] & 0xFFFFFF
+            current = struct.unpack(">I", data[start + 4:start + 8])[0]
+            at = start + 8 + (8 if flags & 0x1 else 0) + sum(4 for bit in (0x2, 0x8, 0x10) if flags & bit)
+            traf_flags = struct.unpack(">I", data[at:at + 4])[0] if flags & 0x20 else default_flags
+        if kind != b"trun" or current != track_id:
+            continue
+        seen = True
+        flags = struct.unpack(">I", data[start:start + 4])[0] & 0xFFFFFF
+        count = struct.unpack(">I", data[start + 4:start + 8])[0]
+        at = start + 8 + (4 if flags & 0x1 else 0)
+        first_flags = None
+        if flags & 0x4:
+            first_flags = struct.unpack(">I", data[at:at + 4])[0]
+            at += 4
+        stride = 4 * sum(1 for bit in (0x100, 0x200, 0x400, 0x800) if flags & bit)
+        before = 4 * sum(1 for bit in (0x100, 0x200) if flags & bit)
+        for index in range(count):
+            if index == 0 and first_flags is not None:
+                sample_flags = first_flags
+            elif flags & 0x400:
+                position = at + index * stride + before
+                sample_flags = struct.unpack(">I", data[position:position + 4])[0]
+            else:
+                sample_flags = traf_flags
+            syncs += 0 if sample_flags & 0x10000 else 1
+        samples += count
+    return (samples, syncs) if seen else None
+
+
 def ffmpeg_fragment_shift(path, track_id):
     """Ticks ffmpeg 5.1 adds to the pts of a fragmented track with negative composition offsets and no edit list.
 
@@ -368,6 +411,9 @@ def expect(name, expects_error):
     }
     if width and height:
         video["displayWidth"], video["displayHeight"] = display_size(width, height, sar, rotation)
+    counts = fragment_sample_counts(path, video["trackID"]) if video["trackID"] is not None else None
+    if counts:  # read here from the boxes: what the index says, where ffprobe counts what it could read
+        video["fragmentSampleCount"], video["fragmentSyncSampleCount"] = counts
     result["video"] = video
     decodes = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", f"0:{index}",
                               "-frames:v", "1", "-f", "null", "-"], capture_output=True, text=True)

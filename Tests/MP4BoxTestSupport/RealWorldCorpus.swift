@@ -50,8 +50,9 @@ public enum RealWorldCorpus {
         public var why: String?
         /// What we get wrong on this file today: the suite runs it as a known issue.
         public var defect: String?
-        /// Where `thumbs info` and ffprobe differ on this file, and why: the info test runs it as a known issue.
-        public var infoDefect: String?
+        /// Why ffprobe's packet or keyframe count is not the index's on this file (it counts what it could read):
+        /// the info test compares the counts with the ones read from the fragments' boxes by make-expectations.py.
+        public var ffprobeCountsDiffer: String?
     }
 }
 
@@ -83,6 +84,9 @@ public struct RealWorldExpectation: Decodable, Sendable {
         public var displayMatrix: String?
         public var packetCount: Int
         public var keyPacketCount: Int
+        /// Samples and sync samples of the track's fragments, read from trun/tfhd/trex by the script (fragmented tracks).
+        public var fragmentSampleCount: Int?
+        public var fragmentSyncSampleCount: Int?
         public var ffmpegDecodes: Bool
         public var roles: [Role]?
 
