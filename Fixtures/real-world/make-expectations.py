@@ -476,7 +476,7 @@ def report_line(thumbs, name, expectation, outcomes):
         for role in roles:
             target = os.path.join(tmp, role["role"] + ".png")
             args = [thumbs, "thumbnail", path, "--exact", "--time", repr(role["requestSeconds"]),
-                    "--max-size", str(BOX), "-o", target]
+                    "--max-size", str(BOX), "--stats", "-o", target]
             try:
                 done = subprocess.run(args, capture_output=True, text=True, timeout=120)
             except subprocess.TimeoutExpired:
@@ -500,7 +500,14 @@ def report_line(thumbs, name, expectation, outcomes):
                 passed = False
                 continue
             quality, size = psnr(target, reference)
-            if quality is None:
+            try:
+                actual = json.loads(done.stderr.strip().splitlines()[-1])["actualTime"]
+            except (IndexError, KeyError, ValueError):
+                actual = None
+            if actual is None or abs(actual - role["ptsSeconds"]) >= 0.0005:
+                results.append(f"{role['role']}: frame at {actual} s, ffmpeg's at {role['ptsSeconds']:.4f} s")
+                passed = False
+            elif quality is None:
                 results.append(f"{role['role']}: size {size.replace(',', 'x')}, ffmpeg's differs")
                 passed = False
             else:
@@ -550,7 +557,8 @@ def main():
         out.write("Written by `Fixtures/real-world/make-expectations.py` (do not edit). Each file is asked for the\n"
                   "exact frame at each role's time (`thumbs thumbnail --exact --max-size 160`); the picture is\n"
                   f"compared with ffmpeg's ({version}) by PSNR over RGB. A line is ok when every role\n"
-                  f"gives a picture of ffmpeg's size at {PSNR_FLOOR:.0f} dB or more, or the typed error `outcomes.json` expects.\n\n")
+                  f"gives ffmpeg's frame (its start as the actual time) at ffmpeg's size and {PSNR_FLOOR:.0f} dB or more,\n"
+                  "or an error where `outcomes.json` expects one (the test suite also checks its type and code).\n\n")
         out.write(f"**{good} of {len(names)} files ok, {len(names) - good} failing.**\n\n")
         out.write("| outcome | file | roles |\n| --- | --- | --- |\n")
         out.write("\n".join(lines) + "\n")
