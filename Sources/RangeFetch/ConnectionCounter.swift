@@ -33,8 +33,7 @@ struct ConnectionCountingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        if message.description == "Opening fresh connection" { counter.record() }
+    func log(event: LogEvent) {
+        if event.message.description == "Opening fresh connection" { counter.record() }
     }
 }

@@ -112,7 +112,7 @@ actor CountingByteSource: ByteSource {
         self.base = base
     }
 
-    nonisolated var knownLength: UInt64? { get async { await base.knownLength } }
+    nonisolated var knownLength: UInt64? { get async { base.knownLength } }
 
     func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         let start = ContinuousClock.now

@@ -148,7 +148,7 @@ public actor ThumbnailService {
             } catch {
                 result = .failure(error)
             }
-            await self.finish(request, flightID: flight.id, result: result)
+            self.finish(request, flightID: flight.id, result: result)
         }
         return flight
     }
