@@ -36,6 +36,9 @@
 #      cHRM chunk: a reader that honours gAMA (libpng's simplified API does)
 #      must get the stored values back unchanged.
 #
+# The geometry and the filter chain are in Fixtures/reference_pictures.py, shared with
+# Fixtures/real-world/make-expectations.py.
+#
 # Outputs are overwritten. A run with the same ffmpeg/zimg build gives the same bytes.
 set -euo pipefail
 
@@ -56,37 +59,8 @@ python3 - "$HERE" "$OUT" "$BOX" <<'PY_EOF'
 import glob, json, os, struct, subprocess, sys
 
 here, out, box = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-MATRIX = {"bt709": "709", "smpte170m": "170m", "bt470bg": "470bg",
-          "bt2020nc": "2020_ncl", "fcc": "fcc", "smpte240m": "smpte2400m"}
-RANGE = {None: "limited", "tv": "limited", "unknown": "limited", "pc": "full"}
-HDR_TRANSFERS = {"smpte2084", "arib-std-b67"}
-
-def round_half_up(numerator, denominator):
-    return (2 * numerator + denominator) // (2 * denominator)
-
-def display_size(expect):
-    """Cropped size, widened (or heightened) to square pixels, turned when the matrix turns 90/270 degrees."""
-    width, height = expect["width"], expect["height"]
-    sar = expect.get("sampleAspectRatio") or "1:1"
-    h, v = (int(part) for part in sar.split(":"))
-    if h > 0 and v > 0:
-        if h > v:
-            width = width * h // v
-        elif v > h:
-            height = height * v // h
-    rotation = expect.get("rotation")
-    if rotation is not None and round(abs(rotation)) % 180 == 90:
-        width, height = height, width
-    return max(width, 1), max(height, 1)
-
-def fitted(width, height):
-    """Inside box x box, aspect kept, the limiting side exactly box, never upscaled."""
-    if width <= box and height <= box:
-        return width, height
-    if box * height <= box * width:  # box/width <= box/height: width limits
-        return box, max(1, round_half_up(height * box, width))
-    return max(1, round_half_up(width * box, height)), box
+sys.path.insert(0, here)
+import reference_pictures as refs  # geometry and the filter chain, shared with real-world/make-expectations.py
 
 def chunk_types(path):
     data = open(path, "rb").read()
@@ -104,45 +78,26 @@ for frames_path in sorted(glob.glob(os.path.join(here, "*.frames.json"))):
     frames = json.load(open(frames_path))
     expect = json.load(open(os.path.join(here, name + ".expect.json")))
     stream = expect.get("videoStreamIndex", 0)
-    width, height = fitted(*display_size(expect))
-    coded_width, coded_height = expect["width"], expect["height"]
-    guessed = "709" if coded_width >= 1280 or coded_height > 576 else "170m"
-    matrix = MATRIX.get(expect.get("colorSpace"), guessed)
-    rng = RANGE.get(expect.get("colorRange"), "limited")
-    ten_bit = "10" in frames["pixFmt"]
-    yuv444 = "yuv444p10le" if ten_bit else "yuv444p"
-    scale = f"scale={width}:{height}:flags=area+accurate_rnd+full_chroma_int,format={yuv444}"
-    if expect.get("colorTransfer") in HDR_TRANSFERS:
-        transfer = expect["colorTransfer"]
-        colour = (f"zscale=matrixin={matrix}:rangein={rng}:transferin={transfer}:primariesin=2020"
-                  f":transfer=linear:npl=100:agamma=0,format=gbrpf32le,zscale=primaries=709:agamma=0,"
-                  f"tonemap=tonemap=hable:desat=0:peak=10,"
-                  f"zscale=transfer=709:matrix=709:range=full:agamma=0,format=gbrp")
-    else:
-        colour = f"zscale=matrixin={matrix}:rangein={rng}:matrix={matrix}:range=full:agamma=0,format=gbrp"
+    size = refs.fitted(*refs.display_size(expect["width"], expect["height"], expect.get("sampleAspectRatio"),
+                                          expect.get("rotation")), box)
+    matrix, rng = refs.colour_of(expect.get("colorSpace"), expect.get("colorRange"), expect["width"], expect["height"])
+    chain = refs.filter_chain(size, "10" in frames["pixFmt"], matrix, rng, expect.get("colorTransfer"), "bt2020")
     for frame in frames["frames"]:
         role, pts = frame["role"], frame["pts"]
         target = os.path.join(out, f"{name}.{role}.png")
-        chain = (f"select=eq(pts\\,{pts}),{scale},{colour},format=rgb24,setsar=1,"
-                 "setparams=color_primaries=unknown:color_trc=unknown:colorspace=unknown")
-        subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-                        "-sws_flags", "area+accurate_rnd+full_chroma_int",
-                        "-copyts", "-i", os.path.join(here, frames["file"]), "-map", f"0:{stream}",
-                        "-vf", chain, "-fps_mode", "passthrough", "-frames:v", "1",
-                        "-c:v", "png", "-pred", "mixed", "-compression_level", "9",
-                        "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
-                        "-f", "image2", target], check=True)
+        subprocess.run(refs.ffmpeg_command(os.path.join(here, frames["file"]), stream, f"select=eq(pts\\,{pts})",
+                                           chain, target), check=True)
         probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
                                 "stream=width,height,pix_fmt", "-of", "csv=p=0", target],
                                check=True, capture_output=True, text=True).stdout.strip()
-        if probe != f"{width},{height},rgb24":
-            sys.exit(f"error: {target} is {probe}, expected {width}x{height} rgb24")
+        if probe != f"{size[0]},{size[1]},rgb24":
+            sys.exit(f"error: {target} is {probe}, expected {size[0]}x{size[1]} rgb24")
         if any(tag in chunk_types(target) for tag in (b"gAMA", b"cHRM", b"sRGB", b"iCCP")):
             sys.exit(f"error: {target} has a colour chunk; readers would convert its values")
         total += os.path.getsize(target)
         count += 1
-    print(f"{name:26s} {width}x{height}  matrix {matrix}, {rng}"
-          + (f", {expect['colorTransfer']} tone-mapped" if expect.get("colorTransfer") in HDR_TRANSFERS else ""))
+    print(f"{name:26s} {size[0]}x{size[1]}  matrix {matrix}, {rng}"
+          + (f", {expect['colorTransfer']} tone-mapped" if refs.is_hdr(expect.get("colorTransfer")) else ""))
 
 print(f"{count} thumbnails, {total} bytes")
 if total > 1_500_000:

@@ -34,7 +34,7 @@ public enum RealWorldCorpus {
         return (try? JSONDecoder().decode([String: Outcome].self, from: data)) ?? [:]
     }()
 
-    /// A file that must give a typed error instead of a thumbnail, or one we get wrong today.
+    /// A file that must give a typed error instead of a thumbnail, or whose counts ffprobe cannot give.
     public struct Outcome: Decodable, Sendable {
         /// A typed error and its code.
         public struct ExpectedError: Decodable, Sendable {
@@ -48,8 +48,6 @@ public enum RealWorldCorpus {
         public var error: ExpectedError?
         /// Why the file cannot give a thumbnail.
         public var why: String?
-        /// What we get wrong on this file today: the suite runs it as a known issue.
-        public var defect: String?
         /// Why ffprobe's packet or keyframe count is not the index's on this file (it counts what it could read):
         /// the info test compares the counts with the ones read from the fragments' boxes by make-expectations.py.
         public var ffprobeCountsDiffer: String?

@@ -14,15 +14,6 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)), arguments: names)
     func infoAgreesWithFFprobe(_ name: String) throws {
-        if let defect = RealWorldCorpus.outcomes[name]?.defect {
-            // A file we get wrong today may or may not show it in its index.
-            withKnownIssue(Comment(rawValue: defect), isIntermittent: true) { try Self.check(name) }
-        } else {
-            try Self.check(name)
-        }
-    }
-
-    static func check(_ name: String) throws {
         let video = try #require(try RealWorldCorpus.expectation(name).video)
         let output = try InfoCommandTests.run(["info", RealWorldCorpus.path(name), "--json"])
         #expect(output.status == 0, "\(name): \(output.stderr)")

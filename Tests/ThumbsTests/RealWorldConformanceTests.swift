@@ -33,18 +33,6 @@ import Thumbs
     @Test(.timeLimit(.minutes(2)), arguments: RealWorldCorpus.names)
     func givesTheExpectedOutcome(_ name: String) async throws {
         let outcome = RealWorldCorpus.outcomes[name]
-        if let defect = outcome?.defect {
-            // Known to be wrong today: run it anyway, so that a fix (or a crash) shows.
-            await withKnownIssue(Comment(rawValue: defect)) {
-                try await Self.check(name, outcome: nil)
-            }
-        } else {
-            try await Self.check(name, outcome: outcome)
-        }
-    }
-
-    /// Checks that `name` gives ffmpeg's pictures, or the error `outcome` names.
-    static func check(_ name: String, outcome: RealWorldCorpus.Outcome?) async throws {
         let expectation = try RealWorldCorpus.expectation(name)
         let generator = try ThumbnailGenerator(path: RealWorldCorpus.path(name), options: Self.options)
         if let expected = outcome?.error {

@@ -58,17 +58,8 @@ public struct StandardSampleTable: Sendable {
         }
         count = chunks.heldSampleCount
         // stss entries past the last sample (stss names more samples than the chunks hold) are not sync samples here.
-        if let syncSamples {
-            var low = 0
-            var high = syncSamples.count
-            while low < high {
-                let middle = (low + high) / 2
-                if Int(syncSamples.uint32(middle)) <= count { low = middle + 1 } else { high = middle }
-            }
-            syncSampleCount = low
-        } else {
-            syncSampleCount = count
-        }
+        let held = chunks.heldSampleCount
+        syncSampleCount = syncSamples.map { Self.entries(of: $0, among: $0.count, numberedAtMost: held) } ?? held
     }
 
     /// Sample `index` (0-based, below `count`).
@@ -113,13 +104,19 @@ public struct StandardSampleTable: Sendable {
     /// The position in the sync list of the last sync sample at or before `index`.
     public func syncIndex(atOrBefore index: Int) -> Int? {
         guard let syncSamples else { return index >= 0 && index < count ? index : nil }
+        let atOrBefore = Self.entries(of: syncSamples, among: syncSampleCount, numberedAtMost: index + 1)
+        return atOrBefore == 0 ? nil : atOrBefore - 1
+    }
+
+    /// How many of the first `count` entries of the ascending stss table name sample numbers <= `number` (1-based).
+    private static func entries(of stss: RawTable, among count: Int, numberedAtMost number: Int) -> Int {
         var low = 0
-        var high = syncSampleCount
+        var high = count
         while low < high {
             let middle = (low + high) / 2
-            if Int(syncSamples.uint32(middle)) - 1 <= index { low = middle + 1 } else { high = middle }
+            if Int(stss.uint32(middle)) <= number { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? nil : low - 1
+        return low
     }
 
     /// The sdtp flags of `index`, if the track has sdtp.
