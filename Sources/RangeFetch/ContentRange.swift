@@ -1,4 +1,4 @@
-/// A parsed `Content-Range: bytes first-last/complete` header (RFC 9110, 14.4).
+/// A parsed `Content-Range: bytes first-last/complete` header (RFC 9110, 14.4), with every offset a file offset.
 struct ContentRange: Equatable {
     /// The first byte.
     var first: UInt64
@@ -18,12 +18,14 @@ struct ContentRange: Equatable {
         let parts = spec.split(separator: "/", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         let bounds = parts[0].split(separator: "-", maxSplits: 1)
-        guard bounds.count == 2, let first = UInt64(bounds[0]), let last = UInt64(bounds[1]), first <= last else { return nil }
+        // Every offset must be a file offset (below 2^63), so `last + 1` and the byte count cannot overflow.
+        guard bounds.count == 2, let first = UInt64(bounds[0]), let last = UInt64(bounds[1]), first <= last,
+              last < .maximumFileOffset else { return nil }
         self.first = first
         self.last = last
         if parts[1] == "*" {
             completeLength = nil
-        } else if let total = UInt64(parts[1]), total > last {
+        } else if let total = UInt64(parts[1]), total > last, total <= .maximumFileOffset {
             completeLength = total
         } else {
             return nil
@@ -34,7 +36,7 @@ struct ContentRange: Equatable {
     static func unsatisfiedLength(_ value: String) -> UInt64? {
         let trimmed = value.trimmingWhitespace()
         guard trimmed.hasPrefix("bytes */") else { return nil }
-        return UInt64(trimmed.dropFirst(8))
+        return UInt64(trimmed.dropFirst(8)).flatMap { $0 <= .maximumFileOffset ? $0 : nil }
     }
 }
 

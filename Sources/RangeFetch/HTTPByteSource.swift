@@ -53,7 +53,9 @@ public final class HTTPByteSource: ByteSource {
     public var validator: Validator? { get async { await ledger.validator } }
 
     public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
-        var range = range
+        // No file has bytes past the largest file offset; clamping there keeps every count an Int.
+        guard range.lowerBound < .maximumFileOffset else { return [] }
+        var range = range.lowerBound..<min(range.upperBound, .maximumFileOffset)
         if let length = await ledger.length {
             if range.lowerBound >= length { return [] }
             range = range.lowerBound..<min(range.upperBound, length)
@@ -155,9 +157,18 @@ public final class HTTPByteSource: ByteSource {
             guard let header = response.headers.first(name: "Content-Range"), let contentRange = ContentRange(header) else {
                 throw FetchError(.invalidResponse, url: url, range: range, status: 206, "206 without a usable content-range")
             }
-            if case .bounded(let asked) = spec, contentRange.first != asked.lowerBound || contentRange.last >= asked.upperBound {
-                throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
-                                 "content-range \(header) does not match the request")
+            switch spec {
+            case .bounded(let asked):
+                guard contentRange.first == asked.lowerBound, contentRange.last < asked.upperBound else {
+                    throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
+                                     "content-range \(header) does not match the request")
+                }
+            case .suffix(let count):
+                guard UInt64(contentRange.range.count) <= count,
+                      contentRange.completeLength.map({ contentRange.last == $0 - 1 }) ?? true else {
+                    throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
+                                     "content-range \(header) is not the last \(count) bytes")
+                }
             }
             try await checkChange(validator: seen, length: contentRange.completeLength, range: range, status: 206)
             let expected = contentRange.range.count
@@ -174,7 +185,7 @@ public final class HTTPByteSource: ByteSource {
             switch spec {
             case .bounded(let asked):
                 try await ledger.checkBytes(url: url, range: range, adding: UInt64(asked.count))
-                let bytes = try await collect(response.body, skip: Int(asked.lowerBound), take: asked.count, exact: false,
+                let bytes = try await collect(response.body, skip: asked.lowerBound, take: asked.count, exact: false,
                                               range: range, record: record)
                 return Fetched(bytes: bytes, offset: asked.lowerBound)
             case .suffix(let count):
@@ -222,18 +233,18 @@ public final class HTTPByteSource: ByteSource {
     }
 
     /// Reads `take` bytes after skipping `skip`, then stops reading. With `exact`, more or fewer is an error.
-    private func collect(_ body: HTTPClientResponse.Body, skip: Int, take: Int, exact: Bool, range: Range<UInt64>?,
+    private func collect(_ body: HTTPClientResponse.Body, skip: UInt64, take: Int, exact: Bool, range: Range<UInt64>?,
                          record: RequestRecord) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(take, 64 << 20))
-        var skipped = 0
+        var skipped: UInt64 = 0
         do {
             for try await buffer in body {
                 record.entry.bytes += UInt64(buffer.readableBytes)
                 var view = buffer.readableBytesView[...]
                 if skipped < skip {
-                    let drop = min(skip - skipped, view.count)
-                    skipped += drop
+                    let drop = Int(min(skip - skipped, UInt64(view.count)))
+                    skipped += UInt64(drop)
                     view = view.dropFirst(drop)
                 }
                 if bytes.count + view.count > take {

@@ -89,3 +89,28 @@ public actor RecordingByteSource: ByteSource {
         return try await base.read(range)
     }
 }
+
+/// A file of `length` bytes whose first bytes are `prefix` and the rest zeros, without holding them: a huge
+/// file for tests that check no read or allocation follows a size read from it.
+public struct SparseByteSource: ByteSource {
+    let prefix: [UInt8]
+    let length: UInt64
+
+    public init(prefix: [UInt8], length: UInt64) {
+        self.prefix = prefix
+        self.length = max(length, UInt64(prefix.count))
+    }
+
+    public var knownLength: UInt64? { length }
+
+    public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
+        let lower = min(range.lowerBound, length)
+        let upper = min(max(range.upperBound, lower), length)
+        var bytes = [UInt8](repeating: 0, count: Int(upper - lower))
+        if lower < UInt64(prefix.count) {
+            let end = min(upper, UInt64(prefix.count))
+            bytes.replaceSubrange(0..<Int(end - lower), with: prefix[Int(lower)..<Int(end)])
+        }
+        return bytes
+    }
+}

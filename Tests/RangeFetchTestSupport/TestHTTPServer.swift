@@ -37,6 +37,10 @@ public final class TestHTTPServer: Sendable {
         public var redirects: [String: String] = [:]
         /// Send no ETag and no Last-Modified.
         public var omitsValidators = false
+        /// Send `bytes first-last/*` instead of the complete length.
+        public var hidesLength = false
+        /// A Content-Range value sent on every 206 instead of the true one.
+        public var contentRangeOverride: String?
 
         /// No faults.
         public init() {}
@@ -267,7 +271,8 @@ final class TestHTTPHandler: ChannelInboundHandler {
         if let range {
             body = Array(file[range])
             let first = range.lowerBound + (faults.wrongContentRange ? 1 : 0)
-            headers.add(name: "Content-Range", value: "bytes \(first)-\(range.upperBound - 1)/\(length)")
+            let complete = faults.hidesLength ? "*" : "\(length)"
+            headers.add(name: "Content-Range", value: faults.contentRangeOverride ?? "bytes \(first)-\(range.upperBound - 1)/\(complete)")
             plan.status = .partialContent
         } else {
             plan.status = .ok

@@ -29,6 +29,10 @@ extension MovieLocator {
             var reader = BoxReader(bytes: bytes, fileOffset: ranges[index].lowerBound, limits: options.limits)
             guard let header = try? BoxHeader.read(from: &reader, available: starts[index].size), header.type == "moof",
                   let size = header.size, size <= starts[index].size else { return nil }
+            guard size <= options.limits.maximumIndexBoxSize else {
+                throw MP4Error(.limitExceeded, path: "moof", offset: header.offset,
+                               "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
+            }
             var moofBytes = bytes
             if UInt64(bytes.count) < size {
                 let rest = ranges[index].upperBound..<(ranges[index].lowerBound + size)

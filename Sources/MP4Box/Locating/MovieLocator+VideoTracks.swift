@@ -18,13 +18,14 @@ extension MovieLocator {
             guard count <= options.limits.maximumChildBoxes else {
                 throw MP4Error(.limitExceeded, path: "moov", offset: position, "more than \(options.limits.maximumChildBoxes) child boxes")
             }
-            guard let probeBytes = try await window.bytes(position..<min(moovEnd, position + probe), allowShort: true, readAhead: 0),
+            guard let probeBytes = try await window.bytes(position..<min(moovEnd, position.saturatingAdd(probe)), allowShort: true,
+                                                          readAhead: 0),
                   probeBytes.count >= 8 else {
                 throw MP4Error(.needMoreBytes, path: "moov", offset: position, "file ends inside moov")
             }
             var reader = BoxReader(bytes: probeBytes, fileOffset: position, path: BoxPath().appending("moov"), limits: options.limits)
             let child = try BoxHeader.read(from: &reader, available: moovEnd - position)
-            guard let size = child.size, position + size <= moovEnd else {
+            guard let size = child.size, size <= moovEnd - position else {
                 throw MP4Error(.malformed, path: "moov/\(child.type)", offset: position, "box size \(child.size ?? 0) exceeds moov")
             }
             let end = position + size
@@ -32,7 +33,7 @@ extension MovieLocator {
                 children.append(UnknownBox(header: child))
             } else {
                 // Read the box and the probe of the next one in one request.
-                guard let bytes = try await window.bytes(position..<min(moovEnd, end + probe), allowShort: true, readAhead: 0),
+                guard let bytes = try await window.bytes(position..<min(moovEnd, end.saturatingAdd(probe)), allowShort: true, readAhead: 0),
                       UInt64(bytes.count) >= size else {
                     throw MP4Error(.needMoreBytes, path: "moov/\(child.type)", offset: position, "file ends inside moov")
                 }

@@ -92,8 +92,10 @@ public struct MovieLocator: Sendable {
                 header = try BoxHeader.read(from: &headerReader, available: available)
             }
             let boxEnd = header.size.map { position.addingReportingOverflow($0) }
-            if let boxEnd, boxEnd.overflow {
-                throw MP4Error(.malformed, path: header.type.description, offset: position, "box size \(header.size ?? 0) overflows")
+            if let boxEnd, boxEnd.overflow || boxEnd.partialValue > .maximumFileOffset {
+                // Checked whether or not the length is known (a server may answer `bytes 0-N/*`).
+                throw MP4Error(.malformed, path: header.type.description, offset: position,
+                               "box size \(header.size ?? 0) ends past the largest file offset")
             }
             if let boxEnd, let length = window.length, boxEnd.partialValue > length {
                 if parts.moov != nil && !Self.indexTypes.contains(header.type) {

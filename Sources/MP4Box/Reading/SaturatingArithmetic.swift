@@ -23,3 +23,16 @@ extension Int64 {
         self > other ? UInt64(bitPattern: self &- other) : UInt64(bitPattern: other &- self)
     }
 }
+
+extension UInt64 {
+    /// `self + other`, clamped to UInt64's range (for read sizes that options or the input make large).
+    @inlinable
+    public func saturatingAdd(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+
+    /// The largest file offset a box may end at: 2^63 - 1, what `off_t` and HTTP lengths can express. A box
+    /// that claims to end past it is malformed, so offsets computed from box ends never overflow.
+    public static let maximumFileOffset = UInt64(Int64.max)
+}

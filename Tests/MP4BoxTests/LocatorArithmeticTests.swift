@@ -1,0 +1,69 @@
+@testable import MP4Box
+import MP4BoxTestSupport
+import Testing
+
+/// Sizes and offsets from the input that would overflow or size a read past the limits, in every path of the locator.
+@Suite struct LocatorArithmeticTests {
+    /// ftyp then moov of `fragmented.mp4`: an init segment (742 bytes).
+    static func initSegment() throws -> [UInt8] {
+        Array(try Fixtures.bytes("fragmented").prefix(742))
+    }
+
+    static func expectError(_ code: MP4Error.Code, _ body: () async throws -> Void,
+                            sourceLocation: SourceLocation = #_sourceLocation) async {
+        do {
+            try await body()
+            Issue.record("no error", sourceLocation: sourceLocation)
+        } catch let error as MP4Error {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func largesizeInsideMoovReadTrackByTrackThrowsMalformed() async throws {
+        // A moov whose second child claims a 64-bit size near 2^64: position + size would overflow.
+        let mvhd = BoxBuilder.fullBox("mvhd", BoxBuilder.zeros(8) + BoxBuilder.u32(1000) + BoxBuilder.zeros(84))  // timescale 1000
+        let liar = BoxBuilder.largeBox("trak", largeSize: UInt64.max - 8, BoxBuilder.zeros(64))
+        let moov = BoxBuilder.box("moov", mvhd + liar + BoxBuilder.zeros(4096))
+        let file = BoxBuilder.box("ftyp", BoxBuilder.fourCC("isom") + BoxBuilder.u32(0)) + moov
+        var options = MovieLocator.Options()
+        options.readsOnlyVideoTracks = true
+        options.partialMoovThreshold = 0
+        options.headSize = 64
+        await Self.expectError(.malformed) {
+            _ = try await MovieLocator(options: options).locate(in: MemoryByteSource(file))
+        }
+    }
+
+    @Test func boxEndingPastAnyFileOffsetThrowsWhenTheLengthIsHidden() async throws {
+        // With the length unknown (Content-Range: bytes 0-N/*), nothing bounds a box by the file: its end must
+        // still be a file offset (below 2^63), or the next header's position overflows.
+        let file = BoxBuilder.box("ftyp", BoxBuilder.fourCC("isom") + BoxBuilder.u32(0))
+            + BoxBuilder.largeBox("free", largeSize: UInt64.max - 40, BoxBuilder.zeros(256))
+        var options = MovieLocator.Options()
+        options.headSize = 64  // a full read: the length stays unknown
+        await Self.expectError(.malformed) {
+            _ = try await MovieLocator(options: options).locate(in: LengthHidingByteSource(MemoryByteSource(file)))
+        }
+    }
+
+    @Test func moofNamedBySidxLargerThanTheIndexCapThrowsWithoutReadingIt() async throws {
+        // A sidx with one 1 GiB subsegment whose moof claims 900 MiB, in a (sparse) 2 GiB file: the moof must not
+        // be read past `maximumIndexBoxSize`.
+        let sidx = BoxBuilder.fullBox("sidx", BoxBuilder.u32(1) + BoxBuilder.u32(1000)  // reference_ID, timescale
+            + BoxBuilder.u32(0) + BoxBuilder.u32(0)                                   // earliest time, first offset
+            + BoxBuilder.u16(0) + BoxBuilder.u16(1)                                   // reserved, reference count
+            + BoxBuilder.u32(1 << 30) + BoxBuilder.u32(1000) + BoxBuilder.u32(0x9000_0000))  // size, duration, SAP
+        let moofHeader = BoxBuilder.u32(1) + BoxBuilder.fourCC("moof") + BoxBuilder.u64(900 << 20)
+        let prefix = try Self.initSegment() + sidx + moofHeader
+        let source = RecordingByteSource(SparseByteSource(prefix: prefix, length: 2 << 30))
+        var options = MovieLocator.Options()
+        options.limits.maximumIndexBoxSize = 1 << 20
+        await Self.expectError(.limitExceeded) {
+            _ = try await MovieLocator(options: options).locate(in: source)
+        }
+        let bytesAsked = await source.ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
+        #expect(bytesAsked < 1 << 20)
+    }
+}
