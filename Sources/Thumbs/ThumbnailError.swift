@@ -18,6 +18,8 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
         case encodingFailed
         /// Bytes given to an image decoder are not an image it can read, or the image is larger than allowed.
         case invalidImage
+        /// The picture needs more samples or bytes than `ThumbnailLimits` allow.
+        case limitExceeded
     }
 
     /// The kind of failure.

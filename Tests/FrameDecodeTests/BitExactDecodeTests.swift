@@ -44,6 +44,20 @@ import Thumbs
         }
     }
 
+    @Test(arguments: ["h264-p-only", "hevc-8bit"])
+    func framesDecodedOneSampleBatchAtATimeMatchFFmpeg(_ name: String) async throws {
+        // Batches of one sample (fetched, decoded, dropped) give ffmpeg's frame at mid-duration, byte for byte.
+        let references = try #require(try FrameReferences.load(name))
+        let reference = try #require(references.frames.first { $0.role == "frameAtMid" })
+        let fixture = try await DecoderFixture(name)
+        let plan = try Self.plan(reference.role, reference: reference, midTime: references.midTime, track: fixture.track)
+        #expect(plan.samples.count > 1)
+        var limits = ThumbnailLimits()
+        limits.batchBytes = 1
+        let frame = try await FrameExtractor(source: fixture.source, track: fixture.track, limits: limits).frame(for: plan)
+        #expect(MD5.hex(frame.rawVideoBytes()) == reference.md5)
+    }
+
     @Test func md5MatchesKnownDigests() {
         #expect(MD5.hex([]) == "d41d8cd98f00b204e9800998ecf8427e")
         #expect(MD5.hex(Array("The quick brown fox jumps over the lazy dog".utf8)) == "9e107d9d372bb6826bd81d3542a419d6")

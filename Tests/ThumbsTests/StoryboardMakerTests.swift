@@ -153,11 +153,11 @@ import Thumbs
     @Test func eachKeyframeIsReadOnceAndNothingElse() async throws {
         let name = "h264-faststart"
         let expectation = try Fixtures.expectation(name)
-        let indexSource = try RecordingByteSource(path: Fixtures.path(name))
+        let indexSource = RecordingByteSource(try FileByteSource(path: Fixtures.path(name)))
         _ = try await MovieLocator().locate(in: indexSource)
-        let indexReads = indexSource.reads
+        let indexReads = await indexSource.ranges
 
-        let source = try RecordingByteSource(path: Fixtures.path(name))
+        let source = RecordingByteSource(try FileByteSource(path: Fixtures.path(name)))
         var options = StoryboardOptions()
         options.interval = 0.04  // 75 cues, one a frame
         let (storyboard, _) = try await StoryboardOracles.make(name, options: options, source: source)
@@ -165,8 +165,9 @@ import Thumbs
         let keyPTS = Set(storyboard.cues.compactMap { StoryboardOracles.nearestKeyPTS(to: $0.startMilliseconds, in: expectation) })
         let keyRanges = expectation.packets.filter { $0.key && keyPTS.contains($0.pts) }.map { $0.pos..<$0.pos + UInt64($0.size) }
         #expect(keyRanges.count == storyboard.keyframeCount)
-        let sampleReads = Array(source.reads.dropFirst(indexReads.count))
-        #expect(Array(source.reads.prefix(indexReads.count)) == indexReads)
+        let reads = await source.ranges
+        let sampleReads = Array(reads.dropFirst(indexReads.count))
+        #expect(Array(reads.prefix(indexReads.count)) == indexReads)
         #expect(sampleReads.sorted { $0.lowerBound < $1.lowerBound } == keyRanges.sorted { $0.lowerBound < $1.lowerBound })
     }
 

@@ -103,24 +103,3 @@ enum StoryboardOracles {
         return Image(width: width, height: height, pixelFormat: packed.pixelFormat, pixels: pixels)
     }
 }
-
-/// A local source that records every range read, for counting what a storyboard fetched.
-final class RecordingByteSource: ByteSource {
-    let base: FileByteSource
-    private let log = Mutex<[Range<UInt64>]>([])
-
-    init(path: String) throws {
-        base = try FileByteSource(path: path)
-    }
-
-    /// The ranges read, in the order the reads finished.
-    var reads: [Range<UInt64>] { log.withLock { $0 } }
-
-    var knownLength: UInt64? { get async { base.knownLength } }
-
-    func read(_ range: Range<UInt64>) async throws -> [UInt8] {
-        let bytes = try await base.read(range)
-        log.withLock { $0.append(range.lowerBound..<range.lowerBound + UInt64(bytes.count)) }
-        return bytes
-    }
-}

@@ -1,4 +1,11 @@
 extension Track {
+    /// Samples looked at, at most, around one decode-order position to find the picture on screen at a time.
+    ///
+    /// Pictures move at most 16 places between decode and presentation order in H.264 and HEVC; a file whose
+    /// composition offsets would need a longer search (one hostile offset of years) gets the best answer within
+    /// this many samples instead of a walk over the whole track.
+    public static let maximumReorderSearch = 256
+
     /// The sample on screen at presentation time `time` (media timescale units on the movie timeline):
     /// the last sample whose presentation time is <= `time`, or the first shown sample when `time` precedes it.
     ///
@@ -14,7 +21,8 @@ extension Track {
         }
         var best: Sample?
         var index = min(last, count - 1)
-        while index >= 0 {
+        let lowest = max(0, index - Self.maximumReorderSearch)
+        while index >= lowest {
             let candidate = try samples.sample(at: index)
             if let best, candidate.decodeTime.saturatingAdd(offsets.upperBound) < best.compositionTime { break }
             if candidate.compositionTime <= target && (best.map { candidate.compositionTime > $0.compositionTime } ?? true) {
@@ -33,7 +41,7 @@ extension Track {
         let first = try samples.sample(at: 0)
         var best = first
         var index = 1
-        while index < samples.count {
+        while index < min(samples.count, Self.maximumReorderSearch) {
             let candidate = try samples.sample(at: index)
             if candidate.decodeTime.saturatingAdd(offsets.lowerBound) > best.compositionTime { break }
             if candidate.compositionTime < best.compositionTime { best = candidate }
@@ -66,9 +74,10 @@ extension Track {
     public func syncSample(atOrBefore time: Int64) throws(MP4Error) -> Sample? {
         guard let shown = try sample(displayedAt: time), samples.syncSampleCount > 0 else { return nil }
         var position = samples.syncIndex(atOrBefore: shown.index) ?? 0
-        while position >= 0 {
+        let lowest = max(0, position - Self.maximumReorderSearch)
+        while position >= lowest {
             let candidate = try samples.sample(at: samples.syncSample(position))
-            if presentationTime(of: candidate) <= time || position == 0 { return candidate }
+            if presentationTime(of: candidate) <= time || position == lowest { return candidate }
             position -= 1
         }
         return nil

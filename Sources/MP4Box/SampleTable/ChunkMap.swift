@@ -18,6 +18,7 @@ struct ChunkMap: Sendable {
         var samples = [0]
         samples.reserveCapacity(stsc.count + 1)
         var total: UInt64 = 0
+        var largest: UInt64 = 0
         for run in 0..<stsc.count {
             let firstChunk = UInt64(stsc.uint32(run, 0))
             let perChunk = UInt64(stsc.uint32(run, 4))
@@ -30,17 +31,22 @@ struct ChunkMap: Sendable {
             // Only chunks that have an offset hold samples.
             let lastChunk = min(nextFirstChunk, chunkCount + 1)
             let chunks = lastChunk > firstChunk ? lastChunk - firstChunk : 0
+            if chunks > 0 { largest = max(largest, perChunk) }
             let (runSamples, overflow) = chunks.multipliedReportingOverflow(by: perChunk)
             total += overflow ? UInt64.max / 2 : runSamples
             total = min(total, UInt64(limits.maximumSampleCount) + 1)
             samples.append(Int(total))
         }
         heldSampleCount = Int(min(total, UInt64(sampleCount)))
+        largestChunkSampleCount = Int(min(largest, UInt64(heldSampleCount)))
         index = RunIndex(firstSample: samples)
     }
 
     /// How many of the track's samples the chunks that exist hold (at most stsz's count).
     let heldSampleCount: Int
+
+    /// The most samples any chunk holds.
+    let largestChunkSampleCount: Int
 
     /// The chunk (0-based) holding `sample`, the first sample of that chunk, and its sample description index.
     func chunk(of sample: Int) -> (chunk: Int, firstSample: Int, descriptionIndex: UInt32)? {

@@ -1,10 +1,21 @@
 /// The samples of one track gathered from movie fragments (moof/traf/trun), read on demand.
+///
+/// Sync samples are counted per run; only runs whose samples carry their own flags list them (a list their
+/// entries back), so a trun that claims millions of samples with default flags costs nothing per sample.
 public struct FragmentedSampleTable: Sendable {
     /// The number of samples in all fragments read.
     public let count: Int
     let runs: [FragmentRun]
-    /// Sample indices of sync samples, ascending.
-    let syncSamples: [Int]
+    /// The number of sync samples.
+    public let syncSampleCount: Int
+    /// For each run, the sync samples of the runs before it.
+    private let syncSamplesBefore: [Int]
+    /// Sync sample indices of the runs whose samples carry flags, ascending.
+    private let listedSyncSamples: [Int]
+    /// For each run, where its sync samples start in `listedSyncSamples`.
+    private let listedStart: [Int]
+    /// The sync samples held in a list (those of runs whose samples carry flags).
+    var listedSyncSampleCount: Int { listedSyncSamples.count }
     let compositionOffsetRange: ClosedRange<Int64>
 
     /// Gathers the runs of `trackID` from `fragments` (moof boxes in file order).
@@ -12,7 +23,10 @@ public struct FragmentedSampleTable: Sendable {
     init(trackID: UInt32, fragments: [ContainerBox], defaults: TrackExtendsBox?, initialDecodeTime: Int64 = 0,
          limits: ParseLimits) throws(MP4Error) {
         var runs: [FragmentRun] = []
-        var syncSamples: [Int] = []
+        var syncSamplesBefore: [Int] = []
+        var listedSyncSamples: [Int] = []
+        var listedStart: [Int] = []
+        var syncTotal = 0
         var sampleTotal = 0
         var nextDecodeTime = initialDecodeTime
         var low = Int64.max
@@ -62,34 +76,52 @@ public struct FragmentedSampleTable: Sendable {
                         throw MP4Error(.limitExceeded, path: moofPath + "/traf/trun", offset: trun.header.offset,
                                        "fragment sample count \(sampleTotal) exceeds the limit of \(limits.maximumSampleCount)")
                     }
-                    for index in 0..<fragmentRun.sampleCount {
-                        if fragmentRun.flags(index) & 0x1_0000 == 0 { syncSamples.append(fragmentRun.firstSample + index) }
-                        let offset = fragmentRun.compositionOffset(index)
-                        low = min(low, offset)
-                        high = max(high, offset)
-                    }
                     nextDecodeTime = nextDecodeTime.saturatingAdd(fragmentRun.totalDuration)
                     runDataOffset = end
                     previousTrafEnd = end
-                    if fragmentRun.sampleCount > 0 { runs.append(fragmentRun) }
+                    guard fragmentRun.sampleCount > 0 else { continue }
+                    // Loops over the samples only where the trun has entries for them.
+                    let listedBefore = listedSyncSamples.count
+                    if fragmentRun.syncPattern == .perSample {
+                        for index in 0..<fragmentRun.sampleCount where fragmentRun.flags(index) & 0x1_0000 == 0 {
+                            listedSyncSamples.append(fragmentRun.firstSample + index)
+                        }
+                    }
+                    if fragmentRun.hasCompositionOffsets {
+                        for index in 0..<fragmentRun.sampleCount {
+                            let offset = fragmentRun.compositionOffset(index)
+                            low = min(low, offset)
+                            high = max(high, offset)
+                        }
+                    } else {
+                        low = min(low, 0)
+                        high = max(high, 0)
+                    }
+                    listedStart.append(listedBefore)
+                    syncSamplesBefore.append(syncTotal)
+                    syncTotal += fragmentRun.syncPattern == .perSample ? listedSyncSamples.count - listedBefore
+                        : fragmentRun.countSyncSamples()
+                    runs.append(fragmentRun)
                 }
             }
         }
         self.runs = runs
-        self.syncSamples = syncSamples
+        self.syncSampleCount = syncTotal
+        self.syncSamplesBefore = syncSamplesBefore
+        self.listedSyncSamples = listedSyncSamples
+        self.listedStart = listedStart
         self.count = sampleTotal
         compositionOffsetRange = low <= high ? low...high : 0...0
     }
 
+    /// The position in `runs` of the run holding sample `index`.
+    private func runPosition(containing index: Int) -> Int? {
+        guard index >= 0, index < count, !runs.isEmpty else { return nil }
+        return BinarySearch.prefixCount(runs.count) { runs[$0].firstSample <= index } - 1
+    }
+
     private func run(containing index: Int) -> FragmentRun? {
-        guard index >= 0, index < count else { return nil }
-        var low = 0
-        var high = runs.count
-        while low + 1 < high {
-            let middle = (low + high) / 2
-            if runs[middle].firstSample <= index { low = middle } else { high = middle }
-        }
-        return runs[low]
+        runPosition(containing: index).map { runs[$0] }
     }
 
     /// Sample `index` (0-based, below `count`).
@@ -100,15 +132,40 @@ public struct FragmentedSampleTable: Sendable {
         return run.sample(index - run.firstSample)
     }
 
-    /// The position in `syncSamples` of the last sync sample at or before sample `index`.
-    func syncIndex(atOrBefore index: Int) -> Int? {
-        var low = 0
-        var high = syncSamples.count
-        while low < high {
-            let middle = (low + high) / 2
-            if syncSamples[middle] <= index { low = middle + 1 } else { high = middle }
+    /// The sample index of the `n`th sync sample (0-based `n`, below `syncSampleCount`).
+    func syncSample(_ n: Int) -> Int {
+        guard n >= 0, n < syncSampleCount else { return 0 }
+        let position = BinarySearch.prefixCount(runs.count) { syncSamplesBefore[$0] <= n } - 1
+        let run = runs[position]
+        let within = n - syncSamplesBefore[position]
+        switch run.syncPattern {
+        case .all: return run.firstSample + within
+        case .firstOnly: return run.firstSample
+        case .allButFirst: return run.firstSample + 1 + within
+        case .none: return run.firstSample  // not reached: such a run adds no sync sample
+        case .perSample: return listedSyncSamples[listedStart[position] + within]
         }
-        return low == 0 ? nil : low - 1
+    }
+
+    /// The position in the sync list of the last sync sample at or before sample `index`.
+    func syncIndex(atOrBefore index: Int) -> Int? {
+        guard !runs.isEmpty, index >= runs[0].firstSample else { return nil }
+        let position = BinarySearch.prefixCount(runs.count) { runs[$0].firstSample <= index } - 1
+        let run = runs[position]
+        let last = min(index, run.firstSample + run.sampleCount - 1) - run.firstSample  // within the run
+        let atOrBefore: Int
+        switch run.syncPattern {
+        case .all: atOrBefore = last + 1
+        case .firstOnly: atOrBefore = 1
+        case .allButFirst: atOrBefore = last
+        case .none: atOrBefore = 0
+        case .perSample:
+            let start = listedStart[position]
+            let end = position + 1 < runs.count ? listedStart[position + 1] : listedSyncSamples.count
+            atOrBefore = BinarySearch.prefixCount(end - start) { listedSyncSamples[start + $0] <= run.firstSample + last }
+        }
+        let total = syncSamplesBefore[position] + atOrBefore
+        return total == 0 ? nil : total - 1
     }
 
     /// The dependency flags of sample `index`.
@@ -120,20 +177,7 @@ public struct FragmentedSampleTable: Sendable {
     /// The last sample whose decode time is <= `time`.
     func lastSample(decodedAtOrBefore time: Int64) -> Int? {
         guard let first = runs.first, time >= first.baseDecodeTime else { return nil }
-        var low = 0
-        var high = runs.count
-        while low + 1 < high {
-            let middle = (low + high) / 2
-            if runs[middle].baseDecodeTime <= time { low = middle } else { high = middle }
-        }
-        let run = runs[low]
-        var decodeTime = run.baseDecodeTime
-        var result = run.firstSample
-        for index in 0..<run.sampleCount {
-            if decodeTime > time { break }
-            result = run.firstSample + index
-            decodeTime += Int64(run.duration(index))
-        }
-        return result
+        let run = runs[BinarySearch.prefixCount(runs.count) { runs[$0].baseDecodeTime <= time } - 1]
+        return run.firstSample + run.lastSample(decodedAtOrBefore: time)
     }
 }

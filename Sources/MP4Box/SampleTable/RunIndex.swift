@@ -12,13 +12,7 @@ struct RunIndex: Sendable {
     /// The run holding sample `index`, or nil past the end.
     func run(containing index: Int) -> Int? {
         guard index >= 0, index < totalSamples else { return nil }
-        // Last run whose first sample is <= index.
-        var low = 0
-        var high = firstSample.count - 1
-        while low + 1 < high {
-            let middle = (low + high) / 2
-            if firstSample[middle] <= index { low = middle } else { high = middle }
-        }
-        return low
+        // The last run whose first sample is <= index.
+        return BinarySearch.prefixCount(firstSample.count - 1) { firstSample[$0] <= index } - 1
     }
 }

@@ -36,12 +36,12 @@ public struct SampleTable: Sendable {
     }
 
     /// The number of sync samples.
-    public var syncSampleCount: Int { standardSyncCount + (fragments?.syncSamples.count ?? 0) }
+    public var syncSampleCount: Int { standardSyncCount + (fragments?.syncSampleCount ?? 0) }
 
     /// The sample index of the `n`th sync sample (0-based `n`, below `syncSampleCount`).
     public func syncSample(_ n: Int) -> Int {
         if let standard, n < standardSyncCount { return standard.syncSample(n) }
-        return (fragments?.syncSamples[n - standardSyncCount] ?? 0) + standardCount
+        return (fragments?.syncSample(n - standardSyncCount) ?? 0) + standardCount
     }
 
     /// The position in the sync list of the last sync sample at or before sample `index`.

@@ -8,6 +8,11 @@ public struct StandardSampleTable: Sendable {
     let chunks: ChunkMap
     let syncSamples: RawTable?
     let dependencies: RawTable?
+    /// With a size table and a chunk of more than `checkpointSpacing` samples: for every `checkpointSpacing`-th
+    /// sample, the sizes of all samples before it, so that placing a sample walks at most that many sizes.
+    private let sizeCheckpoints: [UInt64]
+    /// Samples walked at most to place one.
+    static let checkpointSpacing = 4096
 
     /// Reads the tables of `stbl` and checks that they agree.
     /// - Throws: `MP4Error` `malformed` when stts covers fewer samples than stsz or stsc runs are out of order; `limitExceeded` past `limits`.
@@ -57,6 +62,16 @@ public struct StandardSampleTable: Sendable {
             dependencies = nil
         }
         count = chunks.heldSampleCount
+        var checkpoints: [UInt64] = []
+        if let sizes, sizes.constantSize == 0, chunks.largestChunkSampleCount > Self.checkpointSpacing {
+            // Backed by the size table: one checkpoint per 4,096 of its entries.
+            var total: UInt64 = 0
+            for index in 0..<count {
+                if index % Self.checkpointSpacing == 0 { checkpoints.append(total) }
+                total += UInt64(sizes.size(of: index))
+            }
+        }
+        sizeCheckpoints = checkpoints
         // stss entries past the last sample (stss names more samples than the chunks hold) are not sync samples here.
         let held = chunks.heldSampleCount
         syncSampleCount = syncSamples.map { Self.entries(of: $0, among: $0.count, numberedAtMost: held) } ?? held
@@ -72,18 +87,28 @@ public struct StandardSampleTable: Sendable {
               location.chunk < offsets.chunkCount else {
             throw MP4Error(.malformed, path: "stbl/stsc", offset: chunks.stsc.fileOffset, "no chunk holds sample \(index)")
         }
-        var offset = offsets.offset(ofChunk: location.chunk)
-        for earlier in location.firstSample..<index {
-            let (sum, overflow) = offset.addingReportingOverflow(UInt64(sizes.size(of: earlier)))
-            guard !overflow else {
-                throw MP4Error(.malformed, path: "stbl/stco", offset: offsets.offsets.fileOffset, "offset of sample \(index) overflows")
-            }
-            offset = sum
+        let (offset, overflow) = offsets.offset(ofChunk: location.chunk)
+            .addingReportingOverflow(bytesBefore(index, inChunkFrom: location.firstSample, sizes: sizes))
+        guard !overflow else {
+            throw MP4Error(.malformed, path: "stbl/stco", offset: offsets.offsets.fileOffset, "offset of sample \(index) overflows")
         }
         let (decodeTime, duration) = timing.timing(of: index)
         return Sample(index: index, offset: offset, size: sizes.size(of: index), decodeTime: decodeTime, duration: duration,
                       compositionOffset: composition.offset(of: index), isSync: isSync(index),
                       descriptionIndex: location.descriptionIndex)
+    }
+
+    /// The bytes of the samples from `first` (the first of its chunk) up to `index`: O(1) for a constant size,
+    /// else at most `checkpointSpacing` sizes walked. Sums of 32-bit sizes of at most 2^32 samples cannot overflow.
+    private func bytesBefore(_ index: Int, inChunkFrom first: Int, sizes: SampleSizeBox) -> UInt64 {
+        if sizes.constantSize != 0 { return UInt64(index - first) * UInt64(sizes.constantSize) }
+        func sum(_ range: Range<Int>) -> UInt64 { range.reduce(0) { $0 + UInt64(sizes.size(of: $1)) } }
+        guard !sizeCheckpoints.isEmpty, index - first > Self.checkpointSpacing else { return sum(first..<index) }
+        func total(upTo end: Int) -> UInt64 {
+            let checkpoint = end / Self.checkpointSpacing
+            return sizeCheckpoints[checkpoint] + sum(checkpoint * Self.checkpointSpacing..<end)
+        }
+        return total(upTo: index) - total(upTo: first)
     }
 
     /// Whether sample `index` is a sync sample (every sample is, without stss).
@@ -110,13 +135,7 @@ public struct StandardSampleTable: Sendable {
 
     /// How many of the first `count` entries of the ascending stss table name sample numbers <= `number` (1-based).
     private static func entries(of stss: RawTable, among count: Int, numberedAtMost number: Int) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(stss.uint32(middle)) <= number { low = middle + 1 } else { high = middle }
-        }
-        return low
+        BinarySearch.prefixCount(count) { Int(stss.uint32($0)) <= number }
     }
 
     /// The sdtp flags of `index`, if the track has sdtp.

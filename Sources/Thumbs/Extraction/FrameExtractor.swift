@@ -1,7 +1,7 @@
 import FrameDecode
 import MP4Box
 
-/// Fetches and decodes the picture a `FramePlan` asks for.
+/// Fetches and decodes the picture a `FramePlan` asks for, with a decoder of its own.
 public struct FrameExtractor: Sendable {
     /// The source the movie is read from.
     public let source: any ByteSource
@@ -9,46 +9,29 @@ public struct FrameExtractor: Sendable {
     public let track: Track
     /// Ranges closer than this many bytes are read in one request.
     public var maximumGap: UInt64
+    /// Ceilings on the samples and bytes of one picture.
+    public var limits: ThumbnailLimits
 
     /// An extractor for `track` of the movie in `source`; `maximumGap` defaults to the source's coalescing gap.
-    public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil) {
+    public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits()) {
         self.source = source
         self.track = track
         self.maximumGap = maximumGap ?? source.coalescingGap
+        self.limits = limits
     }
 
-    /// The decoded picture of `plan.target`.
-    /// - Throws: `DecodeError`, `ThumbnailError` `noFrame` or `sampleOutOfRange`, or whatever the source throws.
+    /// The decoded picture of `plan.target`, fetched batch by batch (see `ThumbnailLimits.batchBytes`).
+    /// - Throws: `DecodeError`, `ThumbnailError` `noFrame`, `sampleOutOfRange` or `limitExceeded`, or whatever the source throws.
     public func frame(for plan: FramePlan) async throws -> DecodedFrame {
-        let bytes = try await SampleFetcher.fetch(plan.samples, from: source, maximumGap: maximumGap)
-        try Task.checkCancellation()
         let threading: VideoDecoderFactory.Threading = plan.samples.count > 1 ? .workers(2) : .single
         let decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
                                                           threading: threading)
-        return try Self.decode(plan, bytes: bytes, with: decoder)
-    }
-
-    /// Decodes `plan`'s samples with `decoder` and returns the target's picture.
-    static func decode(_ plan: FramePlan, bytes: [Int: [UInt8]], with decoder: any VideoDecoder) throws -> DecodedFrame {
-        var found: DecodedFrame?
-        for sample in plan.samples {
+        var session = try DecodeSession(plan: plan, decoder: decoder, limits: limits)
+        while let batch = session.nextBatch() {
+            let bytes = try await SampleFetcher.fetch(Array(batch), from: source, maximumGap: maximumGap)
             try Task.checkCancellation()
-            guard let data = bytes[sample.index] else {
-                throw ThumbnailError(.sampleOutOfRange, "sample \(sample.index) was not fetched")
-            }
-            for frame in try decoder.decode(DecoderInput(sample: sample, bytes: data)) where frame.sampleIndex == plan.target.index {
-                found = frame
-            }
-            if found != nil { break }
+            if let frame = try session.decode(batch, bytes: bytes) { return frame }
         }
-        if found == nil {
-            for frame in try decoder.flush() where frame.sampleIndex == plan.target.index {
-                found = frame
-            }
-        }
-        guard let found else {
-            throw ThumbnailError(.noFrame, "the decoder gave no picture for sample \(plan.target.index)")
-        }
-        return found
+        return try session.finish()
     }
 }

@@ -16,10 +16,8 @@ public actor ThumbnailGenerator {
     private var decoder: (any VideoDecoder)?
     /// The sample description index `decoder` was made for.
     private var decoderDescriptionIndex: UInt32 = 0
-    /// Sample bytes fetched by earlier times, by sample index (bounded).
-    private var fetched: [Int: [UInt8]] = [:]
-    private var fetchedBytes = 0
-    private static let fetchedByteLimit = 64 << 20
+    /// Sample bytes fetched by earlier times (at most `options.limits.sampleCacheBytes`).
+    private var sampleCache: SampleByteCache
     /// Bounds on concurrent fetches and decodes shared with other generators (a `ThumbnailService`'s).
     private let limits: ThumbnailWorkLimits?
     /// How the index is found.
@@ -30,6 +28,7 @@ public actor ThumbnailGenerator {
                 limits: ThumbnailWorkLimits? = nil, locator: MovieLocator = MovieLocator()) {
         self.source = MeteredByteSource(source)
         self.options = options
+        sampleCache = SampleByteCache(capacity: options.limits.sampleCacheBytes)
         self.movie = movie
         self.limits = limits
         self.locator = locator
@@ -145,14 +144,15 @@ public actor ThumbnailGenerator {
             throw ThumbnailError(.noVideo, "the movie has no video track with samples")
         }
         let (requested, selection) = try resolve(time, in: movie, track: track, options: options)
-        var plan = try FramePlanner.plan(track: track, time: requested, selection: selection)
+        var plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         var frame = try await decode(plan, track: track, timings: &timings)
         if options.skipsDarkFrames {
             var attempts = 0
             while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame),
                   let next = try nextKeyframe(after: plan.targetPresentationTime, in: track) {
                 attempts += 1
-                plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe)
+                plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe,
+                                             limits: options.limits)
                 frame = try await decode(plan, track: track, timings: &timings)
             }
         }
@@ -173,47 +173,65 @@ public actor ThumbnailGenerator {
                          bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
     }
 
-    /// Fetches what is not already fetched, decodes with the kept decoder (reset to the plan's keyframe).
+    /// Decodes `plan` batch by batch: each batch's bytes come from the sample cache or one fetch, and are held by
+    /// this decode until it moves on, so nothing another call does to the cache can take them away.
+    ///
+    /// The kept decoder is taken out while this plan uses it (calls on this actor interleave at every `await`):
+    /// a concurrent call makes its own, and the one that finishes last is kept.
     private func decode(_ plan: FramePlan, track: Track, timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
-        let fetchWatch = Stopwatch()
-        let missing = plan.samples.filter { fetched[$0.index] == nil }
-        if !missing.isEmpty {
-            let source = self.source
-            let bytes = try await limited(limits?.fetches) {
-                try await SampleFetcher.fetch(missing, from: source, maximumGap: source.coalescingGap)
-            }
-            for (index, data) in bytes {
-                if fetchedBytes + data.count > Self.fetchedByteLimit {
-                    fetched.removeAll()
-                    fetchedBytes = 0
-                }
-                fetched[index] = data
-                fetchedBytes += data.count
-            }
+        let descriptionIndex = plan.samples.first?.descriptionIndex ?? 1
+        let decoder: any VideoDecoder
+        if let kept = self.decoder, decoderDescriptionIndex == descriptionIndex {
+            self.decoder = nil
+            kept.reset()
+            decoder = kept
+        } else {
+            decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex)
         }
-        timings.fetchMilliseconds += fetchWatch.milliseconds
-        try Task.checkCancellation()
+        var session = try DecodeSession(plan: plan, decoder: decoder, limits: options.limits)
+        var frame: DecodedFrame?
+        while frame == nil, let batch = session.nextBatch() {
+            let fetchWatch = Stopwatch()
+            let bytes = try await bytes(of: batch)
+            timings.fetchMilliseconds += fetchWatch.milliseconds
+            try Task.checkCancellation()
+            frame = try await withDecodePermit(timings: &timings) { try session.decode(batch, bytes: bytes) }
+        }
+        let picture: DecodedFrame
+        if let frame { picture = frame } else { picture = try await withDecodePermit(timings: &timings) { try session.finish() } }
+        self.decoder = decoder
+        decoderDescriptionIndex = descriptionIndex
+        return picture
+    }
+
+    /// The bytes of `samples`: kept ones from the cache, the rest fetched (and kept for later times).
+    private func bytes(of samples: ArraySlice<Sample>) async throws -> [Int: [UInt8]] {
+        var bytes: [Int: [UInt8]] = [:]
+        var missing: [Sample] = []
+        for sample in samples {
+            if let kept = sampleCache.bytes(of: sample.index) { bytes[sample.index] = kept } else { missing.append(sample) }
+        }
+        guard !missing.isEmpty else { return bytes }
+        let source = self.source
+        let wanted = missing
+        let fetched = try await limited(limits?.fetches) {
+            try await SampleFetcher.fetch(wanted, from: source, maximumGap: source.coalescingGap)
+        }
+        for (index, data) in fetched {
+            bytes[index] = data
+            sampleCache.insert(data, for: index)
+        }
+        return bytes
+    }
+
+    /// Runs the synchronous decode `body` holding one of the shared decode permits, if there are any.
+    private func withDecodePermit<T>(timings: inout Thumbnail.Timings, _ body: () throws -> T) async throws -> T {
         try await limits?.decodes.acquire()
-        let decoded: Result<DecodedFrame, any Error>
-        let decodeWatch = Stopwatch()
-        do {
-            let decoder: any VideoDecoder
-            let descriptionIndex = plan.samples.first?.descriptionIndex ?? 1
-            if let existing = self.decoder, decoderDescriptionIndex == descriptionIndex {
-                existing.reset()
-                decoder = existing
-            } else {
-                decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex)
-                self.decoder = decoder
-                decoderDescriptionIndex = descriptionIndex
-            }
-            decoded = .success(try FrameExtractor.decode(plan, bytes: fetched, with: decoder))
-        } catch {
-            decoded = .failure(error)
-        }
+        let watch = Stopwatch()
+        let result = Result { try body() }
+        timings.decodeMilliseconds += watch.milliseconds
         await limits?.decodes.release()
-        timings.decodeMilliseconds += decodeWatch.milliseconds
-        return try decoded.get()
+        return try result.get()
     }
 
     /// Runs `body` within `limiter`, if there is one.

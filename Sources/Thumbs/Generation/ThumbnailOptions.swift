@@ -42,6 +42,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var skipsDarkFrames = false
     /// Let `representations(at:)` answer first with the file's cover art, without fetching a sample.
     public var allowsCoverArt = true
+    /// Ceilings on the samples decoded and the bytes held for one thumbnail.
+    public var limits = ThumbnailLimits()
 
     /// The defaults: full size, nearest keyframe, upright, PNG.
     public init() {}

@@ -9,8 +9,10 @@ import MP4Box
 /// open GOP), skipping samples sdtp marks as disposable.
 public enum FramePlanner {
     /// Plans the picture for presentation time `time` (media timescale units) of `track`.
-    /// - Throws: `ThumbnailError` `noVideo` for a track without samples; `MP4Error` when the tables cannot place a sample.
-    public static func plan(track: Track, time: Int64, selection: FrameSelection) throws -> FramePlan {
+    /// - Throws: `ThumbnailError` `noVideo` for a track without samples, `limitExceeded` when the decode would
+    ///   pass `limits.maximumDecodedSamples`; `MP4Error` when the tables cannot place a sample.
+    public static func plan(track: Track, time: Int64, selection: FrameSelection,
+                            limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan {
         guard track.samples.count > 0 else {
             throw ThumbnailError(.noVideo, "track \(track.id) has no samples")
         }
@@ -28,32 +30,40 @@ public enum FramePlanner {
         guard let target = try track.sample(displayedAt: clamped) else {
             throw ThumbnailError(.noVideo, "track \(track.id) has no frame at \(time)")
         }
-        return try planDecode(of: target, in: track, requestedTime: time)
+        return try planDecode(of: target, in: track, requestedTime: time, limits: limits)
     }
 
     /// Plans the decode of `target` from the sync sample it depends on (from the first sample when none precedes it).
-    public static func planDecode(of target: Sample, in track: Track, requestedTime: Int64) throws -> FramePlan {
+    public static func planDecode(of target: Sample, in track: Track, requestedTime: Int64,
+                                  limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan {
         let samples = track.samples
         let targetTime = track.presentationTime(of: target)
         guard var syncPosition = samples.syncIndex(atOrBefore: target.index) else {
             // No sync sample precedes the frame (an edit list that starts before the first one, or a stss that
             // leaves keyframes out): decode from the first sample, as players do.
-            return try plan(from: samples.sample(at: 0), to: target, in: track, requestedTime: requestedTime)
+            return try plan(from: samples.sample(at: 0), to: target, in: track, requestedTime: requestedTime, limits: limits)
         }
         var start = try samples.sample(at: samples.syncSample(syncPosition))
         // A picture shown before the sync sample that precedes it in decode order is a leading picture of
         // that (open-GOP) sync sample: it needs the previous GOP's references.
-        while targetTime < track.presentationTime(of: start) && syncPosition > 0 && start.index != target.index {
+        let lowest = max(0, syncPosition - Track.maximumReorderSearch)
+        while targetTime < track.presentationTime(of: start) && syncPosition > lowest && start.index != target.index {
             syncPosition -= 1
             start = try samples.sample(at: samples.syncSample(syncPosition))
         }
-        return try plan(from: start, to: target, in: track, requestedTime: requestedTime)
+        return try plan(from: start, to: target, in: track, requestedTime: requestedTime, limits: limits)
     }
 
     /// The samples from `start` to `target` in decode order, without the disposable ones between them.
-    static func plan(from start: Sample, to target: Sample, in track: Track, requestedTime: Int64) throws -> FramePlan {
+    static func plan(from start: Sample, to target: Sample, in track: Track, requestedTime: Int64,
+                     limits: ThumbnailLimits) throws -> FramePlan {
         let samples = track.samples
         let targetTime = track.presentationTime(of: target)
+        let span = target.index - start.index + 1
+        guard span <= limits.maximumDecodedSamples else {
+            throw ThumbnailError(.limitExceeded, "the frame at sample \(target.index) needs \(span) samples decoded from the "
+                                 + "keyframe at sample \(start.index), more than the limit of \(limits.maximumDecodedSamples)")
+        }
         var plan: [Sample] = []
         for index in start.index...target.index {
             if index != target.index && index != start.index, samples.dependency(of: index)?.isDisposable == true { continue }

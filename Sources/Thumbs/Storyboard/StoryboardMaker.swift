@@ -94,7 +94,7 @@ public struct StoryboardMaker: Sendable {
                                                           targetPresentationTime: keyframe.presentationTime,
                                                           keyframePresentationTime: keyframe.presentationTime,
                                                           timescale: track.timescale)
-                                let frame = try FrameExtractor.decode(framePlan, bytes: bytes, with: lease.decoder)
+                                let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
                                 let image = try Renderer.render(frame, options: render)
                                 let encoded = encodesTiles ? try Self.encode(image, format: format) : nil
                                 made.append((ordinal, Tile(image: image, encoded: encoded)))
