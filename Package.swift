@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "MP4BoxTestSupport", dependencies: ["MP4Box"], path: "Tests/MP4BoxTestSupport"),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "Thumbs", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "FrameDecode", "MP4Box", "RangeFetch", "MP4BoxTestSupport",
+                                                      "RangeFetchTestSupport"]),
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [

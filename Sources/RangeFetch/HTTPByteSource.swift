@@ -52,6 +52,14 @@ public final class HTTPByteSource: ByteSource {
     /// The validator (ETag, Last-Modified) of the resource, once a response has given one.
     public var validator: Validator? { get async { await ledger.validator } }
 
+    /// The validator and length, once a response has given them.
+    public var version: String? {
+        get async {
+            guard let validator = await ledger.validator else { return nil }
+            return "\(validator) \(await ledger.length.map(String.init) ?? "?") bytes"
+        }
+    }
+
     public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         // No file has bytes past the largest file offset; clamping there keeps every count an Int.
         guard range.lowerBound < .maximumFileOffset else { return [] }

@@ -31,4 +31,10 @@ public struct HTTPFetchOptions: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// The caller's headers, which may change the response (credentials, cookies, anything a server varies on),
+    /// normalised: requests whose identities differ never share a cached index or picture.
+    public var responseIdentity: String {
+        headers.map { "\($0.0.lowercased()): \($0.1)" }.sorted().joined(separator: "\n")
+    }
 }

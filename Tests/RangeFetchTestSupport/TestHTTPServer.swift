@@ -37,6 +37,8 @@ public final class TestHTTPServer: Sendable {
         public var redirects: [String: String] = [:]
         /// Send no ETag and no Last-Modified.
         public var omitsValidators = false
+        /// Answer 403 to requests whose Authorization header is not this one.
+        public var requiredAuthorization: String?
         /// Send `bytes first-last/*` instead of the complete length.
         public var hidesLength = false
         /// A Content-Range value sent on every 206 instead of the true one.
@@ -239,6 +241,10 @@ final class TestHTTPHandler: ChannelInboundHandler {
         }
         if let forced = faults.forcedStatus {
             finish(HTTPResponseStatus(statusCode: forced))
+            return plan
+        }
+        if let required = faults.requiredAuthorization, request.headers.first(name: "Authorization") != required {
+            finish(.forbidden)
             return plan
         }
         guard let file = state.files[path] else {

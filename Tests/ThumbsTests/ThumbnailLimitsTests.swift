@@ -79,7 +79,7 @@ import Testing
         #expect(small.decodedSamples > 10)
         #expect(small.decodedSamples == reference.decodedSamples)
         #expect(small.actualTime == reference.actualTime)
-        #expect(small.image == reference.image)
+        #expect(MD5.hex(small.image.pixels) == MD5.hex(reference.image.pixels))
     }
 
     @Test func timesThatInterleaveOnOneGeneratorKeepTheirOwnSamplesAndDecoders() async throws {
@@ -97,7 +97,7 @@ import Testing
         for (picture, time) in zip(pictures, times) {
             let alone = try await ThumbnailGenerator(path: Fixtures.path("h264-p-only"), options: Self.exact()).image(at: .seconds(time))
             #expect(picture.actualTime == alone.actualTime)
-            #expect(picture.image == alone.image)
+            #expect(MD5.hex(picture.image.pixels) == MD5.hex(alone.image.pixels))
         }
     }
 }

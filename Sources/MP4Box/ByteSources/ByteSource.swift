@@ -21,11 +21,19 @@ public protocol ByteSource: Sendable {
 
     /// Byte ranges at most this far apart are cheaper to read as one (0 for local files: merge only touching ranges).
     var coalescingGap: UInt64 { get }
+
+    /// What identifies the version of the bytes read (a file's device, inode, size and modification time; a
+    /// server's validator once a response gave it), or nil when the source cannot tell. Whatever was learnt from
+    /// one version (an index, a picture) must not be used with another.
+    var version: String? { get async }
 }
 
 extension ByteSource {
     /// Local sources merge only touching ranges.
     public var coalescingGap: UInt64 { 0 }
+
+    /// Sources that cannot tell versions apart.
+    public var version: String? { get async { nil } }
 
     /// The default suffix read: needs `knownLength`.
     public func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64) {

@@ -14,6 +14,8 @@ public final class FileByteSource: ByteSource {
     public let path: String
     private let descriptor: Int32
     private let length: UInt64
+    /// The version of the file opened: device, inode, size and modification time (to the nanosecond).
+    public let fileVersion: String
 
     /// Opens `path` for reading.
     /// - Throws: `MP4Error` `readFailed` when the file cannot be opened or measured.
@@ -31,6 +33,24 @@ public final class FileByteSource: ByteSource {
         }
         descriptor = fd
         length = UInt64(max(0, info.st_size))
+        fileVersion = Self.version(of: info)
+    }
+
+    /// The version of the file at `path` now (as `fileVersion` would read if it were opened), nil if it cannot be read.
+    /// A file replaced or rewritten in place has another version (a new inode, size or modification time).
+    public static func version(ofFileAt path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return version(of: info)
+    }
+
+    private static func version(of info: stat) -> String {
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        return "file \(info.st_dev):\(info.st_ino) \(info.st_size) bytes modified \(modified.tv_sec).\(modified.tv_nsec)"
     }
 
     deinit {
@@ -38,6 +58,8 @@ public final class FileByteSource: ByteSource {
     }
 
     public var knownLength: UInt64? { length }
+
+    public var version: String? { fileVersion }
 
     public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         let lower = min(range.lowerBound, length)

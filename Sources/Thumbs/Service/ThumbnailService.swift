@@ -47,8 +47,15 @@ public actor ThumbnailService {
     /// The number of active processor cores.
     public static var coreCount: Int { max(1, ProcessInfoCores.active) }
 
+    /// A cached picture's key: the request, and the version of a local file it was made from, so a file replaced
+    /// in place is made again.
+    private struct CacheKey: Hashable, Sendable {
+        var request: ThumbnailRequest
+        var version: String?
+    }
+
     private let configuration: Configuration
-    private var cache: ThumbnailCache<ThumbnailRequest>
+    private var cache: ThumbnailCache<CacheKey>
     private let indexes: MovieIndexCache
     private var flights: [ThumbnailRequest: Flight] = [:]
     private var nextID = 0
@@ -59,6 +66,8 @@ public actor ThumbnailService {
     /// Work under way for one request, and who waits for it.
     private final class Flight {
         let id: Int
+        /// The version of the asset when the work started: the picture is cached under it.
+        var version: String?
         var task: Task<Void, Never>?
         var waiters: [Int: CheckedContinuation<Thumbnail, any Error>] = [:]
         var prefetchHolds = 0
@@ -77,7 +86,7 @@ public actor ThumbnailService {
     /// - Throws: what `ThumbnailGenerator.image(at:)` throws; `CancellationError` when this task is cancelled.
     public func thumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
         statistics.requests += 1
-        if let cached = cache.value(for: request) {
+        if let cached = cache.value(for: cacheKey(request)) {
             statistics.cacheHits += 1
             return cached
         }
@@ -98,7 +107,7 @@ public actor ThumbnailService {
 
     /// Starts making `requests` in the background, so a later `thumbnail(_:)` finds them ready.
     public func prefetch(_ requests: [ThumbnailRequest]) {
-        for request in requests where !cache.contains(request) {
+        for request in requests where !cache.contains(cacheKey(request)) {
             flightStarting(request).prefetchHolds += 1
         }
     }
@@ -117,7 +126,7 @@ public actor ThumbnailService {
     /// The bytes of thumbnails in memory.
     public var cachedCost: Int { cache.totalCost }
     /// Whether `request`'s thumbnail is in memory.
-    public func isCached(_ request: ThumbnailRequest) -> Bool { cache.contains(request) }
+    public func isCached(_ request: ThumbnailRequest) -> Bool { cache.contains(cacheKey(request)) }
     /// Requests with work under way.
     public var inFlightCount: Int { flights.count }
 
@@ -128,6 +137,11 @@ public actor ThumbnailService {
     }
 
     // MARK: - Work
+
+    /// The cache key of `request` now (a local file's version is read with one `stat`).
+    private func cacheKey(_ request: ThumbnailRequest) -> CacheKey {
+        CacheKey(request: request, version: request.asset.currentVersion())
+    }
 
     private func makeID() -> Int {
         nextID += 1
@@ -140,6 +154,7 @@ public actor ThumbnailService {
             return flight
         }
         let flight = Flight(id: makeID())
+        flight.version = request.asset.currentVersion()
         flights[request] = flight
         flight.task = Task {
             let result: Result<Thumbnail, any Error>
@@ -156,7 +171,7 @@ public actor ThumbnailService {
     private func finish(_ request: ThumbnailRequest, flightID: Int, result: Result<Thumbnail, any Error>) {
         guard let flight = flights[request], flight.id == flightID else { return }
         flights[request] = nil
-        if case .success(let thumbnail) = result { cache.insert(thumbnail, for: request) }
+        if case .success(let thumbnail) = result { cache.insert(thumbnail, for: CacheKey(request: request, version: flight.version)) }
         for continuation in flight.waiters.values { continuation.resume(with: result) }
     }
 
@@ -178,20 +193,26 @@ public actor ThumbnailService {
         do {
             return try await generateOnce(request)
         } catch let error as FetchError where error.code == .resourceChanged {
-            await indexes.invalidate(request.asset.key)
+            await indexes.invalidate(request.asset.identity)
             return try await generateOnce(request)
         }
     }
 
+    /// Makes one thumbnail. A remote index is used with its validator (the server refuses it if the file changed);
+    /// a local one only while the source's version is the one it was read at.
     private func generateOnce(_ request: ThumbnailRequest) async throws -> Thumbnail {
         let asset = request.asset
-        let entry = await indexes.entry(for: asset.key)
+        var entry = await indexes.entry(for: asset.identity)
         let source: any ByteSource
         if asset.isRemote, let entry {
             source = try HTTPByteSource(url: asset.key, options: asset.fetchOptions ?? HTTPFetchOptions(),
                                         knownLength: entry.length, validator: entry.validator)
         } else {
             source = try asset.open()
+            if let cached = entry, await source.version != cached.version {
+                await indexes.invalidate(asset.identity)
+                entry = nil
+            }
         }
         if entry == nil { statistics.indexLoads += 1 }
         let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: limits)
@@ -208,7 +229,8 @@ public actor ThumbnailService {
         if entry == nil {
             let validator = await (source as? HTTPByteSource)?.validator
             await indexes.store(MovieIndexCache.Entry(movie: try await generator.loadMovie(), validator: validator,
-                                                      length: await source.knownLength), for: asset.key)
+                                                      length: await source.knownLength, version: await source.version),
+                                for: asset.identity)
         }
         return thumbnail
     }
