@@ -1,19 +1,27 @@
 import Logging
 import Synchronization
 
-/// Counts the connections an `HTTPClient` opens, from its connection pool's trace log.
+/// Counts the connections an `HTTPClient` opens, from its connection pool's background log.
 ///
-/// AsyncHTTPClient exposes no connection statistics; its pool logs
-/// "Opening fresh connection" at trace level to the client's background logger,
-/// and this handler counts those lines (and drops every other message).
+/// AsyncHTTPClient exposes no connection statistics; its pool tags every log event about a connection with the
+/// metadata `ahc-connection-id`. The counter keeps the distinct identifiers it sees (a set of small integers),
+/// whatever the messages say. Requests are counted too: once a request has gone out and no connection was ever
+/// reported, the count is unknown (nil), so a change in the pool's logging shows instead of reading as 0.
 final class ConnectionCounter: Sendable {
-    private let count = Mutex(0)
+    private let state = Mutex((connections: Set<String>(), requests: 0))
 
-    /// The connections opened so far.
-    var opened: Int { count.withLock { $0 } }
+    /// The connections opened so far; nil when requests went out but none was reported.
+    var opened: Int? {
+        state.withLock { $0.requests > 0 && $0.connections.isEmpty ? nil : $0.connections.count }
+    }
 
-    func record() {
-        count.withLock { $0 += 1 }
+    func record(connection id: String) {
+        _ = state.withLock { $0.connections.insert(id) }
+    }
+
+    /// Notes a response received (so a connection must have been opened for it).
+    func noteResponse() {
+        state.withLock { $0.requests += 1 }
     }
 
     /// A logger that feeds this counter.
@@ -24,6 +32,7 @@ final class ConnectionCounter: Sendable {
 
 /// The log handler behind `ConnectionCounter.logger()`.
 struct ConnectionCountingLogHandler: LogHandler {
+    static let connectionKey = "ahc-connection-id"
     let counter: ConnectionCounter
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
@@ -34,6 +43,8 @@ struct ConnectionCountingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        if event.message.description == "Opening fresh connection" { counter.record() }
+        if let id = event.metadata?[Self.connectionKey] ?? metadata[Self.connectionKey] {
+            counter.record(connection: id.description)
+        }
     }
 }

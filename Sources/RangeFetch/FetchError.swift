@@ -30,6 +30,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case timedOut
         /// The URL is not http or https.
         case unsupportedURL
+        /// A redirect was not followed: more than `maximumRedirects`, to another scheme, refused by
+        /// `allowsRedirect`, or without a usable Location.
+        case redirectRefused
     }
 
     /// The kind of failure.

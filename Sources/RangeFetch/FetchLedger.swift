@@ -1,13 +1,12 @@
-import Foundation
-
 /// The mutable state of one `HTTPByteSource`: validator, length, budgets and statistics.
 actor FetchLedger {
     private(set) var stats = FetchStats()
     private(set) var validator: Validator?
     private(set) var length: UInt64?
     private var inFlight = 0
-    private var firstStart: Date?
-    private var lastEnd: Date?
+    private var firstStart: ContinuousClock.Instant?
+    /// Where redirects led: later requests go there directly.
+    private(set) var redirectedURL: String?
     private let options: HTTPFetchOptions
 
     init(options: HTTPFetchOptions, length: UInt64?, validator: Validator?) {
@@ -17,15 +16,15 @@ actor FetchLedger {
     }
 
     /// Records the start of a request after checking the budgets; returns its start time.
-    func begin(url: String, range: Range<UInt64>?) throws -> Date {
+    func begin(url: String, range: Range<UInt64>?) throws -> ContinuousClock.Instant {
         if let maximum = options.maximumRequests, stats.requests >= maximum {
             throw FetchError(.budgetExceeded, url: url, range: range, "request budget of \(maximum) requests exceeded")
         }
         if let maximum = options.maximumBytes, stats.bytes >= maximum {
             throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
         }
-        let now = Date()
-        if let deadline = options.deadline, let firstStart, now.timeIntervalSince(firstStart) > deadline {
+        let now = ContinuousClock.now
+        if let deadline = options.deadline, let firstStart, Self.seconds(now - firstStart) > deadline {
             throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed")
         }
         if firstStart == nil { firstStart = now }
@@ -36,26 +35,34 @@ actor FetchLedger {
     }
 
     /// Records the end of a request.
-    func end(_ request: FetchStats.Request, started: Date, firstByte: Date?) {
+    func end(_ request: FetchStats.Request, started: ContinuousClock.Instant, firstByte: ContinuousClock.Instant?) {
         inFlight -= 1
-        let now = Date()
-        lastEnd = now
+        let now = ContinuousClock.now
         var entry = request
-        entry.milliseconds = now.timeIntervalSince(started) * 1000
-        entry.firstByteMilliseconds = (firstByte ?? now).timeIntervalSince(started) * 1000
+        entry.milliseconds = Self.seconds(now - started) * 1000
+        entry.firstByteMilliseconds = Self.seconds((firstByte ?? now) - started) * 1000
         stats.log.append(entry)
         stats.bytes += request.bytes
         if stats.timeToFirstByteMilliseconds == nil, let firstByte, let firstStart {
-            stats.timeToFirstByteMilliseconds = firstByte.timeIntervalSince(firstStart) * 1000
+            stats.timeToFirstByteMilliseconds = Self.seconds(firstByte - firstStart) * 1000
         }
-        if let firstStart { stats.wallMilliseconds = now.timeIntervalSince(firstStart) * 1000 }
+        if let firstStart { stats.wallMilliseconds = Self.seconds(now - firstStart) * 1000 }
     }
 
     /// Seconds left before the deadline, if there is one.
     func secondsLeft() -> Double? {
         guard let deadline = options.deadline else { return nil }
         guard let firstStart else { return deadline }
-        return max(0, deadline - Date().timeIntervalSince(firstStart))
+        return max(0, deadline - Self.seconds(ContinuousClock.now - firstStart))
+    }
+
+    /// Notes where redirects led, for the requests that follow.
+    func noteRedirect(to url: String) {
+        redirectedURL = url
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Checks the byte budget after `bytes` more arrived.
@@ -93,5 +100,4 @@ actor FetchLedger {
 
     func noteRetry() { stats.retries += 1 }
     func noteIgnoredRange() { stats.ignoredRangeResponses += 1 }
-    func noteConnectionOpened() { stats.connectionsOpened += 1 }
 }

@@ -39,8 +39,9 @@ public struct FetchStats: Sendable, Equatable, Codable {
     public var bytes: UInt64 = 0
     /// Sequential round trips: requests sent while no other was in flight start a new round trip.
     public var roundTrips: Int = 0
-    /// Connections the client opened (as reported by the client's connection pool).
-    public var connectionsOpened: Int = 0
+    /// Connections the client opened while this source read (by the client's connection pool; other sources on
+    /// the same client count too); nil when the pool did not report them.
+    public var connectionsOpened: Int? = 0
     /// Responses that ignored Range and sent the whole body (read only as far as needed).
     public var ignoredRangeResponses: Int = 0
     /// Retries after resets or 502/503/504.

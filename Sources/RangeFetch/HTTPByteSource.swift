@@ -11,25 +11,29 @@ import NIOHTTP1
 /// Last-Modified) is sent as If-Range on every later request, so a file
 /// replaced mid-way is noticed. Servers that ignore Range are read only as far
 /// as needed. Resets, timeouts and 502/503/504 are retried with backoff.
+/// Redirects are followed here (not by the client), within `maximumRedirects` and
+/// `allowsRedirect`, and later reads go straight to where they led.
 public final class HTTPByteSource: ByteSource {
     /// The URL.
     public let url: String
     /// The options.
     public let options: HTTPFetchOptions
-    private let client: RangeFetchClient
+    /// The client the requests go through.
+    public let client: RangeFetchClient
     private let ledger: FetchLedger
-    private let connectionsAtStart: Int
+    private let connectionsAtStart: Int?
 
     /// A source for `url`. `knownLength` and `validator` (from a cache) let it skip learning them again.
+    /// Without `client`, the shared client with the options' timeouts is used.
     /// - Throws: `FetchError` `unsupportedURL` for anything but http and https.
-    public init(url: String, options: HTTPFetchOptions = HTTPFetchOptions(), client: RangeFetchClient = .shared,
+    public init(url: String, options: HTTPFetchOptions = HTTPFetchOptions(), client: RangeFetchClient? = nil,
                 knownLength: UInt64? = nil, validator: Validator? = nil) throws {
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+        guard Self.isHTTP(url) else {
             throw FetchError(.unsupportedURL, url: url, "only http and https urls can be read")
         }
         self.url = url
         self.options = options
+        let client = client ?? .shared(for: options)
         self.client = client
         ledger = FetchLedger(options: options, length: knownLength, validator: validator)
         connectionsAtStart = client.connectionsOpened
@@ -44,7 +48,11 @@ public final class HTTPByteSource: ByteSource {
     public var stats: FetchStats {
         get async {
             var stats = await ledger.stats
-            stats.connectionsOpened = client.connectionsOpened - connectionsAtStart
+            if let now = client.connectionsOpened, let start = connectionsAtStart {
+                stats.connectionsOpened = now - start
+            } else {
+                stats.connectionsOpened = nil
+            }
             return stats
         }
     }
@@ -139,25 +147,33 @@ public final class HTTPByteSource: ByteSource {
         }
     }
 
-    /// Sends one request and reads its body, noting what happened in `record`.
+    /// Sends one request (following redirects) and reads its body, noting what happened in `record`.
     private func perform(_ spec: RangeSpec, record: RequestRecord) async throws -> Fetched {
         let range = spec.range
-        var request = HTTPClientRequest(url: url)
-        request.method = .GET
-        request.headers.add(name: "Range", value: spec.header)
-        request.headers.add(name: "Accept-Encoding", value: "identity")
-        if let ifRange = await ledger.validator?.ifRangeValue {
-            request.headers.add(name: "If-Range", value: ifRange)
+        var target = await ledger.redirectedURL ?? url
+        var redirects = 0
+        var response: HTTPClientResponse
+        while true {
+            response = try await send(spec, to: target, range: range)
+            let code = response.status.code
+            guard [301, 302, 303, 307, 308].contains(code) else { break }
+            try await Self.drain(response.body)
+            redirects += 1
+            guard redirects <= options.maximumRedirects else {
+                throw FetchError(.redirectRefused, url: url, range: range, status: Int(code),
+                                 "more than \(options.maximumRedirects) redirects")
+            }
+            guard let location = response.headers.first(name: "Location"), let next = Self.resolve(location, against: target) else {
+                throw FetchError(.redirectRefused, url: url, range: range, status: Int(code), "redirect without a usable location")
+            }
+            guard Self.isHTTP(next), options.allowsRedirect?(next) ?? true else {
+                throw FetchError(.redirectRefused, url: url, range: range, status: Int(code), "redirect to \(next) not allowed")
+            }
+            target = next
         }
-        for (name, value) in options.headers { request.headers.add(name: name, value: value) }
-        let timeout = min(await ledger.secondsLeft() ?? .infinity, max(options.readTimeout * 4, 60))
-        let response: HTTPClientResponse
-        do {
-            response = try await client.httpClient.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
-        } catch {
-            throw classify(error, range: range, partial: nil)
-        }
-        record.firstByte = Date()
+        if redirects > 0 { await ledger.noteRedirect(to: target) }
+        client.connections.noteResponse()
+        record.firstByte = ContinuousClock.now
         record.entry.status = Int(response.status.code)
         let seen = Validator(etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
         switch response.status.code {
@@ -227,6 +243,69 @@ public final class HTTPByteSource: ByteSource {
         }
     }
 
+    /// Sends the GET for `spec` to `target`, with the caller's headers (credentials only to the origin asked for).
+    private func send(_ spec: RangeSpec, to target: String, range: Range<UInt64>?) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: target)
+        request.method = .GET
+        request.headers.add(name: "Range", value: spec.header)
+        request.headers.add(name: "Accept-Encoding", value: "identity")
+        if let ifRange = await ledger.validator?.ifRangeValue {
+            request.headers.add(name: "If-Range", value: ifRange)
+        }
+        let sameOrigin = Self.origin(of: target) == Self.origin(of: url)
+        for (name, value) in options.headers where sameOrigin || !Self.credentialHeaders.contains(name.lowercased()) {
+            request.headers.add(name: name, value: value)
+        }
+        // The client's read timeout bounds each wait for the connection; the deadline, if any, bounds the head.
+        // Without one, an hour stands for "no deadline" (AsyncHTTPClient needs one; reads time out long before).
+        let seconds = await ledger.secondsLeft() ?? 3600
+        do {
+            return try await client.httpClient.execute(request, timeout: .milliseconds(Int64(seconds * 1000)))
+        } catch {
+            throw classify(error, range: range, partial: nil)
+        }
+    }
+
+    /// Headers that carry credentials: never sent on to another origin.
+    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    static func isHTTP(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// Scheme, host and port (the default port when none is written).
+    static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let host = components.host?.lowercased() else { return nil }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
+    }
+
+    /// `location` resolved against the URL that answered with it.
+    static func resolve(_ location: String, against base: String) -> String? {
+        guard let baseURL = URL(string: base), let resolved = URL(string: location.trimmingWhitespace(), relativeTo: baseURL) else {
+            return nil
+        }
+        return resolved.absoluteString
+    }
+
+    /// Reads and drops a redirect's body (at most 64 KiB, then the connection is given up).
+    private static func drain(_ body: HTTPClientResponse.Body) async throws {
+        var bytes = 0
+        for try await buffer in body {
+            bytes += buffer.readableBytes
+            if bytes > 64 * 1024 { break }
+        }
+    }
+
+    /// Throws `budgetExceeded` once the deadline has passed (checked as body chunks arrive).
+    private func checkDeadline(range: Range<UInt64>?) async throws {
+        if let left = await ledger.secondsLeft(), left <= 0, let deadline = options.deadline {
+            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed while the body arrived")
+        }
+    }
+
     /// Throws `resourceChanged` (or adopts the new version, by policy) when a response shows another version.
     private func checkChange(validator seen: Validator?, length: UInt64?, range: Range<UInt64>?, status: Int) async throws {
         guard await ledger.observe(validator: seen, length: length) else { return }
@@ -249,6 +328,7 @@ public final class HTTPByteSource: ByteSource {
         do {
             for try await buffer in body {
                 record.entry.bytes += UInt64(buffer.readableBytes)
+                try await checkDeadline(range: range)
                 var view = buffer.readableBytesView[...]
                 if skipped < skip {
                     let drop = Int(min(skip - skipped, UInt64(view.count)))
@@ -285,6 +365,7 @@ public final class HTTPByteSource: ByteSource {
         do {
             for try await buffer in body {
                 record.entry.bytes += UInt64(buffer.readableBytes)
+                try await checkDeadline(range: nil)
                 total += UInt64(buffer.readableBytes)
                 tail.append(contentsOf: buffer.readableBytesView)
                 if tail.count > count * 2 + 65536 { tail.removeFirst(tail.count - count) }
@@ -306,8 +387,6 @@ public final class HTTPByteSource: ByteSource {
                 return Retryable(final: FetchError(.timedOut, url: url, range: range, "timed out (\(clientError))"))
             case .cancelled:
                 return CancellationError()
-            case .redirectCycleDetected, .redirectLimitReached:
-                return FetchError(.invalidResponse, url: url, range: range, "redirects: \(clientError)")
             default:
                 break
             }
@@ -324,7 +403,7 @@ public final class HTTPByteSource: ByteSource {
 /// What one request did, filled in as it goes; owned by the task that sends the request.
 final class RequestRecord {
     var entry: FetchStats.Request
-    var firstByte: Date?
+    var firstByte: ContinuousClock.Instant?
 
     init(spec: HTTPByteSource.RangeSpec, attempt: Int) {
         var suffix: UInt64?

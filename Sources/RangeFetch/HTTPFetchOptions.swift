@@ -8,14 +8,18 @@ public struct HTTPFetchOptions: Sendable {
         case restart
     }
 
-    /// Headers sent with every request (authorisation, cookies).
+    /// Headers sent with every request (authorisation, cookies). Authorization, Cookie and Proxy-Authorization are
+    /// not sent on after a redirect to another origin.
     public var headers: [(String, String)] = []
     /// Seconds to wait for a connection.
     public var connectTimeout: Double = 10
-    /// Seconds to wait for each chunk of a response.
+    /// Seconds to wait for each read from the connection: the response head, then each chunk of the body.
     public var readTimeout: Double = 30
-    /// Redirects followed before giving up.
+    /// Redirects followed for one request before `FetchError` `redirectRefused`. Later reads go straight to
+    /// where the redirects led.
     public var maximumRedirects: Int = 5
+    /// Whether to follow a redirect to this (absolute http or https) URL; nil follows any. Other schemes are never followed.
+    public var allowsRedirect: (@Sendable (String) -> Bool)?
     /// Retries of one range after a reset, a timeout or 502/503/504.
     public var maximumRetries: Int = 3
     /// Seconds before the first retry; doubles each time.
@@ -26,7 +30,8 @@ public struct HTTPFetchOptions: Sendable {
     public var maximumBytes: UInt64?
     /// Most requests this source may send (nil: no cap).
     public var maximumRequests: Int?
-    /// Seconds after the first request when further requests fail (nil: no deadline).
+    /// Seconds after the first request when requests and bodies still arriving fail with `budgetExceeded`
+    /// (nil: no deadline). Measured on a monotonic clock.
     public var deadline: Double?
 
     /// The defaults.

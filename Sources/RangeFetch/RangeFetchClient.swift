@@ -1,32 +1,76 @@
 import AsyncHTTPClient
 import NIOCore
+import Synchronization
 
-/// The HTTP client range reads go through: one per process, shared by every source, so connections are reused.
+/// The HTTP client range reads go through, shared by every source with the same timeouts, so connections are reused.
+///
+/// A client never follows redirects itself: `HTTPByteSource` does, so that `HTTPFetchOptions.maximumRedirects`,
+/// the redirect policy and the removal of credentials on a cross-origin redirect apply to each source.
 public final class RangeFetchClient: Sendable {
-    /// The shared client: keep-alive connections, HTTP/2 when TLS offers it, 5 redirects, 10 s connect and 30 s read timeouts.
-    public static let shared = RangeFetchClient()
+    /// The shared client with the default timeouts (10 s to connect, 30 s between reads).
+    public static let shared = RangeFetchClient.shared(connectTimeout: 10, readTimeout: 30)
+
+    /// The shared client for these timeouts (in seconds): one per distinct pair, made on first use and kept for
+    /// the life of the process.
+    public static func shared(connectTimeout: Double, readTimeout: Double) -> RangeFetchClient {
+        let key = Timeouts(connectMilliseconds: milliseconds(connectTimeout), readMilliseconds: milliseconds(readTimeout))
+        return registry.withLock { clients in
+            if let client = clients[key] { return client }
+            let client = RangeFetchClient(timeouts: key)
+            clients[key] = client
+            return client
+        }
+    }
+
+    /// The shared client for the timeouts `options` ask for.
+    public static func shared(for options: HTTPFetchOptions) -> RangeFetchClient {
+        shared(connectTimeout: options.connectTimeout, readTimeout: options.readTimeout)
+    }
+
+    private struct Timeouts: Hashable {
+        var connectMilliseconds: Int64
+        var readMilliseconds: Int64
+    }
+
+    private static let registry = Mutex<[Timeouts: RangeFetchClient]>([:])
+
+    private static func milliseconds(_ seconds: Double) -> Int64 {
+        seconds.isFinite ? Int64(min(max(seconds, 0.001), 86_400) * 1000) : 86_400_000
+    }
 
     /// The AsyncHTTPClient underneath.
     public let httpClient: HTTPClient
+    /// Seconds to wait for a connection.
+    public let connectTimeout: Double
+    /// Seconds to wait for each read from the connection (the response head, then each chunk of the body).
+    public let readTimeout: Double
     let connections: ConnectionCounter
 
-    /// A client with its own connection pool.
-    public init(connectTimeout: Double = 10, readTimeout: Double = 30, maximumRedirects: Int = 5) {
+    /// A client with its own connection pool (shut it down with `shutdown()`).
+    public convenience init(connectTimeout: Double = 10, readTimeout: Double = 30) {
+        self.init(timeouts: Timeouts(connectMilliseconds: Self.milliseconds(connectTimeout),
+                                     readMilliseconds: Self.milliseconds(readTimeout)))
+    }
+
+    private init(timeouts: Timeouts) {
         let counter = ConnectionCounter()
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: maximumRedirects, allowCycles: false),
-            timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000)), read: .milliseconds(Int64(readTimeout * 1000))))
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .milliseconds(timeouts.connectMilliseconds), read: .milliseconds(timeouts.readMilliseconds)))
         configuration.decompression = .disabled
         configuration.httpVersion = .automatic
         httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration,
                                 backgroundActivityLogger: counter.logger())
+        connectTimeout = Double(timeouts.connectMilliseconds) / 1000
+        readTimeout = Double(timeouts.readMilliseconds) / 1000
         connections = counter
     }
 
-    /// Connections opened by this client so far.
-    public var connectionsOpened: Int { connections.opened }
+    /// Connections opened by this client so far, or nil when requests were sent but the connection pool reported
+    /// no connection (the pool's reporting changed): an unknown count, never a silent 0.
+    public var connectionsOpened: Int? { connections.opened }
 
-    /// Closes the client's connections. The shared client needs no shutdown.
+    /// Closes the client's connections. Shared clients need no shutdown.
     public func shutdown() async throws {
         try await httpClient.shutdown()
     }

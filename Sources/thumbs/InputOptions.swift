@@ -85,7 +85,7 @@ struct StatsLine {
     var json: String {
         var object: [String: Any] = [
             "requests": fetch.requests, "bytes": fetch.bytes, "roundTrips": fetch.roundTrips,
-            "connections": fetch.connectionsOpened, "ignoredRange": fetch.ignoredRangeResponses, "retries": fetch.retries,
+            "connections": fetch.connectionsOpened.map { $0 as Any } ?? NSNull(), "ignoredRange": fetch.ignoredRangeResponses, "retries": fetch.retries,
             "wallMs": (fetch.wallMilliseconds * 10).rounded() / 10,
             "perRequest": fetch.log.map { request -> [String: Any] in
                 var entry: [String: Any] = ["start": request.start, "status": request.status, "bytes": request.bytes,

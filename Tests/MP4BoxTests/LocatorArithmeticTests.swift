@@ -9,18 +9,6 @@ import Testing
         Array(try Fixtures.bytes("fragmented").prefix(742))
     }
 
-    static func expectError(_ code: MP4Error.Code, _ body: () async throws -> Void,
-                            sourceLocation: SourceLocation = #_sourceLocation) async {
-        do {
-            try await body()
-            Issue.record("no error", sourceLocation: sourceLocation)
-        } catch let error as MP4Error {
-            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test func largesizeInsideMoovReadTrackByTrackThrowsMalformed() async throws {
         // A moov whose second child claims a 64-bit size near 2^64: position + size would overflow.
         let mvhd = BoxBuilder.fullBox("mvhd", BoxBuilder.zeros(8) + BoxBuilder.u32(1000) + BoxBuilder.zeros(84))  // timescale 1000
@@ -31,9 +19,9 @@ import Testing
         options.readsOnlyVideoTracks = true
         options.partialMoovThreshold = 0
         options.headSize = 64
-        await Self.expectError(.malformed) {
+        #expect(try await #require(throws: MP4Error.self) {
             _ = try await MovieLocator(options: options).locate(in: MemoryByteSource(file))
-        }
+        }.code == .malformed)
     }
 
     @Test func boxEndingPastAnyFileOffsetThrowsWhenTheLengthIsHidden() async throws {
@@ -43,9 +31,9 @@ import Testing
             + BoxBuilder.largeBox("free", largeSize: UInt64.max - 40, BoxBuilder.zeros(256))
         var options = MovieLocator.Options()
         options.headSize = 64  // a full read: the length stays unknown
-        await Self.expectError(.malformed) {
+        #expect(try await #require(throws: MP4Error.self) {
             _ = try await MovieLocator(options: options).locate(in: LengthHidingByteSource(MemoryByteSource(file)))
-        }
+        }.code == .malformed)
     }
 
     @Test func moofNamedBySidxLargerThanTheIndexCapThrowsWithoutReadingIt() async throws {
@@ -60,9 +48,9 @@ import Testing
         let source = RecordingByteSource(SparseByteSource(prefix: prefix, length: 2 << 30))
         var options = MovieLocator.Options()
         options.limits.maximumIndexBoxSize = 1 << 20
-        await Self.expectError(.limitExceeded) {
+        #expect(try await #require(throws: MP4Error.self) {
             _ = try await MovieLocator(options: options).locate(in: source)
-        }
+        }.code == .limitExceeded)
         let bytesAsked = await source.ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         #expect(bytesAsked < 1 << 20)
     }

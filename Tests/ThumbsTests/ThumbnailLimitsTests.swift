@@ -25,24 +25,13 @@ import Testing
         return keys.prefix(2).map { Double(packets[$0 - 1].pts) / scale }
     }
 
-    static func expectLimitExceeded(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
-        do {
-            try await body()
-            Issue.record("no error", sourceLocation: sourceLocation)
-        } catch let error as ThumbnailError {
-            #expect(error.code == .limitExceeded, "\(error)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
-        }
-    }
-
     @Test func exactFrameFiftyMillionSamplesAfterItsKeyframeIsRefusedWithoutPlanningThem() async throws {
         // One stss entry and 50 million constant-size samples: the plan must not hold 50 million samples.
         let source = LongTrackMovie.standard(sampleCount: 50_000_000, constantSize: 10, syncSamples: [1])
         let track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack)
-        await Self.expectLimitExceeded {
+        #expect(try await #require(throws: ThumbnailError.self) {
             _ = try FramePlanner.plan(track: track, time: 49_999_000, selection: .exact)
-        }
+        }.code == .limitExceeded)
     }
 
     @Test func decodedSampleLimitIsInclusive() async throws {
@@ -51,9 +40,9 @@ import Testing
         var limits = ThumbnailLimits()
         limits.maximumDecodedSamples = 100
         #expect(try FramePlanner.plan(track: track, time: 1099, selection: .exact, limits: limits).samples.count == 100)
-        await Self.expectLimitExceeded {
+        #expect(try await #require(throws: ThumbnailError.self) {
             _ = try FramePlanner.plan(track: track, time: 1100, selection: .exact, limits: limits)
-        }
+        }.code == .limitExceeded)
         #expect(try FramePlanner.plan(track: track, time: 1100, selection: .nearestKeyframe, limits: limits).samples.count == 1)
     }
 
@@ -61,7 +50,7 @@ import Testing
         // Ten samples of 100 MB each in a sparse 1 GB file.
         let source = RecordingByteSource(LongTrackMovie.standard(sampleCount: 10, constantSize: 100 << 20, syncSamples: [1]))
         let generator = ThumbnailGenerator(source: source, options: Self.exact())
-        await Self.expectLimitExceeded { _ = try await generator.image(at: .seconds(0)) }
+        #expect(try await #require(throws: ThumbnailError.self) { _ = try await generator.image(at: .seconds(0)) }.code == .limitExceeded)
         let asked = await source.ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         #expect(asked < 1 << 20)
     }
