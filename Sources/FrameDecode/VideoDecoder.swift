@@ -14,7 +14,7 @@ public protocol VideoDecoder: AnyObject {
     func flush() throws(DecodeError) -> [DecodedFrame]
 
     /// Forgets every picture and reference so decoding can start again at a new sync sample.
-    func reset()
+    func reset() throws(DecodeError)
 }
 
 /// Creates the decoder for a track by its sample-entry code.

@@ -41,6 +41,8 @@ public final class HTTPByteSource: ByteSource {
 
     public var knownLength: UInt64? { get async { await ledger.length } }
 
+    public var inputName: String? { url }
+
     /// Ranges this many bytes apart or less are worth one request rather than two round trips.
     public var coalescingGap: UInt64 { 64 * 1024 }
 

@@ -1,9 +1,13 @@
-/// The one error type of the `Thumbs` layer.
+/// The one error type of the `Thumbs` layer: what went wrong, for which input, at which time and sample.
 public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
-        /// The movie has no video track with samples.
+        /// The movie has no video track.
         case noVideo
+        /// The video track has no samples (an init segment without fragments, a track whose chunks hold none).
+        case noSamples
+        /// The video track has no usable duration (a storyboard needs one).
+        case noDuration
         /// No sync sample precedes the frame.
         case noKeyframe
         /// A sample lies beyond the end of the file, or a read came back short.
@@ -26,12 +30,35 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
     public var code: Code
     /// A short, factual, lower-case description.
     public var detail: String
+    /// The path or URL of the movie, when the thrower knew it.
+    public var input: String?
+    /// The time asked for, in seconds on the movie's timeline, when there was one.
+    public var time: Double?
+    /// The sample (0-based, decode order) the failure concerns, if one.
+    public var sample: Int?
 
     /// Makes an error.
-    public init(_ code: Code, _ detail: String) {
+    public init(_ code: Code, _ detail: String, input: String? = nil, time: Double? = nil, sample: Int? = nil) {
         self.code = code
         self.detail = detail
+        self.input = input
+        self.time = time
+        self.sample = sample
     }
 
-    public var description: String { detail }
+    /// This error with the input and time filled in where they are missing.
+    func located(input: String?, time: Double?) -> ThumbnailError {
+        var located = self
+        located.input = self.input ?? input
+        located.time = self.time ?? time
+        return located
+    }
+
+    public var description: String {
+        var place: [String] = []
+        if let input { place.append(input) }
+        if let time { place.append("at \(time) s") }
+        if let sample { place.append("sample \(sample)") }
+        return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
+    }
 }

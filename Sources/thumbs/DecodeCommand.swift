@@ -30,14 +30,17 @@ struct DecodeCommand: AsyncParsableCommand {
         let input = try source.openSourceOrExit()
         do {
             let movie = try await source.locator.locate(in: input).movie
-            guard let track = movie.primaryVideoTrack else {
-                throw ThumbnailError(.noVideo, "no video track")
-            }
+            let track = try movie.thumbnailTrack()
             let seconds = time ?? track.durationSeconds / 2
             let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: seconds),
                                              selection: exact ? .exact : .nearestKeyframe)
             let frame = try await FrameExtractor(source: input, track: track).frame(for: plan)
-            try Data(frame.rawVideoBytes()).write(to: URL(fileURLWithPath: output))
+            do {
+                try Data(frame.rawVideoBytes()).write(to: URL(fileURLWithPath: output))
+            } catch {
+                printError("thumbs: \(output): \(error.localizedDescription)")
+                throw ExitCode.ioError
+            }
             let shown = Double(plan.targetPresentationTime) / Double(track.timescale)
             printError("\(frame.width)x\(frame.height) \(frame.pixelFormatName) pts \(plan.targetPresentationTime)/\(track.timescale) (\(shown) s)"
                 + " sample \(plan.target.index) decoded \(plan.samples.count)")

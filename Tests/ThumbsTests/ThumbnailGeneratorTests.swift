@@ -106,8 +106,8 @@ import Testing
     @Test func imagesReuseTheIndexFetchesAndDecoder() async throws {
         let generator = try Self.generator("h264-faststart")
         var actual: [Double] = []
-        for try await thumbnail in generator.images(at: [.seconds(1.0), .seconds(0.5), .seconds(1.0), .seconds(0.9)]) {
-            actual.append(thumbnail.actualTime)
+        for await result in generator.images(at: [.seconds(1.0), .seconds(0.5), .seconds(1.0), .seconds(0.9)]) {
+            actual.append(try result.thumbnail.actualTime)
         }
         #expect(actual == [0.96, 0.48, 0.96, 0.96])
         // One index read, then one read per distinct keyframe: 0.96 and 0.48.

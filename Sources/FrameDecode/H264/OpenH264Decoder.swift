@@ -56,8 +56,9 @@ public final class OpenH264Decoder: VideoDecoder {
         return reorder.drain(adding: frames)
     }
 
-    public func reset() {
-        if let fresh = try? OpenH264Handle() { handle = fresh }
+    public func reset() throws(DecodeError) {
+        // A new handle, or an error: never the old handle's state carried into the next decode.
+        handle = try OpenH264Handle()
         reorder = ReorderBuffer(depth: 0)
         compositionTimes.removeAll()
         parameterSetsSent = false

@@ -84,7 +84,7 @@ public final class De265Decoder: VideoDecoder {
         return reorder.drain(adding: pictures.map(frame))
     }
 
-    public func reset() {
+    public func reset() throws(DecodeError) {
         handle.reset()
         reorder = ReorderBuffer(depth: reorder.depth)
         compositionTimes.removeAll()

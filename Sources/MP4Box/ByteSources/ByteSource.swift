@@ -26,6 +26,9 @@ public protocol ByteSource: Sendable {
     /// server's validator once a response gave it), or nil when the source cannot tell. Whatever was learnt from
     /// one version (an index, a picture) must not be used with another.
     var version: String? { get async }
+
+    /// The path or URL the bytes come from, for messages; nil for sources without one.
+    var inputName: String? { get }
 }
 
 extension ByteSource {
@@ -34,6 +37,9 @@ extension ByteSource {
 
     /// Sources that cannot tell versions apart.
     public var version: String? { get async { nil } }
+
+    /// Sources without a path or URL.
+    public var inputName: String? { nil }
 
     /// The default suffix read: needs `knownLength`.
     public func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64) {

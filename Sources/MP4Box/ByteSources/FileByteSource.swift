@@ -61,6 +61,8 @@ public final class FileByteSource: ByteSource {
 
     public var version: String? { fileVersion }
 
+    public var inputName: String? { path }
+
     public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         let lower = min(range.lowerBound, length)
         let upper = min(max(range.upperBound, lower), length)

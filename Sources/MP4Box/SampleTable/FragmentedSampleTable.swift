@@ -127,7 +127,8 @@ public struct FragmentedSampleTable: Sendable {
     /// Sample `index` (0-based, below `count`).
     public func sample(at index: Int) throws(MP4Error) -> Sample {
         guard let run = run(containing: index) else {
-            throw MP4Error(.malformed, path: "moof", offset: 0, "sample \(index) is out of range 0..<\(count)")
+            throw MP4Error(.malformed, path: "moof/traf", offset: runs.first?.moofOffset ?? 0,
+                           "fragment sample \(index) is out of range 0..<\(count)")
         }
         return run.sample(index - run.firstSample)
     }

@@ -28,7 +28,8 @@ public struct SampleTable: Sendable {
     public func sample(at index: Int) throws(MP4Error) -> Sample {
         if let standard, index < standard.count { return try standard.sample(at: index) }
         guard let fragments, index >= standardCount else {
-            throw MP4Error(.malformed, path: "stbl", offset: 0, "sample \(index) is out of range 0..<\(count)")
+            throw MP4Error(.malformed, path: standard?.path ?? "stbl", offset: standard?.offset ?? 0,
+                           "sample \(index) is out of range 0..<\(count)")
         }
         var sample = try fragments.sample(at: index - standardCount)
         sample.index = index

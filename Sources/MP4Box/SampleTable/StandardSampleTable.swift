@@ -8,6 +8,9 @@ public struct StandardSampleTable: Sendable {
     let chunks: ChunkMap
     let syncSamples: RawTable?
     let dependencies: RawTable?
+    /// The stbl's box path and offset, for errors.
+    let path: String
+    let offset: UInt64
     /// With a size table and a chunk of more than `checkpointSpacing` samples: for every `checkpointSpacing`-th
     /// sample, the sizes of all samples before it, so that placing a sample walks at most that many sizes.
     private let sizeCheckpoints: [UInt64]
@@ -18,6 +21,8 @@ public struct StandardSampleTable: Sendable {
     /// - Throws: `MP4Error` `malformed` when stts covers fewer samples than stsz or stsc runs are out of order; `limitExceeded` past `limits`.
     init(stbl: ContainerBox, path: String, limits: ParseLimits, diagnostics: inout [ParseDiagnostic]) throws(MP4Error) {
         sizes = stbl.first(SampleSizeBox.self)
+        self.path = path
+        offset = stbl.header.offset
         let sampleCount = Int(sizes?.sampleCount ?? 0)
         if sizes == nil && stbl.first(TimeToSampleBox.self).map({ $0.runs.count > 0 }) == true {
             throw MP4Error(.malformed, path: path, offset: stbl.header.offset, "stbl has stts entries but no stsz or stz2")
@@ -81,16 +86,17 @@ public struct StandardSampleTable: Sendable {
     /// - Throws: `MP4Error` `malformed` when its chunk is missing or its offset overflows.
     public func sample(at index: Int) throws(MP4Error) -> Sample {
         guard index >= 0, index < count, let sizes else {
-            throw MP4Error(.malformed, path: "stbl", offset: 0, "sample \(index) is out of range 0..<\(count)")
+            throw MP4Error(.malformed, path: path, offset: offset, "sample \(index) is out of range 0..<\(count)")
         }
         guard let location = chunks.chunk(of: index), let offsets = chunks.chunkOffsets,
               location.chunk < offsets.chunkCount else {
-            throw MP4Error(.malformed, path: "stbl/stsc", offset: chunks.stsc.fileOffset, "no chunk holds sample \(index)")
+            throw MP4Error(.malformed, path: path + "/stsc", offset: chunks.stsc.fileOffset, "no chunk holds sample \(index)")
         }
         let (offset, overflow) = offsets.offset(ofChunk: location.chunk)
             .addingReportingOverflow(bytesBefore(index, inChunkFrom: location.firstSample, sizes: sizes))
         guard !overflow else {
-            throw MP4Error(.malformed, path: "stbl/stco", offset: offsets.offsets.fileOffset, "offset of sample \(index) overflows")
+            throw MP4Error(.malformed, path: path + "/" + offsets.header.type.description, offset: offsets.offsets.fileOffset,
+                           "offset of sample \(index) overflows")
         }
         let (decodeTime, duration) = timing.timing(of: index)
         return Sample(index: index, offset: offset, size: sizes.size(of: index), decodeTime: decodeTime, duration: duration,

@@ -21,8 +21,8 @@ struct DecodeSession {
     /// - Throws: `ThumbnailError` `limitExceeded` when a sample is larger than `limits.maximumSampleSize`.
     init(plan: FramePlan, decoder: any VideoDecoder, limits: ThumbnailLimits) throws {
         if let large = plan.samples.first(where: { UInt64($0.size) > UInt64(max(0, limits.maximumSampleSize)) }) {
-            throw ThumbnailError(.limitExceeded, "sample \(large.index) is \(large.size) bytes, more than the limit of "
-                                 + "\(limits.maximumSampleSize)")
+            throw ThumbnailError(.limitExceeded, "\(large.size) bytes, more than the sample size limit of \(limits.maximumSampleSize)",
+                                 sample: large.index)
         }
         self.plan = plan
         self.decoder = decoder
@@ -49,7 +49,7 @@ struct DecodeSession {
         for sample in batch {
             try Task.checkCancellation()
             guard let data = bytes[sample.index] else {
-                throw ThumbnailError(.sampleOutOfRange, "sample \(sample.index) was not fetched")
+                throw ThumbnailError(.sampleOutOfRange, "not fetched", sample: sample.index)
             }
             for frame in try decoder.decode(DecoderInput(sample: sample, bytes: data)) where frame.sampleIndex == plan.target.index {
                 found = frame
@@ -67,7 +67,7 @@ struct DecodeSession {
             found = frame
         }
         guard let found else {
-            throw ThumbnailError(.noFrame, "the decoder gave no picture for sample \(plan.target.index)")
+            throw ThumbnailError(.noFrame, "the decoder gave no picture", sample: plan.target.index)
         }
         return found
     }

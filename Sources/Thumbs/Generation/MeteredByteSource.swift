@@ -13,6 +13,7 @@ final class MeteredByteSource: ByteSource {
     var knownLength: UInt64? { get async { await base.knownLength } }
     var coalescingGap: UInt64 { base.coalescingGap }
     var version: String? { get async { await base.version } }
+    var inputName: String? { base.inputName }
 
     /// Requests and bytes so far.
     var totals: (requests: Int, bytes: UInt64) { counts.withLock { $0 } }

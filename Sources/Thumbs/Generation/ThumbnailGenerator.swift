@@ -59,24 +59,43 @@ public actor ThumbnailGenerator {
     public nonisolated var totals: (requests: Int, bytes: UInt64) { source.totals }
 
     /// The thumbnail at `time` (nil: the poster time, else 10 % of the duration).
-    /// - Throws: `ThumbnailError` (`noVideo`, `noFrame`, ...), `DecodeError`, `MP4Error`, the source's errors, `CancellationError`.
+    /// - Throws: `ThumbnailError` (`noVideo`, `noSamples`, `noFrame`, `limitExceeded`, ..., with this input and
+    ///   time), `DecodeError`, `MP4Error`, the source's errors, `CancellationError`.
     public func image(at time: ThumbnailTime? = nil) async throws -> Thumbnail {
         try await make(at: time, options: options)
     }
 
-    /// Thumbnails at each of `times`, in request order, reusing the index, fetched samples and decoder.
-    public nonisolated func images(at times: [ThumbnailTime]) -> AsyncThrowingStream<Thumbnail, any Error> {
-        AsyncThrowingStream { continuation in
+    /// One result of `images(at:)`: the time asked for and its thumbnail or error.
+    public struct TimedResult: Sendable {
+        /// The time asked for.
+        public var requestedTime: ThumbnailTime
+        /// The thumbnail, or why there is none.
+        public var result: Result<Thumbnail, any Error>
+
+        /// The thumbnail.
+        /// - Throws: the error this time failed with.
+        public var thumbnail: Thumbnail {
+            get throws { try result.get() }
+        }
+    }
+
+    /// A result for each of `times`, in request order, reusing the index, fetched samples and decoder: as
+    /// AVAssetImageGenerator's `images(for:)`, a time that fails gives its error and the next times go on.
+    /// The stream ends after the last time, or early when the task iterating it is cancelled.
+    public nonisolated func images(at times: [ThumbnailTime]) -> AsyncStream<TimedResult> {
+        AsyncStream { continuation in
             let task = Task {
-                do {
-                    for time in times {
-                        try Task.checkCancellation()
-                        continuation.yield(try await self.image(at: time))
+                for time in times {
+                    if Task.isCancelled { break }
+                    let result: Result<Thumbnail, any Error>
+                    do {
+                        result = .success(try await self.image(at: time))
+                    } catch {
+                        result = .failure(error)
                     }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+                    continuation.yield(TimedResult(requestedTime: time, result: result))
                 }
+                continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
@@ -133,16 +152,23 @@ public actor ThumbnailGenerator {
 
     // MARK: - Making one thumbnail
 
+    /// Makes one thumbnail; a `ThumbnailError` thrown on the way gets this input and the time asked for.
     private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
+        do {
+            return try await makeUnlocated(at: time, options: options)
+        } catch let error as ThumbnailError {
+            throw error.located(input: source.inputName, time: time.flatMap(\.seconds))
+        }
+    }
+
+    private func makeUnlocated(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
         let start = source.totals
         var timings = Thumbnail.Timings()
         let indexWatch = Stopwatch()
         let hadIndex = movie != nil
         let movie = try await loadMovie()
         if !hadIndex { timings.indexMilliseconds = indexWatch.milliseconds }
-        guard let track = movie.primaryVideoTrack, track.samples.count > 0 else {
-            throw ThumbnailError(.noVideo, "the movie has no video track with samples")
-        }
+        let track = try movie.thumbnailTrack()
         let (requested, selection) = try resolve(time, in: movie, track: track, options: options)
         var plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         var frame = try await decode(plan, track: track, timings: &timings)
@@ -183,7 +209,7 @@ public actor ThumbnailGenerator {
         let decoder: any VideoDecoder
         if let kept = self.decoder, decoderDescriptionIndex == descriptionIndex {
             self.decoder = nil
-            kept.reset()
+            try kept.reset()
             decoder = kept
         } else {
             decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex)

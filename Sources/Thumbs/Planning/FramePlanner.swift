@@ -9,12 +9,12 @@ import MP4Box
 /// open GOP), skipping samples sdtp marks as disposable.
 public enum FramePlanner {
     /// Plans the picture for presentation time `time` (media timescale units) of `track`.
-    /// - Throws: `ThumbnailError` `noVideo` for a track without samples, `limitExceeded` when the decode would
+    /// - Throws: `ThumbnailError` `noSamples` for a track without samples, `limitExceeded` when the decode would
     ///   pass `limits.maximumDecodedSamples`; `MP4Error` when the tables cannot place a sample.
     public static func plan(track: Track, time: Int64, selection: FrameSelection,
                             limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan {
         guard track.samples.count > 0 else {
-            throw ThumbnailError(.noVideo, "track \(track.id) has no samples")
+            throw ThumbnailError(.noSamples, "track \(track.id) has no samples")
         }
         let scale = Double(track.timescale)
         let clamped = try clamp(time, in: track)
@@ -28,7 +28,7 @@ public enum FramePlanner {
             }
         }
         guard let target = try track.sample(displayedAt: clamped) else {
-            throw ThumbnailError(.noVideo, "track \(track.id) has no frame at \(time)")
+            throw ThumbnailError(.noSamples, "track \(track.id) has no frame at \(time)")  // only when it has no samples
         }
         return try planDecode(of: target, in: track, requestedTime: time, limits: limits)
     }
@@ -61,8 +61,8 @@ public enum FramePlanner {
         let targetTime = track.presentationTime(of: target)
         let span = target.index - start.index + 1
         guard span <= limits.maximumDecodedSamples else {
-            throw ThumbnailError(.limitExceeded, "the frame at sample \(target.index) needs \(span) samples decoded from the "
-                                 + "keyframe at sample \(start.index), more than the limit of \(limits.maximumDecodedSamples)")
+            throw ThumbnailError(.limitExceeded, "the frame needs \(span) samples decoded from the keyframe at sample "
+                                 + "\(start.index), more than the limit of \(limits.maximumDecodedSamples)", sample: target.index)
         }
         var plan: [Sample] = []
         for index in start.index...target.index {

@@ -33,9 +33,9 @@ final class DecoderPool: Sendable {
         return lease
     }
 
-    /// Gives `lease` back for the next task.
+    /// Gives `lease` back for the next task; a decoder that cannot be reset is dropped instead.
     func giveBack(_ lease: Lease) {
-        lease.decoder.reset()
+        guard (try? lease.decoder.reset()) != nil else { return }
         idle.withLock { $0.append(lease) }
     }
 }

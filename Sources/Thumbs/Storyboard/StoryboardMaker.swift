@@ -30,7 +30,7 @@ public struct StoryboardMaker: Sendable {
     /// Makes the storyboard. Each image file is passed to `write` (its file name and bytes) as soon as it is
     /// finished, in order; the returned value describes the cues and sheets (for `webVTT()` and `manifest`).
     /// `progress` is called after each keyframe is placed.
-    /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo`, `noKeyframe`, `noFrame`, `sampleOutOfRange`,
+    /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo`, `noSamples`, `noDuration`, `noKeyframe`, `noFrame`, `sampleOutOfRange`,
     ///   `encodingFailed`), `DecodeError`, `MP4Error`, the source's errors, whatever `write` throws, `CancellationError`.
     public func make(movie: Movie? = nil, progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
                      write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
@@ -39,9 +39,7 @@ public struct StoryboardMaker: Sendable {
         let started = clock.now
         let metered = MeteredByteSource(source)
         let movie = if let movie { movie } else { try await MovieLocator().locate(in: metered).movie }
-        guard let track = movie.primaryVideoTrack, track.samples.count > 0 else {
-            throw ThumbnailError(.noVideo, "the movie has no video track with samples")
-        }
+        let track = try movie.thumbnailTrack()
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)
         let sheetColumns = options.singleImages ? 1 : options.columns
@@ -88,7 +86,7 @@ public struct StoryboardMaker: Sendable {
                             for ordinal in ordinals {
                                 try Task.checkCancellation()
                                 let keyframe = keyframes[ordinal]
-                                lease.decoder.reset()
+                                try lease.decoder.reset()
                                 let framePlan = FramePlan(target: keyframe.sample, samples: [keyframe.sample],
                                                           requestedTime: keyframe.presentationTime,
                                                           targetPresentationTime: keyframe.presentationTime,

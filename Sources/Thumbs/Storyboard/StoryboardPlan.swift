@@ -43,17 +43,17 @@ public struct StoryboardPlan: Sendable {
     public var keyframeBytes: UInt64 { keyframes.reduce(0) { $0 + UInt64($1.sample.size) } }
 
     /// Plans the storyboard of `track` with `options`' interval (or the default one for its duration).
-    /// - Throws: `ThumbnailError` `noVideo` for a track without samples or duration, `noKeyframe` when it has no
+    /// - Throws: `ThumbnailError` `noSamples` for a track without samples, `noDuration` without a duration, `noKeyframe` when it has no
     ///   sync sample, `invalidOption` for an interval that gives more than `maximumCueCount` cues; `MP4Error` when
     ///   the tables cannot place a sample.
     public init(track: Track, options: StoryboardOptions) throws {
-        guard track.samples.count > 0 else { throw ThumbnailError(.noVideo, "track \(track.id) has no samples") }
+        guard track.samples.count > 0 else { throw ThumbnailError(.noSamples, "track \(track.id) has no samples") }
         guard track.samples.syncSampleCount > 0 else {
             throw ThumbnailError(.noKeyframe, "track \(track.id) has no sync sample")
         }
         let seconds = track.durationSeconds
         guard seconds.isFinite, seconds > 0, seconds < 1e9 else {
-            throw ThumbnailError(.noVideo, "track \(track.id) has no usable duration (\(seconds) s)")
+            throw ThumbnailError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
         }
         let duration = max(1, Int64((seconds * 1000).rounded()))
         let interval = options.interval.map { max(1, Int64(($0 * 1000).rounded())) }

@@ -1,0 +1,62 @@
+import FrameDecode
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+@testable import Thumbs
+
+/// Errors say what and where: the input, the time asked for, the sample; each distinct case its own code; a
+/// failing time in a run of times does not end the run.
+@Suite struct ThumbnailErrorTests {
+    @Test func errorsOfAGeneratorNameTheInputAndTheTime() async throws {
+        let path = Fixtures.path("h264-p-only")
+        var options = ThumbnailOptions()
+        options.requestedTimeToleranceBefore = 0
+        options.requestedTimeToleranceAfter = 0
+        options.limits.maximumDecodedSamples = 2
+        let times = try ThumbnailLimitsTests.endsOfGOPs("h264-p-only")
+        let error = try await #require(throws: ThumbnailError.self) {
+            _ = try await ThumbnailGenerator(path: path, options: options).image(at: .seconds(times[0]))
+        }
+        #expect(error.code == .limitExceeded)
+        #expect(error.input == path)
+        #expect(error.time == times[0])
+        #expect(error.sample != nil)
+        #expect(error.description.hasPrefix("\(path), at \(times[0]) s, sample \(error.sample ?? -1): "))
+    }
+
+    @Test func noVideoTrackAndAVideoTrackWithoutSamplesAreDifferentCodes() async throws {
+        let audio = try await #require(throws: ThumbnailError.self) {
+            _ = try await ThumbnailGenerator(path: Fixtures.path("audio-only")).image()
+        }
+        #expect(audio.code == .noVideo)
+        // The init segment of a fragmented movie: a video track, no samples.
+        let initSegment = Array(try Fixtures.bytes("fragmented").prefix(742))
+        let empty = try await #require(throws: ThumbnailError.self) {
+            _ = try await ThumbnailGenerator(source: MemoryByteSource(initSegment)).image()
+        }
+        #expect(empty.code == .noSamples)
+    }
+
+    @Test func sampleTableErrorsNameTheTrackTablesAndTheirOffsets() async throws {
+        let movie = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path("h264-bframes"))).movie
+        let track = try movie.thumbnailTrack()
+        let error = try #require(throws: MP4Error.self) { _ = try track.samples.sample(at: track.samples.count) }
+        #expect(error.path.hasPrefix("moov/trak"))
+        #expect(error.path.hasSuffix("/stbl"))
+        #expect(error.offset > 0)
+    }
+
+    @Test func aTimeThatFailsInARunOfTimesGivesItsErrorAndTheRunGoesOn() async throws {
+        let generator = try ThumbnailGenerator(path: Fixtures.path("h264-faststart"))
+        var results: [ThumbnailGenerator.TimedResult] = []
+        for await result in generator.images(at: [.seconds(0.5), .seconds(.nan), .rational(value: 1, timescale: 0), .seconds(1)]) {
+            results.append(result)
+        }
+        try #require(results.count == 4)
+        #expect([results[0], results[2], results[3]].map(\.requestedTime) == [.seconds(0.5), .rational(value: 1, timescale: 0), .seconds(1)])
+        #expect((try? results[0].thumbnail) != nil)
+        #expect(throws: ThumbnailError.self) { try results[1].thumbnail }
+        #expect(throws: ThumbnailError.self) { try results[2].thumbnail }
+        #expect((try? results[3].thumbnail) != nil)
+    }
+}
