@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// libFuzzer targets for MP4Box. Build and run with ./run-fuzzer.sh (see README.md).
+// libFuzzer targets. Build and run with ./run-fuzzer.sh (see README.md).
 import PackageDescription
 
 let package = Package(
@@ -9,15 +9,22 @@ let package = Package(
         .package(name: "Thumbs", path: ".."),
     ],
     targets: [
+        // What the targets share: the lookups a thumbnailer makes, an in-memory source, a blocking async runner.
+        .target(name: "FuzzSupport", dependencies: [.product(name: "MP4Box", package: "Thumbs")]),
         // Whole-file parse (MovieParser.parse) plus the per-track lookups a thumbnailer makes.
-        .executableTarget(
-            name: "MP4BoxFuzzer",
-            dependencies: [.product(name: "MP4Box", package: "Thumbs")]
-        ),
+        .executableTarget(name: "MP4BoxFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs")]),
         // The H.264 / HEVC SPS bit readers on their own (first byte picks the codec).
-        .executableTarget(
-            name: "SPSFuzzer",
-            dependencies: [.product(name: "MP4Box", package: "Thumbs")]
-        ),
+        .executableTarget(name: "SPSFuzzer", dependencies: [.product(name: "MP4Box", package: "Thumbs")]),
+        // MovieLocator with fuzzer-chosen read sizes and a hidden length.
+        .executableTarget(name: "LocatorFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs")]),
+        // FramePlanner: image(at:) semantics without fetching or decoding.
+        .executableTarget(name: "PlannerFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
+                                                                .product(name: "Thumbs", package: "Thumbs")]),
+        // The WebVTT thumbnail-track reader.
+        .executableTarget(name: "WebVTTFuzzer", dependencies: ["FuzzSupport", .product(name: "Thumbs", package: "Thumbs")]),
+        // Bytes to a rendered picture: locator, planner, NAL splitting, both decoders, renderer.
+        .executableTarget(name: "FrameFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
+                                                              .product(name: "FrameDecode", package: "Thumbs"),
+                                                              .product(name: "Thumbs", package: "Thumbs")]),
     ]
 )

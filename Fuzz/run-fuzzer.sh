@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds the MP4Box libFuzzer target and fuzzes it for N seconds (default 600) on one core.
+# Builds the libFuzzer targets and fuzzes one of them for N seconds (default 600) on one core.
 #
-#   Fuzz/run-fuzzer.sh [seconds] [target]     target: MP4BoxFuzzer (default) or SPSFuzzer
+#   Fuzz/run-fuzzer.sh [seconds] [target]
+#     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, FrameFuzzer or SPSFuzzer
 #
-# Seeds: Fixtures/*.mp4 and the tiny hand-built Fuzz/seeds/*.mp4 (make-inputs.py), copied into
-# Fuzz/corpus/<target>/ (git-ignored; the corpus grows across runs). Output is also kept in Fuzz/logs/.
-# Crashes, timeouts and OOMs go to Fuzz/artifacts/ (git-ignored); keep the minimised ones in Fuzz/findings/.
+# Seeds (copied into Fuzz/corpus/<target>/, git-ignored; the corpus grows across runs): the fixtures, the tiny
+# hand-built Fuzz/seeds/*.mp4 (make-inputs.py) and the real-world files under 200 KB; for LocatorFuzzer the same
+# behind two control bytes; for FrameFuzzer the files under 64 KB; for WebVTTFuzzer Fuzz/seeds/webvtt/*.vtt.
+# Output is also kept in Fuzz/logs/. Crashes, timeouts and OOMs go to Fuzz/artifacts/ (git-ignored); keep the
+# minimised ones in Fuzz/findings/ with a test that replays them.
 # Fork mode with one worker: one core, and a crash is recorded without ending the run.
 # Set FUZZ_FORK=0 to fuzz in-process instead (also one core; stops at the first crash, as libFuzzer does by default).
 set -euo pipefail
@@ -17,18 +20,37 @@ cd "$here"
 
 # --sanitize fuzzer makes SwiftPM link libFuzzer's main instead of renaming the target's own; it only instruments
 # the root package's targets, so -Xswiftc repeats the sanitizers for MP4Box (coverage would otherwise be 0).
-swift build -c release -j 1 --scratch-path .build --sanitize fuzzer --sanitize address \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$target"
+# One build of every target (later runs reuse it).
+swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 
 corpus="corpus/$target"
 mkdir -p "$corpus" artifacts
-if [ "$target" = MP4BoxFuzzer ]; then
-    cp -n ../Fixtures/*.mp4 seeds/*.mp4 "$corpus"/ 2>/dev/null || true
-    dict=(-dict=mp4.dict)
-else
-    dict=()
-    [ -n "$(ls -A "$corpus")" ] || printf '\x00\x67\x42\xc0\x1e\xd9\x00\xa0\x47\xfe\xc8' > "$corpus/h264-sps-seed"
+seed_files() {  # files under $1 bytes among the fixtures, seeds and real-world media
+    find ../Fixtures -maxdepth 1 \( -name '*.mp4' -o -name '*.mov' \) -size -"$1"c
+    find seeds -maxdepth 1 -name '*.mp4'
+    find ../Fixtures/real-world/media -type f -size -"$1"c
+}
+if [ -z "$(ls -A "$corpus")" ]; then
+    case "$target" in
+        MP4BoxFuzzer|PlannerFuzzer) seed_files 200000 | while read -r f; do cp "$f" "$corpus/"; done ;;
+        FrameFuzzer) seed_files 65536 | while read -r f; do cp "$f" "$corpus/"; done ;;
+        LocatorFuzzer)
+            # Control bytes: a 128-byte head with the length known, and a 16-byte head with it hidden.
+            seed_files 200000 | while read -r f; do
+                name="$(basename "$f")"
+                { printf '\x03\x00'; cat "$f"; } > "$corpus/small-head-$name"
+                { printf '\x08\x41'; cat "$f"; } > "$corpus/hidden-length-$name"
+            done ;;
+        WebVTTFuzzer) cp seeds/webvtt/*.vtt "$corpus/" ;;
+        SPSFuzzer) printf '\x00\x67\x42\xc0\x1e\xd9\x00\xa0\x47\xfe\xc8' > "$corpus/h264-sps-seed" ;;
+    esac
 fi
+case "$target" in
+    WebVTTFuzzer) dict=(-dict=webvtt.dict) ;;
+    SPSFuzzer) dict=() ;;
+    *) dict=(-dict=mp4.dict) ;;
+esac
 
 # The Swift runtime's own crash reporter would catch the trap before libFuzzer and can hang under ASan.
 export SWIFT_BACKTRACE=enable=no
@@ -46,7 +68,7 @@ log="logs/$target-$(date +%Y%m%d-%H%M%S).log"
 status=0
 ".build/release/$target" "$corpus" "${dict[@]}" "${mode[@]}" \
     -max_total_time="$seconds" -max_len=200000 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix=artifacts/ -print_final_stats=1 2>&1 | tee "$log" || status=$?
+    -artifact_prefix="artifacts/$target-" -print_final_stats=1 2>&1 | tee "$log" || status=$?
 
 echo
 echo "== final stats ($log)"

@@ -51,6 +51,14 @@ import Thumbs
         #expect(try StoryboardTrack(webVTT: "WEBVTT\n").thumbnail(at: 1) == nil)
     }
 
+    @Test func thumbnailAtTimesPastAnyMillisecondCountSaturate() throws {
+        // 1e300 s is finite but no Int64 of milliseconds: before, converting it trapped.
+        let track = try StoryboardTrack(webVTT: Self.sprite)
+        #expect(track.thumbnail(at: 1e300)?.start == 20)
+        #expect(track.thumbnail(at: -1e300)?.start == 0)
+        #expect(track.thumbnail(at: 9.3e15)?.start == 20)
+    }
+
     @Test func thumbnailAtHandlesALeadingFirstCueAfterZero() throws {
         let track = try StoryboardTrack(webVTT: "WEBVTT\n\n00:00:02.000 --> 00:00:04.000\na.jpg\n")
         #expect(track.thumbnail(at: 1)?.start == 2)

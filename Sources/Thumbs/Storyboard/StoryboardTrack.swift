@@ -1,3 +1,5 @@
+import MP4Box
+
 /// A thumbnail track read back: from a WebVTT file (sprites with `#xywh=`, the bare `#x,y,w,h` form, or single
 /// images) or from a grid template; answers which image and region to show at a time.
 public struct StoryboardTrack: Sendable, Equatable {
@@ -151,14 +153,11 @@ public struct StoryboardTrack: Sendable, Equatable {
     /// the first cue after it. nil only for a track without cues or a time that is not a number.
     public func thumbnail(at seconds: Double) -> Thumbnail? {
         guard !cues.isEmpty, !seconds.isNaN else { return nil }
-        let time = seconds.isFinite ? Int64((seconds * 1000).rounded(.down)) : (seconds > 0 ? Int64.max : Int64.min)
+        // Milliseconds, saturating: a finite time past ±2^63 ms (about 292 million years) is the end or the start.
+        let milliseconds = (seconds * 1000).rounded(.down)
+        let time = milliseconds >= 0x1p63 ? Int64.max : milliseconds < -0x1p63 ? Int64.min : Int64(milliseconds)
         // The last cue starting at or before `time`.
-        var low = 0
-        var high = cues.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cues[middle].startMilliseconds <= time { low = middle + 1 } else { high = middle }
-        }
+        let low = BinarySearch.prefixCount(cues.count) { cues[$0].startMilliseconds <= time }
         guard low > 0 else { return answer(cues[0]) }
         // Among the cues that start at or before `time`, one that still runs at `time`, latest start first.
         var index = low - 1
