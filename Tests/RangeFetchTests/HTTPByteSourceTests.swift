@@ -15,7 +15,7 @@ import Testing
     static func fastOptions() -> HTTPFetchOptions {
         var options = HTTPFetchOptions()
         options.retryBackoff = 0.01
-        options.readTimeout = 2
+        options.readTimeout = 10  // the client's wait for each read: generous, so a loaded CI machine does not time out
         return options
     }
 
