@@ -17,7 +17,7 @@ import Testing
     @Test func maximumRedirectsIsObeyed() async throws {
         var faults = TestHTTPServer.Faults()
         faults.redirects = ["/a": "/b", "/b": "/c", "/c": "/f.bin"]
-        let server = try await TestHTTPServer(files: ["/f.bin": Self.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let two = try HTTPByteSource(url: server.url("/a"), options: Self.options { $0.maximumRedirects = 2 })
         #expect(try await #require(throws: FetchError.self) { _ = try await two.read(0..<10) }.code == .redirectRefused)
@@ -28,7 +28,7 @@ import Testing
     @Test func laterReadsGoStraightToWhereTheRedirectsLed() async throws {
         var faults = TestHTTPServer.Faults()
         faults.redirects = ["/old.bin": "/f.bin"]
-        let server = try await TestHTTPServer(files: ["/f.bin": Self.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/old.bin"), options: Self.options())
         #expect(try await source.read(0..<10) == Array(Self.file[0..<10]))
@@ -57,7 +57,7 @@ import Testing
     @Test func redirectsTheCallerRefusesOrToOtherSchemesAreNotFollowed() async throws {
         var faults = TestHTTPServer.Faults()
         faults.redirects = ["/ftp": "ftp://127.0.0.1/f.bin", "/elsewhere": "http://example.invalid/f.bin"]
-        let server = try await TestHTTPServer(files: ["/f.bin": Self.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let ftp = try HTTPByteSource(url: server.url("/ftp"), options: Self.options())
         #expect(try await #require(throws: FetchError.self) { _ = try await ftp.read(0..<10) }.code == .redirectRefused)
@@ -72,7 +72,7 @@ import Testing
     @Test func readTimeoutEndsAWaitForTheResponse() async throws {
         var faults = TestHTTPServer.Faults()
         faults.firstByteDelay = 5
-        let server = try await TestHTTPServer(files: ["/f.bin": Self.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: Self.options { $0.readTimeout = 0.3 })
         #expect(try await #require(throws: FetchError.self) { _ = try await source.read(0..<10) }.code == .timedOut)
@@ -93,7 +93,7 @@ import Testing
     @Test func bodyStillArrivingAtTheDeadlineIsStopped() async throws {
         var faults = TestHTTPServer.Faults()
         faults.bandwidth = 50_000  // 100 KB take 2 s
-        let server = try await TestHTTPServer(files: ["/f.bin": Self.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: Self.options { $0.deadline = 0.4 })
         #expect(try await #require(throws: FetchError.self) { _ = try await source.read(0..<100_000) }.code == .budgetExceeded)
@@ -102,7 +102,7 @@ import Testing
     @Test func connectionsCountedAreTheConnectionsTheServerSaw() async throws {
         var faults = TestHTTPServer.Faults()
         faults.responseDelay = 0.05
-        let server = try await TestHTTPServer(files: ["/f.bin": Self.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let client = RangeFetchClient()
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: Self.options(), client: client)

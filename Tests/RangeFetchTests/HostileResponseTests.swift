@@ -26,7 +26,7 @@ import Testing
     @Test func suffixAnsweredWithAHugeContentRangeIsATypedError() async throws {
         var faults = TestHTTPServer.Faults()
         faults.contentRangeOverride = "bytes 0-18446744073709551615/*"
-        let server = try await TestHTTPServer(files: ["/f.bin": HTTPByteSourceTests.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: HTTPByteSourceTests.fastOptions())
         await #expect(throws: FetchError.self) { _ = try await source.readSuffix(1000) }
@@ -35,7 +35,7 @@ import Testing
     @Test func suffixAnsweredWithMoreBytesThanAskedIsATypedError() async throws {
         var faults = TestHTTPServer.Faults()
         faults.contentRangeOverride = "bytes 0-99999/100000"
-        let server = try await TestHTTPServer(files: ["/f.bin": HTTPByteSourceTests.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: HTTPByteSourceTests.fastOptions())
         do {
@@ -49,7 +49,7 @@ import Testing
     @Test func readsPastTheLargestFileOffsetReturnNothingWithoutARequest() async throws {
         var faults = TestHTTPServer.Faults()
         faults.hidesLength = true
-        let server = try await TestHTTPServer(files: ["/f.bin": HTTPByteSourceTests.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: HTTPByteSourceTests.fastOptions())
         #expect(try await source.read(UInt64.max - 10..<UInt64.max) == [])
@@ -60,7 +60,7 @@ import Testing
         var faults = TestHTTPServer.Faults()
         faults.ignoresRange = true
         faults.omitsValidators = true
-        let server = try await TestHTTPServer(files: ["/f.bin": HTTPByteSourceTests.file], faults: faults)
+        let server = try await HTTPByteSourceTests.server(faults)
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/f.bin"), options: HTTPByteSourceTests.fastOptions())
         // A co64 offset past 2^63 in a file read from a server that ignores Range and sends no length.

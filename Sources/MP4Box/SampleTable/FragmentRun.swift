@@ -113,14 +113,14 @@ struct FragmentRun: Sendable {
     /// Whether the samples carry their own composition offsets.
     var hasCompositionOffsets: Bool { offsetField != nil }
 
-    /// The number of sync samples, counted over the entries only for `.perSample`.
-    func countSyncSamples() -> Int {
+    /// The number of sync samples the pattern implies; nil for `.perSample`, whose samples say each for itself.
+    var patternSyncCount: Int? {
         switch syncPattern {
         case .all: sampleCount
         case .firstOnly: 1
         case .allButFirst: sampleCount - 1
         case .none: 0
-        case .perSample: (0..<sampleCount).reduce(0) { $0 + (flags($1) & 0x1_0000 == 0 ? 1 : 0) }
+        case .perSample: nil
         }
     }
 

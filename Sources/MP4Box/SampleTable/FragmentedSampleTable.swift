@@ -99,8 +99,7 @@ public struct FragmentedSampleTable: Sendable {
                     }
                     listedStart.append(listedBefore)
                     syncSamplesBefore.append(syncTotal)
-                    syncTotal += fragmentRun.syncPattern == .perSample ? listedSyncSamples.count - listedBefore
-                        : fragmentRun.countSyncSamples()
+                    syncTotal += fragmentRun.patternSyncCount ?? listedSyncSamples.count - listedBefore
                     runs.append(fragmentRun)
                 }
             }
