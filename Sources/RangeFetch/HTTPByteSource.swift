@@ -262,7 +262,7 @@ public final class HTTPByteSource: ByteSource {
         // Without one, an hour stands for "no deadline" (AsyncHTTPClient needs one; reads time out long before).
         let seconds = await ledger.secondsLeft() ?? 3600
         do {
-            return try await client.httpClient.execute(request, timeout: .milliseconds(Int64(seconds * 1000)))
+            return try await client.transport.execute(request, timeout: .milliseconds(Int64(seconds * 1000)))
         } catch {
             throw classify(error, range: range, partial: nil)
         }

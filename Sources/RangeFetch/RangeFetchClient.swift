@@ -38,11 +38,14 @@ public final class RangeFetchClient: Sendable {
         seconds.isFinite ? Int64(min(max(seconds, 0.001), 86_400) * 1000) : 86_400_000
     }
 
-    /// The AsyncHTTPClient underneath.
-    public let httpClient: HTTPClient
-    /// Seconds to wait for a connection.
+    /// The AsyncHTTPClient underneath; nil when requests go through a transport of the caller's.
+    public let httpClient: HTTPClient?
+    /// What sends the requests.
+    let transport: any HTTPTransport
+    /// Seconds to wait for a connection (infinity with a caller's transport).
     public let connectTimeout: Double
-    /// Seconds to wait for each read from the connection (the response head, then each chunk of the body).
+    /// Seconds to wait for each read from the connection (the response head, then each chunk of the body; infinity
+    /// with a caller's transport).
     public let readTimeout: Double
     let connections: ConnectionCounter
 
@@ -59,11 +62,24 @@ public final class RangeFetchClient: Sendable {
             timeout: .init(connect: .milliseconds(timeouts.connectMilliseconds), read: .milliseconds(timeouts.readMilliseconds)))
         configuration.decompression = .disabled
         configuration.httpVersion = .automatic
-        httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration,
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration,
                                 backgroundActivityLogger: counter.logger())
+        httpClient = client
+        transport = AsyncHTTPClientTransport(client: client)
         connectTimeout = Double(timeouts.connectMilliseconds) / 1000
         readTimeout = Double(timeouts.readMilliseconds) / 1000
         connections = counter
+    }
+
+    /// A client whose requests all go through `transport` (a recorder, a proxy, scripted answers). It opens no
+    /// connection of its own, so `connectionsOpened` is nil once a response has come, and applies no timeouts of
+    /// its own (the transport's are the ones that hold).
+    public init(transport: any HTTPTransport) {
+        httpClient = nil
+        self.transport = transport
+        connectTimeout = .infinity
+        readTimeout = .infinity
+        connections = ConnectionCounter()
     }
 
     /// Connections opened by this client so far, or nil when requests were sent but the connection pool reported
@@ -72,6 +88,6 @@ public final class RangeFetchClient: Sendable {
 
     /// Closes the client's connections. Shared clients need no shutdown.
     public func shutdown() async throws {
-        try await httpClient.shutdown()
+        try await httpClient?.shutdown()
     }
 }

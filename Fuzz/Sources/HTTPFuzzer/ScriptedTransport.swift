@@ -1,0 +1,177 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import RangeFetch
+import Synchronization
+
+/// A server made of fuzzer bytes: each request takes its answer from the script (status, Content-Range,
+/// validators, Location, body length and chunking, transport errors before the head or mid-body); once the script
+/// runs out, every answer is an honest 206 of the file.
+final class ScriptedTransport: HTTPTransport {
+    private struct State {
+        var script: ArraySlice<UInt8>
+        /// Whether every answer so far was the file's own bytes, with one validator.
+        var honest = true
+        var requests = 0
+    }
+
+    let file: [UInt8]
+    private let state: Mutex<State>
+
+    init(script: ArraySlice<UInt8>, file: [UInt8]) {
+        self.file = file
+        state = Mutex(State(script: script))
+    }
+
+    /// Whether every answer so far was an honest one.
+    var wasHonest: Bool { state.withLock { $0.honest } }
+
+    /// The next script byte, or nil once it has run out.
+    private func next() -> UInt8? {
+        state.withLock { state in
+            guard let byte = state.script.first else { return nil }
+            state.script = state.script.dropFirst()
+            return byte
+        }
+    }
+
+    private func nextOr(_ fallback: UInt8) -> UInt8 { next() ?? fallback }
+
+    private func markDishonest() { state.withLock { $0.honest = false } }
+
+    static let etags = ["\"v1\"", "\"v2\"", "W/\"v1\"", ""]
+    static let dates = ["Mon, 23 Nov 2026 10:00:00 GMT", "Tue, 24 Nov 2026 10:00:00 GMT", "", "yesterday"]
+    static let locations = ["/elsewhere.mp4", "http://fuzz.example/movie.mp4", "http://other.example/movie.mp4",
+                            "ftp://fuzz.example/movie.mp4", "", "https://fuzz.example:8443/m.mp4", "//other.example/x", " \t"]
+    static let redirects = [301, 302, 303, 307, 308]
+    static let failures = [404, 410, 401, 403, 412, 416, 500, 502, 503, 504, 418, 100, 204, 299, 304, 599, 0]
+
+    func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+        state.withLock { $0.requests += 1 }
+        let asked = Self.requestedRange(request.headers.first(name: "Range") ?? "", length: file.count)
+        guard let kind = next() else { return honest(asked, status: 206, validator: 0) }
+        let validator = Int(nextOr(0))
+        let chunking = Int(nextOr(0))
+        let delta = Int(Int8(bitPattern: nextOr(0)))
+        if validator % 16 != 0 { markDishonest() }
+        switch kind % 10 {
+        case 0:
+            return honest(asked, status: 206, validator: validator, chunking: chunking)
+        case 1:
+            return honest(0..<file.count, status: 200, validator: validator, chunking: chunking)
+        case 2:
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            headers.add(name: "Content-Range", value: contentRange(asked, mutation: chunking, delta: delta))
+            return response(206, headers, body: Array(file[asked]), chunking: chunking)
+        case 3:
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            headers.add(name: "Location", value: Self.locations[chunking % Self.locations.count])
+            return response(Self.redirects[abs(delta) % Self.redirects.count], headers, body: [], chunking: 0)
+        case 4:
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            if chunking & 1 != 0 { headers.add(name: "Content-Range", value: "bytes */\(file.count + delta)") }
+            return response(Self.failures[abs(delta) % Self.failures.count], headers, body: [], chunking: 0)
+        case 5:
+            markDishonest()
+            let errors: [any Error] = [HTTPClientError.readTimeout, HTTPClientError.connectTimeout,
+                                       HTTPClientError.deadlineExceeded, HTTPClientError.remoteConnectionClosed,
+                                       HTTPClientError.cancelled, HTTPClientError.invalidURL]
+            throw errors[abs(delta) % errors.count]
+        case 6:
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            headers.add(name: "Content-Range", value: contentRange(asked, mutation: 0, delta: 0))
+            let cut = min(abs(delta), asked.count)
+            return response(206, headers, body: Array(file[asked].prefix(cut)), chunking: chunking,
+                            ending: HTTPClientError.remoteConnectionClosed)
+        case 7:
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            headers.add(name: "Content-Range", value: contentRange(asked, mutation: 0, delta: 0))
+            var body = Array(file[asked])
+            if delta < 0 { body.removeLast(min(-delta, body.count)) } else { body += [UInt8](repeating: 0x6d, count: delta) }
+            return response(206, headers, body: body, chunking: chunking)
+        case 8:
+            // 200 with a Content-Length that is not the file's, or none.
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            if chunking & 1 != 0 { headers.add(name: "Content-Length", value: String(file.count + delta)) }
+            return response(200, headers, body: file, chunking: chunking >> 1)
+        default:
+            // The script's own bytes as the Content-Range header.
+            markDishonest()
+            var headers = self.headers(validator: validator)
+            var text: [UInt8] = []
+            for _ in 0..<(chunking % 24) { text.append(nextOr(0x20)) }
+            headers.add(name: "Content-Range", value: String(decoding: text, as: UTF8.self))
+            return response(206, headers, body: Array(file[asked]), chunking: chunking)
+        }
+    }
+
+    /// The file's bytes for `range` with a true Content-Range (on a 206).
+    private func honest(_ range: Range<Int>, status: Int, validator: Int, chunking: Int = 0) -> HTTPClientResponse {
+        var headers = self.headers(validator: validator)
+        if status == 206 && range.isEmpty {
+            headers.add(name: "Content-Range", value: "bytes */\(file.count)")
+            return response(416, headers, body: [], chunking: 0)
+        }
+        if status == 206 { headers.add(name: "Content-Range", value: contentRange(range, mutation: 0, delta: 0)) }
+        headers.add(name: "Content-Length", value: String(range.count))
+        return response(status, headers, body: Array(file[range]), chunking: chunking)
+    }
+
+    private func headers(validator: Int) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        let etag = Self.etags[validator % 4]
+        let date = Self.dates[validator / 4 % 4]
+        if !etag.isEmpty { headers.add(name: "ETag", value: etag) }
+        if !date.isEmpty { headers.add(name: "Last-Modified", value: date) }
+        return headers
+    }
+
+    /// A Content-Range for `range`, true or bent by `mutation`: a shifted start or end, a hidden or wrong length.
+    private func contentRange(_ range: Range<Int>, mutation: Int, delta: Int) -> String {
+        var first = range.lowerBound
+        var last = range.upperBound - 1
+        var total = String(file.count)
+        switch mutation % 6 {
+        case 1: first += delta
+        case 2: last += delta
+        case 3: total = "*"
+        case 4: total = String(file.count + delta)
+        case 5: last = Int.max - abs(delta); total = "*"
+        default: break
+        }
+        return "bytes \(first)-\(last)/\(total)"
+    }
+
+    private func response(_ status: Int, _ headers: HTTPHeaders, body: [UInt8], chunking: Int,
+                          ending: (any Error)? = nil) -> HTTPClientResponse {
+        let chunkSize = max(1, 1 << (chunking % 17))
+        let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+        var offset = 0
+        while offset < body.count {
+            let end = min(body.count, offset + chunkSize)
+            continuation.yield(ByteBuffer(bytes: body[offset..<end]))
+            offset = end
+        }
+        continuation.finish(throwing: ending)
+        return HTTPClientResponse(status: HTTPResponseStatus(statusCode: status), headers: headers, body: .stream(stream))
+    }
+
+    /// The range a `Range` header asks for, clamped to the file (`bytes=a-b` or `bytes=-n`).
+    static func requestedRange(_ header: String, length: Int) -> Range<Int> {
+        guard header.hasPrefix("bytes=") else { return 0..<length }
+        let parts = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return 0..<length }
+        if parts[0].isEmpty, let count = Int(parts[1]) {
+            return max(0, length - count)..<length
+        }
+        guard let first = Int(parts[0]), let last = Int(parts[1]), first <= last else { return 0..<length }
+        let lower = min(first, length)
+        return lower..<min(length, max(lower, last == Int.max ? last : last + 1))
+    }
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import RangeFetch
+import Synchronization
+import Testing
+
+/// A caller's `HTTPTransport` sees every request as it would go out, and its answers pass the same checks as the
+/// network's.
+@Suite struct HTTPTransportTests {
+    static let file = (0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) }
+
+    /// Answers each request with `answer(range header)` and records the Range and If-Range headers it was sent.
+    final class RecordingTransport: HTTPTransport {
+        let sent = Mutex<[(range: String?, ifRange: String?)]>([])
+        let answer: @Sendable (String) -> (status: Int, headers: [(String, String)], body: [UInt8])
+
+        init(answer: @escaping @Sendable (String) -> (status: Int, headers: [(String, String)], body: [UInt8])) {
+            self.answer = answer
+        }
+
+        func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+            let range = request.headers.first(name: "Range")
+            sent.withLock { $0.append((range, request.headers.first(name: "If-Range"))) }
+            let (status, headers, body) = answer(range ?? "")
+            return HTTPClientResponse(status: HTTPResponseStatus(statusCode: status), headers: HTTPHeaders(headers),
+                                      body: .bytes(ByteBuffer(bytes: body)))
+        }
+    }
+
+    /// An honest server of `file`: `bytes=a-b` gets 206 with those bytes and ETag "v1".
+    static func honest(_ range: String) -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+        let bounds = range.dropFirst("bytes=".count).split(separator: "-").compactMap { Int($0) }
+        let first = bounds[0]
+        let last = min(bounds[1], file.count - 1)
+        return (206, [("Content-Range", "bytes \(first)-\(last)/\(file.count)"), ("ETag", "\"v1\"")],
+                Array(file[first...last]))
+    }
+
+    @Test func requestsGoThroughTheTransportWithRangeAndIfRange() async throws {
+        let transport = RecordingTransport(answer: Self.honest)
+        let client = RangeFetchClient(transport: transport)
+        let source = try HTTPByteSource(url: "http://example.test/f.bin", client: client)
+        #expect(try await source.read(0..<100) == Array(Self.file[0..<100]))
+        #expect(try await source.read(4000..<5000) == Array(Self.file[4000...]))
+        let sent = transport.sent.withLock { $0 }
+        #expect(sent.map(\.range) == ["bytes=0-99", "bytes=4000-4095"])
+        #expect(sent.map(\.ifRange) == [nil, "\"v1\""])
+        #expect(await source.knownLength == 4096)
+        // It opened no connection of its own: the count is unknown, not 0.
+        #expect(client.connectionsOpened == nil)
+    }
+
+    @Test func aTransportsWrongContentRangeIsRefusedAsTheNetworksWouldBe() async throws {
+        let transport = RecordingTransport { _ in (206, [("Content-Range", "bytes 1-100/4096")], Array(Self.file[1...100])) }
+        let source = try HTTPByteSource(url: "http://example.test/f.bin", client: RangeFetchClient(transport: transport))
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100) }
+        #expect(error.code == .contentRangeMismatch)
+        #expect(error.range == 0..<100)
+    }
+}
