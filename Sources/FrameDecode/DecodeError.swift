@@ -18,6 +18,8 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case noFrame
         /// The decoder library could not be created.
         case decoderUnavailable
+        /// A sequence parameter set asks for pictures larger than `DecoderLimits` allow.
+        case limitExceeded
     }
 
     /// The kind of failure.

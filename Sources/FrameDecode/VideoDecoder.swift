@@ -6,7 +6,8 @@ import MP4Box
 /// one owner). Its C handle is freed when the decoder is released.
 public protocol VideoDecoder: AnyObject {
     /// Decodes one sample; returns the pictures that are ready, in presentation order, each tagged with its sample.
-    /// - Throws: `DecodeError` (`malformedSample`, `decoderRejected`, `missingParameterSets`, `unsupportedFeature`).
+    /// - Throws: `DecodeError` (`malformedSample`, `decoderRejected`, `missingParameterSets`, `unsupportedFeature`,
+    ///   `limitExceeded` for an in-band sequence parameter set past the decoder's `DecoderLimits`).
     func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame]
 
     /// Drains the pictures held for reordering, in presentation order.
@@ -31,9 +32,10 @@ public enum VideoDecoderFactory {
     /// visual entry when that one is not visual). A track may carry an encrypted entry beside a clear one, with
     /// clear samples pointing at the clear one (Shaka's clear-lead streams).
     /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1 (and encrypted entries),
-    ///   `badConfiguration` when avcC/hvcC is missing, `unsupportedFeature` for interlaced H.264.
-    public static func makeDecoder(for track: Track, descriptionIndex: UInt32 = 1,
-                                   threading: Threading = .single) throws(DecodeError) -> any VideoDecoder {
+    ///   `badConfiguration` when avcC/hvcC is missing, `unsupportedFeature` for interlaced H.264, `limitExceeded` when
+    ///   its sequence parameter set asks for pictures past `limits`.
+    public static func makeDecoder(for track: Track, descriptionIndex: UInt32 = 1, threading: Threading = .single,
+                                   limits: DecoderLimits = DecoderLimits()) throws(DecodeError) -> any VideoDecoder {
         guard let entry = track.visualEntry(descriptionIndex: descriptionIndex) ?? track.visualEntry else {
             throw DecodeError(.unsupportedCodec, "track \(track.id) has no visual sample entry")
         }
@@ -44,9 +46,9 @@ public enum VideoDecoderFactory {
         let colour = track.colour
         switch configuration.codec {
         case .h264:
-            return try OpenH264Decoder(configuration: configuration, colour: colour)
+            return try OpenH264Decoder(configuration: configuration, colour: colour, limits: limits)
         case .hevc:
-            return try De265Decoder(configuration: configuration, colour: colour, threading: threading)
+            return try De265Decoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
         }
     }
 }

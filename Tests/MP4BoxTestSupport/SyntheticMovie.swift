@@ -137,14 +137,17 @@ public struct SyntheticMovie {
         return BoxBuilder.box("moov", mvhd + BoxBuilder.box("trak", trak))
     }
 
-    /// An H.264 SPS for a 64x48 picture (4x3 macroblocks) with the given profile, progressive or not, and with a VUI
-    /// that states only the colour (primaries, transfer, matrix code points and the full-range flag) when `colour` is set.
+    /// An H.264 SPS for a 64x48 picture (4x3 macroblocks, or `macroblocks` wide and high) with the given profile,
+    /// progressive or not, and with a VUI that states only the colour (primaries, transfer, matrix code points and
+    /// the full-range flag) when `colour` is set. Emulation prevention bytes are inserted where the bits need them.
     public static func sps(profile: UInt8 = 66, frameMBsOnly: Bool = true,
-                           colour: (primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool)? = nil) -> [UInt8] {
+                           colour: (primaries: UInt8, transfer: UInt8, matrix: UInt8, fullRange: Bool)? = nil,
+                           macroblocks: (width: Int, height: Int) = (4, 3)) -> [UInt8] {
         var bits = String(profile, radix: 2).leftPadded(8) + "00000000" + "00011110"  // profile, constraints, level 30
         bits += "1" + "1" + "011" + "010" + "0"       // sps id 0, log2_max_frame_num-4 = 0, poc type 2, 1 ref frame, no gaps
-        bits += "00100"                                // pic_width_in_mbs_minus1 = 3
-        bits += frameMBsOnly ? "011" : "010"           // pic_height_in_map_units_minus1 = 2 (frames) or 1 (field pairs)
+        bits += expGolomb(macroblocks.width - 1)       // pic_width_in_mbs_minus1
+        // pic_height_in_map_units_minus1: map units are macroblock pairs when fields are coded.
+        bits += expGolomb((frameMBsOnly ? macroblocks.height : (macroblocks.height + 1) / 2) - 1)
         bits += frameMBsOnly ? "1" : "01"              // frame_mbs_only_flag (and mb_adaptive_frame_field_flag = 1)
         bits += "1" + "0"                              // direct_8x8, no cropping
         if let colour {
@@ -157,12 +160,33 @@ public struct SyntheticMovie {
         }
         bits += "1"                                    // stop bit
         while bits.count % 8 != 0 { bits += "0" }
-        var bytes: [UInt8] = [0x67]
+        var payload: [UInt8] = []
         var index = bits.startIndex
         while index < bits.endIndex {
             let next = bits.index(index, offsetBy: 8)
-            bytes.append(UInt8(bits[index..<next], radix: 2) ?? 0)
+            payload.append(UInt8(bits[index..<next], radix: 2) ?? 0)
             index = next
+        }
+        return [0x67] + withEmulationPrevention(payload)
+    }
+
+    /// `value` as ue(v): the unsigned Exp-Golomb code of H.264 and HEVC, as a string of bits.
+    public static func expGolomb(_ value: Int) -> String {
+        let code = String(value + 1, radix: 2)
+        return String(repeating: "0", count: code.count - 1) + code
+    }
+
+    /// An RBSP with a 0x03 after every two zero bytes that a byte of 0 to 3 follows (H.264 7.4.1, HEVC 7.4.2).
+    public static func withEmulationPrevention(_ rbsp: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var zeros = 0
+        for byte in rbsp {
+            if zeros >= 2 && byte <= 3 {
+                bytes.append(3)
+                zeros = 0
+            }
+            bytes.append(byte)
+            zeros = byte == 0 ? zeros + 1 : 0
         }
         return bytes
     }

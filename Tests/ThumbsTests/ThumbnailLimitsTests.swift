@@ -1,3 +1,4 @@
+import FrameDecode
 import MP4Box
 import MP4BoxTestSupport
 import Testing
@@ -32,6 +33,19 @@ import Testing
         #expect(try await #require(throws: ThumbnailError.self) {
             _ = try FramePlanner.plan(track: track, time: 49_999_000, selection: .exact)
         }.code == .limitExceeded)
+    }
+
+    @Test func pictureLargerThanTheLimitIsRefusedBeforeDecoding() async throws {
+        // h264-1080p-crop codes 1920x1088: one luma sample under that refuses it, at exactly that it decodes.
+        let exactly = try ThumbnailGenerator(path: Fixtures.path("h264-1080p-crop"), options: Self.exact {
+            $0.limits.maximumPictureLumaSamples = 1920 * 1088
+        })
+        #expect(try await exactly.image(at: .seconds(0)).decodedSamples == 1)
+        let under = try ThumbnailGenerator(path: Fixtures.path("h264-1080p-crop"), options: Self.exact {
+            $0.limits.maximumPictureLumaSamples = 1920 * 1088 - 1
+        })
+        let error = try await #require(throws: DecodeError.self) { _ = try await under.image(at: .seconds(0)) }
+        #expect(error.code == .limitExceeded)
     }
 
     @Test func decodedSampleLimitIsInclusive() async throws {

@@ -5,21 +5,27 @@ public final class OpenH264Decoder: VideoDecoder {
     private var handle: OpenH264Handle
     private let configuration: CodecConfiguration
     private let colour: ColourDescription
+    private let limits: DecoderLimits
     /// openh264 reorders pictures itself; the buffer only tags and checks them.
     private var reorder = ReorderBuffer(depth: 0)
     private var parameterSetsSent = false
     /// Composition time by sample index, for samples sent and not yet output.
     private var compositionTimes: [Int: Int64] = [:]
 
-    /// A decoder for `configuration` (H.264 only); `colour` tags the pictures (colr or VUI).
+    /// A decoder for `configuration` (H.264 only); `colour` tags the pictures (colr or VUI); every sequence
+    /// parameter set is checked against `limits` before openh264 sees it.
     /// - Throws: `DecodeError` `unsupportedCodec` for a configuration that is not H.264, `decoderUnavailable` when openh264
-    ///   cannot create a decoder.
-    public init(configuration: CodecConfiguration, colour: ColourDescription?) throws(DecodeError) {
+    ///   cannot create a decoder, `limitExceeded` or `badConfiguration` for an avcC SPS past `limits` or unreadable.
+    public init(configuration: CodecConfiguration, colour: ColourDescription?, limits: DecoderLimits = DecoderLimits()) throws(DecodeError) {
         guard configuration.codec == .h264 else {
             throw DecodeError(.unsupportedCodec, "OpenH264Decoder decodes H.264, not \(configuration.format)")
         }
+        for parameterSet in configuration.parameterSets where DecoderLimits.isBaseLayerSequenceParameterSet(parameterSet, codec: .h264) {
+            try limits.check(sequenceParameterSet: parameterSet, codec: .h264, sampleIndex: nil)
+        }
         self.configuration = configuration
         self.colour = colour ?? .unspecified
+        self.limits = limits
         handle = try OpenH264Handle()
     }
 
@@ -29,7 +35,7 @@ public final class OpenH264Decoder: VideoDecoder {
         let annexB = try LengthPrefixedNALUnits.annexB(input.bytes, lengthSize: configuration.nalUnitLengthSize,
                                                        prefix: prefix, sampleIndex: index,
                                                        keeps: LengthPrefixedNALUnits.isH264BaseLayer)
-        if !parameterSetsSent { try checkInBandParameterSets(input) }
+        try checkInBandParameterSets(input)
         parameterSetsSent = true
         compositionTimes[index] = input.sample.compositionTime
         reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
@@ -64,11 +70,13 @@ public final class OpenH264Decoder: VideoDecoder {
         parameterSetsSent = false
     }
 
-    /// For avc3 files whose avcC carries no SPS, the first sample must bring its own: check it is progressive.
+    /// Checks every SPS a sample brings against the limits; for avc3 files whose avcC carries none, the first one
+    /// must also be progressive 8-bit 4:2:0.
     private func checkInBandParameterSets(_ input: DecoderInput) throws(DecodeError) {
-        guard configuration.videoParameters == nil else { return }
         let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize,
                                                       sampleIndex: input.sample.index)
+        try limits.checkInBand(input.bytes, units: units, codec: .h264, sampleIndex: input.sample.index)
+        guard configuration.videoParameters == nil, !parameterSetsSent else { return }
         for range in units where input.bytes[range.lowerBound] & 0x1F == 7 {
             if let parameters = try? H264SequenceParameterSet.parse(input.bytes[range]) {
                 try CodecConfiguration.checkDecodable(parameters)

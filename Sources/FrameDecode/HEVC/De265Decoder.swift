@@ -5,6 +5,7 @@ public final class De265Decoder: VideoDecoder {
     private let handle: De265Handle
     private let configuration: CodecConfiguration
     private let colour: ColourDescription?
+    private let limits: DecoderLimits
     private var reorder: ReorderBuffer
     private var parameterSetsSent = false
     private var compositionTimes: [Int: Int64] = [:]
@@ -12,15 +13,20 @@ public final class De265Decoder: VideoDecoder {
     private var sentParameterSets: Set<[UInt8]> = []
 
     /// A decoder for `configuration` (HEVC only). `threading` `.workers(n)` starts n libde265 threads, for runs of frames.
+    /// Every sequence parameter set is checked against `limits` before libde265 sees it.
     /// - Throws: `DecodeError` `unsupportedCodec` for a configuration that is not HEVC, `decoderUnavailable` when libde265
-    ///   cannot create a decoder.
+    ///   cannot create a decoder, `limitExceeded` or `badConfiguration` for an hvcC SPS past `limits` or unreadable.
     public init(configuration: CodecConfiguration, colour: ColourDescription?,
-                threading: VideoDecoderFactory.Threading = .single) throws(DecodeError) {
+                threading: VideoDecoderFactory.Threading = .single, limits: DecoderLimits = DecoderLimits()) throws(DecodeError) {
         guard configuration.codec == .hevc else {
             throw DecodeError(.unsupportedCodec, "De265Decoder decodes HEVC, not \(configuration.format)")
         }
+        for parameterSet in configuration.parameterSets where DecoderLimits.isBaseLayerSequenceParameterSet(parameterSet, codec: .hevc) {
+            try limits.check(sequenceParameterSet: parameterSet, codec: .hevc, sampleIndex: nil)
+        }
         self.configuration = configuration
         self.colour = colour
+        self.limits = limits
         let threads: Int = switch threading {
         case .single: 0
         case .workers(let count): max(0, min(count, 16))
@@ -34,6 +40,7 @@ public final class De265Decoder: VideoDecoder {
     public func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame] {
         let index = input.sample.index
         let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize, sampleIndex: index)
+        try limits.checkInBand(input.bytes, units: units, codec: .hevc, sampleIndex: index)
         if !parameterSetsSent {
             for parameterSet in configuration.parameterSets {
                 if let failure = handle.push(nal: parameterSet[...], timestamp: Int64(index)) {

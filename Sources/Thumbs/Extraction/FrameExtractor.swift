@@ -25,7 +25,7 @@ public struct FrameExtractor: Sendable {
     public func frame(for plan: FramePlan) async throws -> DecodedFrame {
         let threading: VideoDecoderFactory.Threading = plan.samples.count > 1 ? .workers(2) : .single
         let decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
-                                                          threading: threading)
+                                                          threading: threading, limits: limits.decoderLimits)
         var session = try DecodeSession(plan: plan, decoder: decoder, limits: limits)
         while let batch = session.nextBatch() {
             let bytes = try await SampleFetcher.fetch(Array(batch), from: source, maximumGap: maximumGap)

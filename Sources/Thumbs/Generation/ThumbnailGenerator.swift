@@ -212,7 +212,8 @@ public actor ThumbnailGenerator {
             try kept.reset()
             decoder = kept
         } else {
-            decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex)
+            decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex,
+                                                          limits: options.limits.decoderLimits)
         }
         var session = try DecodeSession(plan: plan, decoder: decoder, limits: options.limits)
         var frame: DecodedFrame?

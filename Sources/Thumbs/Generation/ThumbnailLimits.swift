@@ -1,8 +1,15 @@
+import FrameDecode
+
 /// Ceilings on the work and memory one thumbnail may take, each with a typed error past it
 /// (`ThumbnailError` `limitExceeded`), so that no number in a file can make a thumbnail hold gigabytes or run for hours.
 ///
-/// The index has its own ceilings (`ParseLimits`: 256 MiB for moov or a moof, 50 million samples a track);
-/// decoders bound their pictures by the codec's level limits.
+/// The index has its own ceilings (`ParseLimits`: 256 MiB for moov or a moof, 50 million samples a track).
+/// Decoders are refused any sequence parameter set whose pictures exceed `maximumPictureLumaSamples`
+/// (`DecodeError` `limitExceeded`), checked before openh264 or libde265 sees it.
+///
+/// So one thumbnail holds at most: the index (`ParseLimits`), `maximumSampleSize` plus `batchBytes` of samples
+/// being decoded and `sampleCacheBytes` kept, the decoder's pictures (at most 17 of `maximumPictureLumaSamples`
+/// luma samples, see `DecoderLimits`), and a rendered canvas of at most `Renderer.maximumOutputPixelCount` pixels.
 public struct ThumbnailLimits: Sendable, Hashable {
     /// Most samples decoded for one picture: an exact time far from the keyframe before it. Default 20,000
     /// (11 minutes at 30 frames a second; ffmpeg and AVFoundation would decode them all).
@@ -15,6 +22,16 @@ public struct ThumbnailLimits: Sendable, Hashable {
     /// Sample bytes a `ThumbnailGenerator` keeps for later times (a run of times near one keyframe fetches it once).
     /// Default 64 MiB.
     public var sampleCacheBytes = 64 << 20
+    /// Most luma samples in one decoded picture. Default 35,651,584 (8192 x 4352), the most any level of H.264 or
+    /// HEVC allows; past it, `DecodeError` `limitExceeded` before anything is decoded.
+    public var maximumPictureLumaSamples = DecoderLimits.largestLevelLumaSamples
+
+    /// What the decoders are told.
+    var decoderLimits: DecoderLimits {
+        var limits = DecoderLimits()
+        limits.maximumLumaSamples = maximumPictureLumaSamples
+        return limits
+    }
 
     /// The documented defaults.
     public init() {}

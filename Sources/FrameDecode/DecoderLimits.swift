@@ -1,0 +1,72 @@
+import MP4Box
+
+/// How large a picture a decoder may be asked to make, checked on every sequence parameter set before the decoder
+/// library sees it (the sample entry's and every one in band), so that no SPS can make openh264 or libde265
+/// allocate past it.
+///
+/// A decoder holds at most 17 pictures (16 in its picture buffer, as both standards allow, and the one being
+/// decoded), so its pictures take at most 17 x `maximumLumaSamples` x 1.5 bytes at 8-bit 4:2:0 (about 910 MB at
+/// the default, twice that above 8 bits): lower the limit to lower that ceiling.
+public struct DecoderLimits: Sendable, Hashable {
+    /// The most luma samples any level of H.264 (6.2: 139,264 macroblocks of 256) or HEVC (6.2: MaxLumaPs) allows.
+    public static let largestLevelLumaSamples = 35_651_584
+
+    /// Most luma samples (coded width x coded height) in one picture. Default `largestLevelLumaSamples`
+    /// (8192 x 4352), so every stream within the standards' levels decodes.
+    public var maximumLumaSamples = DecoderLimits.largestLevelLumaSamples
+
+    /// The defaults.
+    public init() {}
+
+    /// Checks one sequence parameter set (H.264 NAL type 7, HEVC type 33 of the base layer, with its header).
+    /// - Throws: `DecodeError` `limitExceeded` when its pictures are larger than the limit; `badConfiguration`
+    ///   (out of band, `sampleIndex` nil) or `malformedSample` (in band) when it cannot be read, since its
+    ///   picture size then cannot be checked.
+    func check<C: Collection>(sequenceParameterSet nal: C, codec: CodecConfiguration.Codec,
+                              sampleIndex: Int?) throws(DecodeError) where C.Element == UInt8 {
+        let parameters: VideoParameters
+        do {
+            switch codec {
+            case .h264: parameters = try H264SequenceParameterSet.parse(nal)
+            case .hevc: parameters = try HEVCSequenceParameterSet.parse(nal)
+            }
+        } catch {
+            throw DecodeError(sampleIndex == nil ? .badConfiguration : .malformedSample, sampleIndex: sampleIndex,
+                              "unreadable sequence parameter set (\(error.detail)): its picture size cannot be checked")
+        }
+        try check(parameters, sampleIndex: sampleIndex)
+    }
+
+    /// Checks the picture size `parameters` state.
+    /// - Throws: `DecodeError` `limitExceeded` past `maximumLumaSamples`.
+    func check(_ parameters: VideoParameters, sampleIndex: Int?) throws(DecodeError) {
+        let (samples, overflow) = parameters.codedWidth.multipliedReportingOverflow(by: parameters.codedHeight)
+        guard overflow || samples > maximumLumaSamples else { return }
+        throw DecodeError(.limitExceeded, sampleIndex: sampleIndex,
+                          "the sequence parameter set asks for \(parameters.codedWidth)x\(parameters.codedHeight) pictures, "
+                              + "more than the limit of \(maximumLumaSamples) luma samples")
+    }
+
+    /// Checks every sequence parameter set among `units` (ranges of `bytes`, each a NAL unit with its header).
+    func checkInBand(_ bytes: [UInt8], units: [Range<Int>], codec: CodecConfiguration.Codec,
+                     sampleIndex: Int) throws(DecodeError) {
+        for range in units where !range.isEmpty && Self.isBaseLayerSequenceParameterSet(bytes[range], codec: codec) {
+            try check(sequenceParameterSet: bytes[range], codec: codec, sampleIndex: sampleIndex)
+        }
+    }
+
+    /// Whether a NAL unit is a sequence parameter set the decoder library reads: H.264 type 7, HEVC type 33 with
+    /// nuh_layer_id 0 (libde265 decodes the base layer only; MV-HEVC's second-layer SPS has another syntax).
+    static func isBaseLayerSequenceParameterSet<C: Collection>(_ nal: C, codec: CodecConfiguration.Codec) -> Bool
+        where C.Element == UInt8 {
+        guard let first = nal.first else { return false }
+        switch codec {
+        case .h264:
+            return first & 0x1F == 7
+        case .hevc:
+            guard (first >> 1) & 0x3F == 33 else { return false }
+            let second = nal.dropFirst().first ?? 0
+            return (first & 1) == 0 && (second >> 3) == 0
+        }
+    }
+}
