@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets and fuzzes one of them for N seconds (default 600) on one core.
 #
 #   Fuzz/run-fuzzer.sh [seconds] [target]
-#     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, FrameFuzzer or SPSFuzzer
+#     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, HTTPFuzzer, FrameFuzzer or SPSFuzzer
+#   FUZZ_RUNS=N stops after N executions (as well as after the seconds), for figures of a fixed size.
 #
 # Seeds (copied into Fuzz/corpus/<target>/, git-ignored; the corpus grows across runs): the fixtures, the tiny
 # hand-built Fuzz/seeds/*.mp4 (make-inputs.py) and the real-world files under 200 KB; for LocatorFuzzer the same
@@ -42,6 +43,14 @@ if [ -z "$(ls -A "$corpus")" ]; then
                 { printf '\x03\x00'; cat "$f"; } > "$corpus/small-head-$name"
                 { printf '\x08\x41'; cat "$f"; } > "$corpus/hidden-length-$name"
             done ;;
+        HTTPFuzzer)
+            # Options byte, an empty script (every answer honest), the file; and the same behind a short script
+            # (a 200 for the whole file, a reset mid-body, a 503) with one retry.
+            seed_files 200000 | while read -r f; do
+                name="$(basename "$f")"
+                { printf '\x00\x00\x00'; cat "$f"; } > "$corpus/honest-$name"
+                { printf '\x01\x00\x0c\x01\x00\x00\x00\x06\x00\x04\x20\x04\x00\x00\x08'; cat "$f"; } > "$corpus/faults-$name"
+            done ;;
         WebVTTFuzzer) cp seeds/webvtt/*.vtt "$corpus/" ;;
         SPSFuzzer) printf '\x00\x67\x42\xc0\x1e\xd9\x00\xa0\x47\xfe\xc8' > "$corpus/h264-sps-seed" ;;
     esac
@@ -62,6 +71,7 @@ if [ "${FUZZ_FORK:-1}" = 1 ]; then
 else
     mode=()
 fi
+if [ -n "${FUZZ_RUNS:-}" ]; then mode+=(-runs="$FUZZ_RUNS"); fi
 
 mkdir -p logs
 log="logs/$target-$(date +%Y%m%d-%H%M%S).log"

@@ -150,7 +150,8 @@ final class ScriptedTransport: HTTPTransport {
 
     private func response(_ status: Int, _ headers: HTTPHeaders, body: [UInt8], chunking: Int,
                           ending: (any Error)? = nil) -> HTTPClientResponse {
-        let chunkSize = max(1, 1 << (chunking % 17))
+        // One chunk when the script says 0; else chunks of 2^n bytes, but at most 64 of them (a realistic stream).
+        let chunkSize = chunking == 0 ? max(1, body.count) : max(1 << (chunking % 17), body.count / 64)
         let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
         var offset = 0
         while offset < body.count {
