@@ -43,6 +43,14 @@ public final class TestHTTPServer: Sendable {
         public var hidesLength = false
         /// A Content-Range value sent on every 206 instead of the true one.
         public var contentRangeOverride: String?
+        /// The share of requests (0...1) that get one fault picked at random: a reset after half the body, a 503, a
+        /// stall of `randomStall` seconds before the head, or a reset at a random point of the body. Drawn from a generator seeded with
+        /// `randomFaultSeed`, so the faults of a run repeat for the same order of requests.
+        public var randomFaultRate: Double = 0
+        /// The seed of the random faults.
+        public var randomFaultSeed: UInt64 = 1
+        /// Seconds a stalled request waits before its head.
+        public var randomStall: Double = 0.2
 
         /// No faults.
         public init() {}
@@ -65,7 +73,19 @@ public final class TestHTTPServer: Sendable {
         var faults: Faults
         var requests: [Request] = []
         var connections = 0
+        var openConnections = 0
         var requestCount = 0
+        var randomFaults = 0
+        var random: UInt64?
+
+        /// The next number of the random-fault generator (SplitMix64), in 0..<1.
+        mutating func nextRandom() -> Double {
+            var z = (random ?? faults.randomFaultSeed) &+ 0x9E37_79B9_7F4A_7C15
+            random = z
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
     }
 
     let state: NIOLockedValueBox<State>
@@ -97,6 +117,12 @@ public final class TestHTTPServer: Sendable {
     public var requests: [Request] { state.withLockedValue { $0.requests } }
     /// Connections accepted so far.
     public var connections: Int { state.withLockedValue { $0.connections } }
+    /// Connections open now.
+    public var openConnections: Int { state.withLockedValue { $0.openConnections } }
+    /// Requests that got a random fault (`Faults.randomFaultRate`).
+    public var randomFaults: Int { state.withLockedValue { $0.randomFaults } }
+    /// Requests answered so far (the log can be reset; this count cannot).
+    public var requestCount: Int { state.withLockedValue { $0.requestCount } }
     /// Body bytes sent so far.
     public var bodyBytes: Int { state.withLockedValue { $0.requests.reduce(0) { $0 + $1.bodyBytes } } }
 
@@ -139,9 +165,15 @@ final class TestHTTPHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         connectionNumber = server.withLockedValue { state in
             state.connections += 1
+            state.openConnections += 1
             return state.connections
         }
         context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        server.withLockedValue { $0.openConnections -= 1 }
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -295,6 +327,23 @@ final class TestHTTPHandler: ChannelInboundHandler {
         if let reset = faults.resetAfterBodyBytes, number <= faults.resetRequests, reset < plan.sendBytes {
             plan.sendBytes = reset
             plan.closeAfter = true
+        }
+        if faults.randomFaultRate > 0, state.nextRandom() < faults.randomFaultRate {
+            state.randomFaults += 1
+            switch Int(state.nextRandom() * 4) {
+            case 0:
+                plan.sendBytes /= 2
+                plan.closeAfter = true
+            case 1:
+                finish(.serviceUnavailable)
+                plan.body = []
+                plan.sendBytes = 0
+            case 2:
+                plan.delay += faults.randomStall
+            default:
+                plan.sendBytes = Int(state.nextRandom() * Double(plan.sendBytes))
+                plan.closeAfter = true
+            }
         }
         return plan
     }
