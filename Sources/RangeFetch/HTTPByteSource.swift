@@ -20,7 +20,7 @@ public final class HTTPByteSource: ByteSource {
     public let options: HTTPFetchOptions
     /// The client the requests go through.
     public let client: RangeFetchClient
-    private let ledger: FetchLedger
+    let ledger: FetchLedger
     private let connectionsAtStart: Int?
 
     /// A source for `url`. `knownLength` and `validator` (from a cache) let it skip learning them again.
@@ -202,20 +202,32 @@ public final class HTTPByteSource: ByteSource {
             let bytes = try await collect(response.body, skip: 0, take: expected, exact: true, range: range, record: record)
             return Fetched(bytes: bytes, offset: contentRange.first)
         case 200:
+            // The whole resource: its Content-Length is its length, and one that differs from the length learnt
+            // is another version, as a different validator is.
             let contentLength = response.headers.first(name: "Content-Length").flatMap { UInt64($0) }
-            if await ledger.validator != nil, await ledger.validator?.differs(from: seen) == true {
-                try await checkChange(validator: seen, length: contentLength, range: range, status: 200)
-            }
+                .flatMap { $0 <= .maximumFileOffset ? $0 : nil }
+            try await checkChange(validator: seen, length: contentLength, range: range, status: 200)
             await ledger.noteIgnoredRange()
-            _ = await ledger.observe(validator: seen, length: contentLength)
             switch spec {
             case .bounded(let asked):
                 try await ledger.checkBytes(url: url, range: range, adding: UInt64(asked.count))
                 let bytes = try await collect(response.body, skip: asked.lowerBound, take: asked.count, exact: false,
                                               range: range, record: record)
+                // Where the announced length says the range holds more, the body ended early.
+                let end = min(asked.upperBound, contentLength ?? asked.lowerBound)
+                if end > asked.lowerBound, UInt64(bytes.count) < end - asked.lowerBound {
+                    throw Retryable(final: FetchError(.truncatedBody, url: url, range: range, status: 200,
+                                                      "body ended before byte \(end) of the \(contentLength ?? 0) announced"))
+                }
                 return Fetched(bytes: bytes, offset: asked.lowerBound)
             case .suffix(let count):
                 let (bytes, total) = try await collectTail(response.body, count: Int(min(count, UInt64(Int.max))), record: record)
+                if let contentLength, total != contentLength {
+                    let final = FetchError(total < contentLength ? .truncatedBody : .bodyTooLong, url: url, range: range,
+                                           status: 200, "body of \(total) bytes where \(contentLength) were announced")
+                    if total < contentLength { throw Retryable(final: final) }
+                    throw final
+                }
                 await ledger.learn(length: total)
                 return Fetched(bytes: bytes, offset: total - UInt64(bytes.count))
             }
@@ -292,22 +304,6 @@ public final class HTTPByteSource: ByteSource {
         return resolved.absoluteString
     }
 
-    /// Reads and drops a redirect's body (at most 64 KiB, then the connection is given up).
-    private static func drain(_ body: HTTPClientResponse.Body) async throws {
-        var bytes = 0
-        for try await buffer in body {
-            bytes += buffer.readableBytes
-            if bytes > 64 * 1024 { break }
-        }
-    }
-
-    /// Throws `budgetExceeded` once the deadline has passed (checked as body chunks arrive).
-    private func checkDeadline(range: Range<UInt64>?) async throws {
-        if let left = await ledger.secondsLeft(), left <= 0, let deadline = options.deadline {
-            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed while the body arrived")
-        }
-    }
-
     /// Throws `resourceChanged` (or adopts the new version, by policy) when a response shows another version.
     private func checkChange(validator seen: Validator?, length: UInt64?, range: Range<UInt64>?, status: Int) async throws {
         guard await ledger.observe(validator: seen, length: length) else { return }
@@ -321,66 +317,8 @@ public final class HTTPByteSource: ByteSource {
         }
     }
 
-    /// Reads `take` bytes after skipping `skip`, then stops reading. With `exact`, more or fewer is an error.
-    private func collect(_ body: HTTPClientResponse.Body, skip: UInt64, take: Int, exact: Bool, range: Range<UInt64>?,
-                         record: RequestRecord) async throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(take, 64 << 20))
-        var skipped: UInt64 = 0
-        do {
-            for try await buffer in body {
-                record.entry.bytes += UInt64(buffer.readableBytes)
-                try await checkDeadline(range: range)
-                var view = buffer.readableBytesView[...]
-                if skipped < skip {
-                    let drop = Int(min(skip - skipped, UInt64(view.count)))
-                    skipped += UInt64(drop)
-                    view = view.dropFirst(drop)
-                }
-                if bytes.count + view.count > take {
-                    if exact {
-                        throw FetchError(.bodyTooLong, url: url, range: range, status: record.entry.status,
-                                         "body runs past the \(take) bytes announced")
-                    }
-                    bytes.append(contentsOf: view.prefix(take - bytes.count))
-                    return bytes  // enough: stop reading; the client closes the connection
-                }
-                bytes.append(contentsOf: view)
-                if !exact && bytes.count == take { return bytes }
-            }
-        } catch let error as FetchError {
-            throw error
-        } catch {
-            throw classify(error, range: range, partial: bytes.count)
-        }
-        if exact && bytes.count < take {
-            throw Retryable(final: FetchError(.truncatedBody, url: url, range: range, status: record.entry.status,
-                                              "body ended after \(bytes.count) of \(take) bytes"))
-        }
-        return bytes
-    }
-
-    /// Reads a whole body keeping only its last `count` bytes; returns them and the body's length.
-    private func collectTail(_ body: HTTPClientResponse.Body, count: Int, record: RequestRecord) async throws -> ([UInt8], UInt64) {
-        var tail: [UInt8] = []
-        var total: UInt64 = 0
-        do {
-            for try await buffer in body {
-                record.entry.bytes += UInt64(buffer.readableBytes)
-                try await checkDeadline(range: nil)
-                total += UInt64(buffer.readableBytes)
-                tail.append(contentsOf: buffer.readableBytesView)
-                if tail.count > count * 2 + 65536 { tail.removeFirst(tail.count - count) }
-            }
-        } catch {
-            throw classify(error, range: nil, partial: Int(total))
-        }
-        if tail.count > count { tail.removeFirst(tail.count - count) }
-        return (tail, total)
-    }
-
     /// Maps a transport error to a retryable failure or a final `FetchError`.
-    private func classify(_ error: any Error, range: Range<UInt64>?, partial: Int?) -> any Error {
+    func classify(_ error: any Error, range: Range<UInt64>?, partial: Int?) -> any Error {
         if error is CancellationError { return error }
         if let fetchError = error as? FetchError { return fetchError }
         if let clientError = error as? HTTPClientError {

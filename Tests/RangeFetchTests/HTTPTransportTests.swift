@@ -52,10 +52,52 @@ import Testing
     }
 
     @Test func aTransportsWrongContentRangeIsRefusedAsTheNetworksWouldBe() async throws {
-        let transport = RecordingTransport { _ in (206, [("Content-Range", "bytes 1-100/4096")], Array(Self.file[1...100])) }
-        let source = try HTTPByteSource(url: "http://example.test/f.bin", client: RangeFetchClient(transport: transport))
+        let source = try Self.source { _ in (206, [("Content-Range", "bytes 1-100/4096")], Array(Self.file[1...100])) }
         let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100) }
         #expect(error.code == .contentRangeMismatch)
         #expect(error.range == 0..<100)
+    }
+
+    /// A source without retries (a retryable failure shows at once) whose requests `answer` answers.
+    static func source(_ answer: @escaping @Sendable (String) -> (status: Int, headers: [(String, String)], body: [UInt8]))
+        throws -> HTTPByteSource {
+        var options = HTTPFetchOptions()
+        options.maximumRetries = 0
+        return try HTTPByteSource(url: "http://example.test/f.bin", options: options,
+                                  client: RangeFetchClient(transport: RecordingTransport(answer: answer)))
+    }
+
+    @Test func aWholeBodyWhoseLengthDiffersFromTheKnownOneIsAChange() async throws {
+        // Found by HTTPFuzzer: the length of a 200 was not compared with the one learnt, and its bytes were served.
+        let source = try Self.source { range in
+            if range == "bytes=0-99" { return Self.honest(range) }
+            return (200, [("ETag", "\"v1\""), ("Content-Length", "5000")], [UInt8](repeating: 1, count: 5000))
+        }
+        _ = try await source.read(0..<100)
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(200..<300) }
+        #expect(error.code == .resourceChanged)
+    }
+
+    @Test func aSuffixAnsweredWithAWholeBodyShorterThanItsContentLengthIsTruncated() async throws {
+        // Found by HTTPFuzzer: the source then reported a length of 4096 and a suffix ending at 4000.
+        let source = try Self.source { _ in
+            (200, [("ETag", "\"v1\""), ("Content-Length", "4096")], Array(Self.file[0..<4000]))
+        }
+        let error = try await #require(throws: FetchError.self) { _ = try await source.readSuffix(100) }
+        #expect(error.code == .truncatedBody)
+    }
+
+    @Test func aRangeAnsweredWithAWholeBodyThatEndsInsideItIsTruncated() async throws {
+        let source = try Self.source { _ in
+            (200, [("ETag", "\"v1\""), ("Content-Length", "4096")], Array(Self.file[0..<50]))
+        }
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100) }
+        #expect(error.code == .truncatedBody)
+    }
+
+    @Test func aWholeBodyWithoutContentLengthServesTheRangeItHolds() async throws {
+        // No length announced: the body's end is the file's end.
+        let source = try Self.source { _ in (200, [("ETag", "\"v1\"")], Array(Self.file[0..<50])) }
+        #expect(try await source.read(0..<100) == Array(Self.file[0..<50]))
     }
 }

@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import NIOCore
+
+/// Reading response bodies: exactly the bytes announced, a window of a whole body, or its tail, with the deadline
+/// checked as chunks arrive.
+extension HTTPByteSource {
+    /// Reads and drops a redirect's body (at most 64 KiB, then the connection is given up).
+    static func drain(_ body: HTTPClientResponse.Body) async throws {
+        var bytes = 0
+        for try await buffer in body {
+            bytes += buffer.readableBytes
+            if bytes > 64 * 1024 { break }
+        }
+    }
+
+    /// Throws `budgetExceeded` once the deadline has passed (checked as body chunks arrive).
+    func checkDeadline(range: Range<UInt64>?) async throws {
+        if let left = await ledger.secondsLeft(), left <= 0, let deadline = options.deadline {
+            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed while the body arrived")
+        }
+    }
+
+    /// Reads `take` bytes after skipping `skip`, then stops reading. With `exact`, more or fewer is an error.
+    func collect(_ body: HTTPClientResponse.Body, skip: UInt64, take: Int, exact: Bool, range: Range<UInt64>?,
+                         record: RequestRecord) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(take, 64 << 20))
+        var skipped: UInt64 = 0
+        do {
+            for try await buffer in body {
+                record.entry.bytes += UInt64(buffer.readableBytes)
+                try await checkDeadline(range: range)
+                var view = buffer.readableBytesView[...]
+                if skipped < skip {
+                    let drop = Int(min(skip - skipped, UInt64(view.count)))
+                    skipped += UInt64(drop)
+                    view = view.dropFirst(drop)
+                }
+                if bytes.count + view.count > take {
+                    if exact {
+                        throw FetchError(.bodyTooLong, url: url, range: range, status: record.entry.status,
+                                         "body runs past the \(take) bytes announced")
+                    }
+                    bytes.append(contentsOf: view.prefix(take - bytes.count))
+                    return bytes  // enough: stop reading; the client closes the connection
+                }
+                bytes.append(contentsOf: view)
+                if !exact && bytes.count == take { return bytes }
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw classify(error, range: range, partial: bytes.count)
+        }
+        if exact && bytes.count < take {
+            throw Retryable(final: FetchError(.truncatedBody, url: url, range: range, status: record.entry.status,
+                                              "body ended after \(bytes.count) of \(take) bytes"))
+        }
+        return bytes
+    }
+
+    /// Reads a whole body keeping only its last `count` bytes; returns them and the body's length.
+    func collectTail(_ body: HTTPClientResponse.Body, count: Int, record: RequestRecord) async throws -> ([UInt8], UInt64) {
+        var tail: [UInt8] = []
+        var total: UInt64 = 0
+        do {
+            for try await buffer in body {
+                record.entry.bytes += UInt64(buffer.readableBytes)
+                try await checkDeadline(range: nil)
+                total += UInt64(buffer.readableBytes)
+                tail.append(contentsOf: buffer.readableBytesView)
+                if tail.count > count * 2 + 65536 { tail.removeFirst(tail.count - count) }
+            }
+        } catch {
+            throw classify(error, range: nil, partial: Int(total))
+        }
+        if tail.count > count { tail.removeFirst(tail.count - count) }
+        return (tail, total)
+    }
+}
