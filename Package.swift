@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
+        // For tests and fuzzing (as swift-nio's NIOTestUtils): the fault-injecting server, the scripted transport.
+        .library(name: "RangeFetchTestSupport", targets: ["RangeFetchTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,6 +64,8 @@ let package = Package(
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [
+                "MP4Box", "RangeFetch",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -7,8 +7,6 @@ let package = Package(
     dependencies: [
         // The root package, named so that the product reference works whatever the checkout folder is called.
         .package(name: "Thumbs", path: ".."),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // What the targets share: the lookups a thumbnailer makes, an in-memory source, a blocking async runner.
@@ -25,11 +23,8 @@ let package = Package(
         // The WebVTT thumbnail-track reader.
         .executableTarget(name: "WebVTTFuzzer", dependencies: ["FuzzSupport", .product(name: "Thumbs", package: "Thumbs")]),
         // HTTPByteSource's response handling over a scripted server, with MovieLocator on top.
-        .executableTarget(name: "HTTPFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
-                                                             .product(name: "RangeFetch", package: "Thumbs"),
-                                                             .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                             .product(name: "NIOCore", package: "swift-nio"),
-                                                             .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .executableTarget(name: "HTTPFuzzer", dependencies: ["FuzzSupport",
+                                                             .product(name: "RangeFetchTestSupport", package: "Thumbs")]),
         // Bytes to a rendered picture: locator, planner, NAL splitting, both decoders, renderer.
         .executableTarget(name: "FrameFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
                                                               .product(name: "FrameDecode", package: "Thumbs"),

@@ -83,9 +83,17 @@ public final class HTTPByteSource: ByteSource {
     }
 
     public func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64) {
-        if let length = await ledger.length {
+        // With the restart policy the resource may change under the read: then the suffix is the new version's,
+        // asked for once more; a resource that changes again is refused.
+        var changes = 0
+        while let length = await ledger.length {
             let start = length - min(length, count)
-            return (try await read(start..<length), start)
+            let bytes = try await read(start..<length)
+            if await ledger.length == length { return (bytes, start) }
+            changes += 1
+            if changes > 1 {
+                throw FetchError(.resourceChanged, url: url, range: start..<length, "the resource changed twice while its end was read")
+            }
         }
         let result = try await withRetries(range: nil) { try await self.fetch(.suffix(count), attempt: $0) }
         return (result.bytes, result.offset)

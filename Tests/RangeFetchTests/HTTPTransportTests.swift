@@ -100,4 +100,26 @@ import Testing
         let source = try Self.source { _ in (200, [("ETag", "\"v1\"")], Array(Self.file[0..<50])) }
         #expect(try await source.read(0..<100) == Array(Self.file[0..<50]))
     }
+
+    @Test func aSuffixUnderTheRestartPolicyIsTheNewVersionsEnd() async throws {
+        // Found by HTTPFuzzer: the file shrank during the suffix read, and the old offset came back with no bytes.
+        let shrunk = [UInt8](repeating: 9, count: 10)
+        let transport = RecordingTransport { range in
+            switch range {
+            case "bytes=0-99": return Self.honest(range)
+            case "bytes=0-9": return (206, [("Content-Range", "bytes 0-9/10"), ("ETag", "\"v2\"")], shrunk)
+            default: return (200, [("ETag", "\"v2\""), ("Content-Length", "10")], shrunk)
+            }
+        }
+        var options = HTTPFetchOptions()
+        options.changePolicy = .restart
+        let source = try HTTPByteSource(url: "http://example.test/f.bin", options: options,
+                                        client: RangeFetchClient(transport: transport))
+        _ = try await source.read(0..<100)
+        let (bytes, offset) = try await source.readSuffix(100)
+        #expect(bytes == shrunk)
+        #expect(offset == 0)
+        #expect(await source.knownLength == 10)
+        #expect(transport.sent.withLock { $0.map(\.range) } == ["bytes=0-99", "bytes=3996-4095", "bytes=0-9"])
+    }
 }

@@ -4,27 +4,36 @@ import NIOHTTP1
 import RangeFetch
 import Synchronization
 
-/// A server made of fuzzer bytes: each request takes its answer from the script (status, Content-Range,
+/// A server made of bytes (HTTPFuzzer's input, a finding replayed): each request takes its answer from the script (status, Content-Range,
 /// validators, Location, body length and chunking, transport errors before the head or mid-body); once the script
 /// runs out, every answer is an honest 206 of the file.
-final class ScriptedTransport: HTTPTransport {
+public final class ScriptedTransport: HTTPTransport {
     private struct State {
         var script: ArraySlice<UInt8>
         /// Whether every answer so far was the file's own bytes, with one validator.
         var honest = true
         var requests = 0
+        var log: [String] = []
     }
 
-    let file: [UInt8]
+    /// The file served.
+    public let file: [UInt8]
     private let state: Mutex<State>
 
-    init(script: ArraySlice<UInt8>, file: [UInt8]) {
+    /// A server of `file` whose answers the script's bytes choose, four bytes an answer.
+    public init(script: ArraySlice<UInt8>, file: [UInt8]) {
         self.file = file
         state = Mutex(State(script: script))
     }
 
     /// Whether every answer so far was an honest one.
-    var wasHonest: Bool { state.withLock { $0.honest } }
+    public var wasHonest: Bool { state.withLock { $0.honest } }
+
+    /// Requests answered so far.
+    public var requests: Int { state.withLock { $0.requests } }
+
+    /// Each request's Range and what it was answered with (status and headers, or the error thrown).
+    public var log: [String] { state.withLock { $0.log } }
 
     /// The next script byte, or nil once it has run out.
     private func next() -> UInt8? {
@@ -46,8 +55,21 @@ final class ScriptedTransport: HTTPTransport {
     static let redirects = [301, 302, 303, 307, 308]
     static let failures = [404, 410, 401, 403, 412, 416, 500, 502, 503, 504, 418, 100, 204, 299, 304, 599, 0]
 
-    func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+    public func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
         state.withLock { $0.requests += 1 }
+        let range = request.headers.first(name: "Range") ?? "-"
+        do {
+            let response = try await answer(request)
+            let headers = response.headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
+            state.withLock { $0.log.append("\(range) -> \(response.status.code) [\(headers)]") }
+            return response
+        } catch {
+            state.withLock { $0.log.append("\(range) -> \(error)") }
+            throw error
+        }
+    }
+
+    private func answer(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
         let asked = Self.requestedRange(request.headers.first(name: "Range") ?? "", length: file.count)
         guard let kind = next() else { return honest(asked, status: 206, validator: 0) }
         let validator = Int(nextOr(0))
