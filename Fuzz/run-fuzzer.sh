@@ -22,8 +22,11 @@ cd "$here"
 # --sanitize fuzzer makes SwiftPM link libFuzzer's main instead of renaming the target's own; it only instruments
 # the root package's targets, so -Xswiftc repeats the sanitizers for MP4Box (coverage would otherwise be 0).
 # One build of every target (later runs reuse it).
-swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+# FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it).
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+    swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+fi
 
 corpus="corpus/$target"
 mkdir -p "$corpus" artifacts
