@@ -240,10 +240,12 @@ public final class HTTPByteSource: ByteSource {
                 return Fetched(bytes: bytes, offset: total - UInt64(bytes.count))
             }
         case 416:
+            // `bytes */length`: a range past the end (a suffix only when the resource is empty). Its length, like a
+            // 200's, is the resource's: another one than learnt is a change.
             if let header = response.headers.first(name: "Content-Range"), let length = ContentRange.unsatisfiedLength(header) {
-                await ledger.learn(length: length)
+                try await checkChange(validator: seen, length: length, range: range, status: 416)
                 if let range, range.lowerBound >= length { return Fetched(bytes: [], offset: length) }
-                if case .suffix = spec { return Fetched(bytes: [], offset: length) }
+                if case .suffix = spec, length == 0 { return Fetched(bytes: [], offset: 0) }
             }
             throw FetchError(.rangeNotSatisfiable, url: url, range: range, status: 416, "range not satisfiable")
         case 404, 410:

@@ -122,4 +122,23 @@ import Testing
         #expect(await source.knownLength == 10)
         #expect(transport.sent.withLock { $0.map(\.range) } == ["bytes=0-99", "bytes=3996-4095", "bytes=0-9"])
     }
+
+    @Test func aSuffixAnswered416WithALengthIsRefused() async throws {
+        // Found by HTTPFuzzer: only an empty resource has no last bytes; the source returned none at offset 107.
+        let source = try Self.source { _ in (416, [("Content-Range", "bytes */107")], []) }
+        let error = try await #require(throws: FetchError.self) { _ = try await source.readSuffix(100) }
+        #expect(error.code == .rangeNotSatisfiable)
+        let empty = try Self.source { _ in (416, [("Content-Range", "bytes */0")], []) }
+        let (bytes, offset) = try await empty.readSuffix(100)
+        #expect(bytes.isEmpty && offset == 0)
+    }
+
+    @Test func a416WhoseLengthDiffersFromTheKnownOneIsAChange() async throws {
+        let source = try Self.source { range in
+            range == "bytes=0-99" ? Self.honest(range) : (416, [("Content-Range", "bytes */50")], [])
+        }
+        _ = try await source.read(0..<100)
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(100..<200) }
+        #expect(error.code == .resourceChanged)
+    }
 }
