@@ -35,25 +35,24 @@ seed_files() {  # files under $1 bytes among the fixtures, seeds and real-world 
     find seeds -maxdepth 1 -name '*.mp4'
     find ../Fixtures/real-world/media -type f -size -"$1"c
 }
+framed_seeds() {  # each seed file under 200 KB twice: as NAME1-file behind the bytes HEAD1, as NAME2-file behind HEAD2
+    seed_files 200000 | while read -r f; do
+        name="$(basename "$f")"
+        { printf "$2"; cat "$f"; } > "$corpus/$1-$name"
+        { printf "$4"; cat "$f"; } > "$corpus/$3-$name"
+    done
+}
 if [ -z "$(ls -A "$corpus")" ]; then
     case "$target" in
         MP4BoxFuzzer|PlannerFuzzer) seed_files 200000 | while read -r f; do cp "$f" "$corpus/"; done ;;
         FrameFuzzer) seed_files 65536 | while read -r f; do cp "$f" "$corpus/"; done ;;
         LocatorFuzzer)
             # Control bytes: a 128-byte head with the length known, and a 16-byte head with it hidden.
-            seed_files 200000 | while read -r f; do
-                name="$(basename "$f")"
-                { printf '\x03\x00'; cat "$f"; } > "$corpus/small-head-$name"
-                { printf '\x08\x41'; cat "$f"; } > "$corpus/hidden-length-$name"
-            done ;;
+            framed_seeds small-head '\x03\x00' hidden-length '\x08\x41' ;;
         HTTPFuzzer)
             # Options byte, an empty script (every answer honest), the file; and the same behind a short script
             # (a 200 for the whole file, a reset mid-body, a 503) with one retry.
-            seed_files 200000 | while read -r f; do
-                name="$(basename "$f")"
-                { printf '\x00\x00\x00'; cat "$f"; } > "$corpus/honest-$name"
-                { printf '\x01\x00\x0c\x01\x00\x00\x00\x06\x00\x04\x20\x04\x00\x00\x08'; cat "$f"; } > "$corpus/faults-$name"
-            done ;;
+            framed_seeds honest '\x00\x00\x00' faults '\x01\x00\x0c\x01\x00\x00\x00\x06\x00\x04\x20\x04\x00\x00\x08' ;;
         WebVTTFuzzer) cp seeds/webvtt/*.vtt "$corpus/" ;;
         SPSFuzzer) printf '\x00\x67\x42\xc0\x1e\xd9\x00\xa0\x47\xfe\xc8' > "$corpus/h264-sps-seed" ;;
     esac

@@ -22,8 +22,10 @@ public struct DecoderLimits: Sendable, Hashable {
     /// - Throws: `DecodeError` `limitExceeded` when its pictures are larger than the limit; `badConfiguration`
     ///   (out of band, `sampleIndex` nil) or `malformedSample` (in band) when it cannot be read, since its
     ///   picture size then cannot be checked.
+    /// - Returns: what the SPS says.
+    @discardableResult
     func check<C: Collection>(sequenceParameterSet nal: C, codec: CodecConfiguration.Codec,
-                              sampleIndex: Int?) throws(DecodeError) where C.Element == UInt8 {
+                              sampleIndex: Int?) throws(DecodeError) -> VideoParameters where C.Element == UInt8 {
         let parameters: VideoParameters
         do {
             switch codec {
@@ -35,6 +37,7 @@ public struct DecoderLimits: Sendable, Hashable {
                               "unreadable sequence parameter set (\(error.detail)): its picture size cannot be checked")
         }
         try check(parameters, sampleIndex: sampleIndex)
+        return parameters
     }
 
     /// Checks the picture size `parameters` state.
@@ -48,11 +51,15 @@ public struct DecoderLimits: Sendable, Hashable {
     }
 
     /// Checks every sequence parameter set among `units` (ranges of `bytes`, each a NAL unit with its header).
+    /// - Returns: what each of them says, in order.
+    @discardableResult
     func checkInBand(_ bytes: [UInt8], units: [Range<Int>], codec: CodecConfiguration.Codec,
-                     sampleIndex: Int) throws(DecodeError) {
+                     sampleIndex: Int) throws(DecodeError) -> [VideoParameters] {
+        var parameters: [VideoParameters] = []
         for range in units where !range.isEmpty && Self.isBaseLayerSequenceParameterSet(bytes[range], codec: codec) {
-            try check(sequenceParameterSet: bytes[range], codec: codec, sampleIndex: sampleIndex)
+            parameters.append(try check(sequenceParameterSet: bytes[range], codec: codec, sampleIndex: sampleIndex))
         }
+        return parameters
     }
 
     /// Whether a NAL unit is a sequence parameter set the decoder library reads: H.264 type 7, HEVC type 33 with

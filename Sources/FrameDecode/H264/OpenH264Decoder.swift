@@ -31,11 +31,13 @@ public final class OpenH264Decoder: VideoDecoder {
 
     public func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame] {
         let index = input.sample.index
+        let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize,
+                                                      sampleIndex: index)
+        try checkInBandParameterSets(input.bytes, units: units, sampleIndex: index)
         let prefix = parameterSetsSent ? [] : configuration.parameterSets
-        let annexB = try LengthPrefixedNALUnits.annexB(input.bytes, lengthSize: configuration.nalUnitLengthSize,
-                                                       prefix: prefix, sampleIndex: index,
-                                                       keeps: LengthPrefixedNALUnits.isH264BaseLayer)
-        try checkInBandParameterSets(input)
+        let annexB = LengthPrefixedNALUnits.annexB(input.bytes, units: units.filter {
+            LengthPrefixedNALUnits.isH264BaseLayer(input.bytes[$0.lowerBound])
+        }, prefix: prefix)
         parameterSetsSent = true
         compositionTimes[index] = input.sample.compositionTime
         reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
@@ -72,16 +74,10 @@ public final class OpenH264Decoder: VideoDecoder {
 
     /// Checks every SPS a sample brings against the limits; for avc3 files whose avcC carries none, the first one
     /// must also be progressive 8-bit 4:2:0.
-    private func checkInBandParameterSets(_ input: DecoderInput) throws(DecodeError) {
-        let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize,
-                                                      sampleIndex: input.sample.index)
-        try limits.checkInBand(input.bytes, units: units, codec: .h264, sampleIndex: input.sample.index)
+    private func checkInBandParameterSets(_ bytes: [UInt8], units: [Range<Int>], sampleIndex: Int) throws(DecodeError) {
+        let parameters = try limits.checkInBand(bytes, units: units, codec: .h264, sampleIndex: sampleIndex)
         guard configuration.videoParameters == nil, !parameterSetsSent else { return }
-        for range in units where input.bytes[range.lowerBound] & 0x1F == 7 {
-            if let parameters = try? H264SequenceParameterSet.parse(input.bytes[range]) {
-                try CodecConfiguration.checkDecodable(parameters)
-            }
-        }
+        for sequence in parameters { try CodecConfiguration.checkDecodable(sequence) }
     }
 
     private func copy(_ picture: OpenH264Handle.Picture) -> DecodedFrame {

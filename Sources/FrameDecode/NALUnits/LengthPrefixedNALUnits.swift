@@ -61,6 +61,11 @@ public enum LengthPrefixedNALUnits {
     public static func annexB(_ bytes: [UInt8], lengthSize: Int, prefix: [[UInt8]] = [], sampleIndex: Int? = nil,
                               keeps: (UInt8) -> Bool = { _ in true }) throws(DecodeError) -> [UInt8] {
         let units = try ranges(in: bytes, lengthSize: lengthSize, sampleIndex: sampleIndex).filter { keeps(bytes[$0.lowerBound]) }
+        return annexB(bytes, units: units, prefix: prefix)
+    }
+
+    /// `units` of `bytes` (ranges from `ranges(in:lengthSize:)`) as an Annex B byte stream, `prefix` first, in one copy.
+    public static func annexB(_ bytes: [UInt8], units: [Range<Int>], prefix: [[UInt8]] = []) -> [UInt8] {
         let startCode: [UInt8] = [0, 0, 0, 1]
         var output: [UInt8] = []
         output.reserveCapacity(prefix.reduce(0) { $0 + $1.count + 4 } + units.reduce(0) { $0 + $1.count + 4 })
