@@ -23,7 +23,7 @@ let package = Package(
         // Pure-Swift ISO-BMFF parser: standard library (and the C library for file reads) only.
         .target(name: "MP4Box"),
 
-        // HTTP range reads: a ByteSource over a URL, fetch statistics, the movie-index cache.
+        // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput), its validators, budgets and retries.
         .target(
             name: "RangeFetch",
             dependencies: [
@@ -44,8 +44,9 @@ let package = Package(
         // Decoders: H.264 through openh264, HEVC through libde265.
         .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265"]),
 
-        // The thumbnail API: planning, fetching, rendering, encoding, caches.
-        .target(name: "Thumbs", dependencies: ["MP4Box", "RangeFetch", "FrameDecode", "CPNG", "CTurboJPEG"]),
+        // The thumbnail API: planning, fetching, rendering, encoding, caches. Byte sources only through MP4Box's
+        // protocols (ByteSource, MovieInput): no HTTP here, so a user of local files builds no networking.
+        .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG"]),
 
         .executableTarget(
             name: "thumbs",
@@ -58,9 +59,8 @@ let package = Package(
         // Test support shared by several test targets: a box builder, synthetic movies, faulty byte sources, fixtures.
         .target(name: "MP4BoxTestSupport", dependencies: ["MP4Box"], path: "Tests/MP4BoxTestSupport"),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "Thumbs", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "FrameDecode", "MP4Box", "RangeFetch", "MP4BoxTestSupport",
-                                                      "RangeFetchTestSupport"]),
+        .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [
@@ -73,7 +73,11 @@ let package = Package(
             ],
             path: "Tests/RangeFetchTestSupport"
         ),
-        .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "MP4Box", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
-        .testTarget(name: "ThumbsCLITests", dependencies: ["MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
+        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "RangeFetch", "MP4Box", "MP4BoxTestSupport",
+                                                          "RangeFetchTestSupport"]),
+        // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
+        .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
     ]
 )

@@ -30,12 +30,10 @@ public struct CodecConfiguration: Sendable {
             codec = .h264
             nalUnitLengthSize = avcC.nalUnitLengthSize
             parameterSets = avcC.sequenceParameterSets + avcC.pictureParameterSets
-            if let sps = avcC.sequenceParameterSets.first {
-                do {
-                    videoParameters = try H264SequenceParameterSet.parse(sps)
-                } catch {
-                    throw DecodeError(.badConfiguration, "avcC sequence parameter set: \(error.detail)")
-                }
+            switch entry.sequenceParameters {
+            case .success(let parameters): videoParameters = parameters
+            case .failure(let error): throw DecodeError(.badConfiguration, "avcC sequence parameter set: \(error.detail)")
+            case nil: break
             }
             try Self.checkDecodable(videoParameters)
         case "hvc1", "hev1":
@@ -45,9 +43,8 @@ public struct CodecConfiguration: Sendable {
             codec = .hevc
             nalUnitLengthSize = hvcC.nalUnitLengthSize
             parameterSets = hvcC.nalUnits(ofType: 32) + hvcC.nalUnits(ofType: 33) + hvcC.nalUnits(ofType: 34)
-            if let sps = hvcC.nalUnits(ofType: 33).first {
-                videoParameters = try? HEVCSequenceParameterSet.parse(sps)
-            }
+            // libde265 reads the SPS itself: one our reader cannot read only leaves the reorder depth at its default.
+            if case .success(let parameters) = entry.sequenceParameters { videoParameters = parameters }
         default:
             throw DecodeError(.unsupportedCodec, "no decoder for \(format)")
         }

@@ -1,5 +1,7 @@
+import MP4Box
+
 /// The one error type of the `RangeFetch` layer: what the server did, for which URL and byte range.
-public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
         /// 404.
@@ -54,6 +56,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         self.status = status
         self.detail = detail
     }
+
+    /// The code is `resourceChanged`.
+    public var isResourceChanged: Bool { code == .resourceChanged }
 
     public var description: String {
         let bytes = range.map { " bytes \($0.lowerBound)-\($0.upperBound &- 1)" } ?? ""

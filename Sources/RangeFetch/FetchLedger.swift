@@ -1,3 +1,5 @@
+import MP4Box
+
 /// The mutable state of one `HTTPByteSource`: validator, length, budgets and statistics.
 actor FetchLedger {
     private(set) var stats = FetchStats()
@@ -24,7 +26,7 @@ actor FetchLedger {
             throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
         }
         let now = ContinuousClock.now
-        if let deadline = options.deadline, let firstStart, Self.seconds(now - firstStart) > deadline {
+        if let deadline = options.deadline, let firstStart, (now - firstStart).seconds > deadline {
             throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed")
         }
         if firstStart == nil { firstStart = now }
@@ -39,30 +41,26 @@ actor FetchLedger {
         inFlight -= 1
         let now = ContinuousClock.now
         var entry = request
-        entry.milliseconds = Self.seconds(now - started) * 1000
-        entry.firstByteMilliseconds = Self.seconds((firstByte ?? now) - started) * 1000
+        entry.milliseconds = (now - started).milliseconds
+        entry.firstByteMilliseconds = ((firstByte ?? now) - started).milliseconds
         stats.log.append(entry)
         stats.bytes += request.bytes
         if stats.timeToFirstByteMilliseconds == nil, let firstByte, let firstStart {
-            stats.timeToFirstByteMilliseconds = Self.seconds(firstByte - firstStart) * 1000
+            stats.timeToFirstByteMilliseconds = (firstByte - firstStart).milliseconds
         }
-        if let firstStart { stats.wallMilliseconds = Self.seconds(now - firstStart) * 1000 }
+        if let firstStart { stats.wallMilliseconds = (now - firstStart).milliseconds }
     }
 
     /// Seconds left before the deadline, if there is one.
     func secondsLeft() -> Double? {
         guard let deadline = options.deadline else { return nil }
         guard let firstStart else { return deadline }
-        return max(0, deadline - Self.seconds(ContinuousClock.now - firstStart))
+        return max(0, deadline - (ContinuousClock.now - firstStart).seconds)
     }
 
     /// Notes where redirects led, for the requests that follow.
     func noteRedirect(to url: String) {
         redirectedURL = url
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Checks the byte budget after `bytes` more arrived.

@@ -39,6 +39,15 @@ public final class HTTPByteSource: ByteSource {
         connectionsAtStart = client.connectionsOpened
     }
 
+    /// A source for `url` that starts from what an earlier source of it learnt (its `KnownVersion`): the length,
+    /// and the validator read back from its `version`, sent as If-Range so another version is refused.
+    /// - Throws: `FetchError` `unsupportedURL` for anything but http and https.
+    public convenience init(url: String, options: HTTPFetchOptions = HTTPFetchOptions(), client: RangeFetchClient? = nil,
+                            known: KnownVersion?) throws {
+        try self.init(url: url, options: options, client: client, knownLength: known?.length,
+                      validator: known?.version.flatMap { Validator(headerLines: $0) })
+    }
+
     public var knownLength: UInt64? { get async { await ledger.length } }
 
     public var inputName: String? { url }
@@ -46,8 +55,8 @@ public final class HTTPByteSource: ByteSource {
     /// Ranges this many bytes apart or less are worth one request rather than two round trips.
     public var coalescingGap: UInt64 { 64 * 1024 }
 
-    /// What fetching has cost so far.
-    public var stats: FetchStats {
+    /// What fetching has cost so far: every request, retry and body byte received.
+    public var statistics: FetchStats? {
         get async {
             var stats = await ledger.stats
             if let now = client.connectionsOpened, let start = connectionsAtStart {
@@ -62,11 +71,12 @@ public final class HTTPByteSource: ByteSource {
     /// The validator (ETag, Last-Modified) of the resource, once a response has given one.
     public var validator: Validator? { get async { await ledger.validator } }
 
-    /// The validator and length, once a response has given them.
+    /// The validator and length, once a response has given a validator: its header lines
+    /// (`Validator.headerLines`) and `Length: <bytes or ?>`. `init(url:options:client:known:)` reads it back.
     public var version: String? {
         get async {
             guard let validator = await ledger.validator else { return nil }
-            return "\(validator) \(await ledger.length.map(String.init) ?? "?") bytes"
+            return validator.headerLines + "\nLength: \(await ledger.length.map(String.init) ?? "?")"
         }
     }
 

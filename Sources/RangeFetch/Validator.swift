@@ -27,4 +27,21 @@ public struct Validator: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public var description: String { etag ?? lastModified ?? "-" }
+
+    /// The validator as header lines (`ETag: ...`, then `Last-Modified: ...`), as `HTTPByteSource.version` begins;
+    /// `init(headerLines:)` reads them back. Header values cannot hold a line break, so the lines are unambiguous.
+    public var headerLines: String {
+        [etag.map { "ETag: \($0)" }, lastModified.map { "Last-Modified: \($0)" }].compactMap(\.self).joined(separator: "\n")
+    }
+
+    /// The validator in `text` (as `headerLines` writes it; other lines are skipped); nil when it holds neither header.
+    public init?(headerLines text: String) {
+        var etag: String?
+        var lastModified: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("ETag: ") { etag = String(line.dropFirst(6)) }
+            if line.hasPrefix("Last-Modified: ") { lastModified = String(line.dropFirst(15)) }
+        }
+        self.init(etag: etag, lastModified: lastModified)
+    }
 }

@@ -47,7 +47,7 @@ struct InputOptions: ParsableArguments {
                 return (String(parts[0]).trimmingCharacters(in: .whitespaces),
                         parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
             }
-            return try HTTPByteSource(url: input, options: options)
+            return CountingByteSource(try HTTPByteSource(url: input, options: options))
         }
         return CountingByteSource(try FileByteSource(path: input))
     }
@@ -65,15 +65,7 @@ struct InputOptions: ParsableArguments {
     /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.
     func printStats(of source: any ByteSource, extra: [String: Double] = [:]) async {
         guard stats else { return }
-        var fetchStats: FetchStats
-        if let http = source as? HTTPByteSource {
-            fetchStats = await http.stats
-        } else if let counting = source as? CountingByteSource {
-            fetchStats = await counting.stats
-        } else {
-            fetchStats = FetchStats()
-        }
-        printError(StatsLine(fetch: fetchStats, extra: extra).json)
+        printError(StatsLine(fetch: await source.statistics ?? FetchStats(), extra: extra).json)
     }
 }
 
@@ -99,36 +91,5 @@ struct StatsLine {
         for (key, value) in extra { object[key] = value }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// A local byte source that counts reads and bytes like the HTTP source's statistics.
-actor CountingByteSource: ByteSource {
-    let base: FileByteSource
-    private(set) var stats = FetchStats()
-    private var started: ContinuousClock.Instant?
-
-    init(_ base: FileByteSource) {
-        self.base = base
-    }
-
-    nonisolated var knownLength: UInt64? { get async { base.knownLength } }
-
-    func read(_ range: Range<UInt64>) async throws -> [UInt8] {
-        let start = ContinuousClock.now
-        if started == nil { started = start }
-        let bytes = try await base.read(range)
-        stats.requests += 1
-        stats.roundTrips += 1
-        stats.bytes += UInt64(bytes.count)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        stats.log.append(FetchStats.Request(start: range.lowerBound, end: range.upperBound, suffixLength: nil, status: 0,
-                                            bytes: UInt64(bytes.count), milliseconds: milliseconds, firstByteMilliseconds: 0, attempt: 1))
-        if let started {
-            let total = ContinuousClock.now - started
-            stats.wallMilliseconds = Double(total.components.seconds) * 1000 + Double(total.components.attoseconds) / 1e15
-        }
-        return bytes
     }
 }

@@ -121,8 +121,7 @@ struct StoryboardCommand: AsyncParsableCommand {
             print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
                   + "\(storyboard.singleImages ? "images" : "sheets") of \(storyboard.tileSize) tiles: "
                   + directory.appendingPathComponent("storyboard.vtt").path)
-            let elapsed = ContinuousClock.now - started
-            let wall = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let wall = (ContinuousClock.now - started).milliseconds
             var extra: [String: Double] = [:]
             extra["cues"] = Double(storyboard.cues.count)
             extra["keyframes"] = Double(storyboard.keyframeCount)

@@ -91,7 +91,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         return PixelSize(width: width, height: height)
     }
 
-    private var outputFormat: ThumbnailOptions.Format {
+    private var outputFormat: ImageFormat {
         let name = format?.lowercased() ?? URL(fileURLWithPath: output).pathExtension.lowercased()
         return name == "jpeg" || name == "jpg" ? .jpeg(quality: quality) : .png
     }
@@ -122,8 +122,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 printError("thumbs: \(output): \(error.localizedDescription)")
                 throw ExitCode.ioError
             }
-            let elapsed = ContinuousClock.now - started
-            let wall = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            let wall = (ContinuousClock.now - started).milliseconds
             let timings = thumbnail.timings
             await source.printStats(of: input, extra: [
                 "actualTime": thumbnail.actualTime, "keyframeTime": thumbnail.keyframeTime,

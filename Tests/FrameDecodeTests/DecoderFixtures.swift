@@ -1,7 +1,7 @@
 import FrameDecode
 import MP4Box
 import MP4BoxTestSupport
-import Thumbs
+import Testing
 
 /// Loads a fixture's video track and sample bytes for decoder tests.
 struct DecoderFixture {
@@ -10,10 +10,7 @@ struct DecoderFixture {
 
     init(_ name: String) async throws {
         source = try FileByteSource(path: Fixtures.path(name))
-        guard let track = try await MovieLocator().locate(in: source).movie.primaryVideoTrack else {
-            throw ThumbnailError(.noVideo, "\(name) has no video")
-        }
-        self.track = track
+        track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack, "\(name) has no video")
     }
 
     /// The input for sample `index`.

@@ -28,7 +28,7 @@ import Testing
         #expect(remote.reads.map { [$0.range.lowerBound, UInt64($0.byteCount)] } == local.reads.map { [$0.range.lowerBound, UInt64($0.byteCount)] })
         #expect(remote.movie.moovOffset == local.movie.moovOffset)
         #expect(remote.movie.tracks.map(\.samples.count) == local.movie.tracks.map(\.samples.count))
-        let stats = await source.stats
+        let stats = try #require(await source.statistics)
         #expect(stats.requests == local.reads.count)
         #expect(stats.log.allSatisfy { $0.status == 206 })
         // nginx logs a request after answering it: give the log a moment.

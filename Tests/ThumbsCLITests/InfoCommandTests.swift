@@ -11,11 +11,10 @@ import Testing
         var stderr: String
     }
 
-    /// The built `thumbs` binary, beside the test bundle.
+    /// The `thumbs` binary built with these tests (the test target depends on it), beside the test bundle: never an
+    /// older build from somewhere else.
     static var binary: URL {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thumbs")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        return Fixtures.repositoryRoot.appendingPathComponent(".build/debug/thumbs")
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thumbs")
     }
 
     static func run(_ arguments: [String]) throws -> Output {

@@ -111,7 +111,7 @@ import Testing
         }
         #expect(actual == [0.96, 0.48, 0.96, 0.96])
         // One index read, then one read per distinct keyframe: 0.96 and 0.48.
-        #expect(generator.totals.requests == 3)
+        #expect(await generator.totals.requests == 3)
     }
 
     @Test func coverArtComesFirstWithoutFetchingASample() async throws {

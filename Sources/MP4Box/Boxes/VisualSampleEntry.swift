@@ -17,6 +17,10 @@ public struct VisualSampleEntry: Sendable {
     public let compressorName: String
     /// The child boxes.
     public let children: [any Box]
+    /// What the first sequence parameter set in avcC or hvcC says, read once when the entry is parsed: nil when
+    /// the configuration holds none (parameter sets only in band, or another codec), a failure (kept, not hidden)
+    /// when it cannot be read.
+    public let sequenceParameters: Result<VideoParameters, MP4Error>?
 
     /// The H.264 decoder configuration, if any.
     public var avcConfiguration: AVCConfigurationBox? { first(AVCConfigurationBox.self) }
@@ -66,5 +70,19 @@ public struct VisualSampleEntry: Sendable {
         depth = try reader.readUInt16()
         _ = try reader.readInt16()                // pre_defined
         children = try BoxTreeReader.readChildren(&reader, context: &context)
+        sequenceParameters = Self.readSequenceParameters(in: children)
+    }
+
+    /// The first SPS of the first avcC, else of the first hvcC, read.
+    private static func readSequenceParameters(in children: [any Box]) -> Result<VideoParameters, MP4Error>? {
+        let avcC = children.lazy.compactMap { $0 as? AVCConfigurationBox }.first
+        if let sps = avcC?.sequenceParameterSets.first {
+            return Result { () throws(MP4Error) in try H264SequenceParameterSet.parse(sps) }
+        }
+        let hvcC = children.lazy.compactMap { $0 as? HEVCConfigurationBox }.first
+        if let sps = hvcC?.nalUnits(ofType: 33).first {
+            return Result { () throws(MP4Error) in try HEVCSequenceParameterSet.parse(sps) }
+        }
+        return nil
     }
 }

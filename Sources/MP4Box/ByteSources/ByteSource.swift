@@ -29,6 +29,10 @@ public protocol ByteSource: Sendable {
 
     /// The path or URL the bytes come from, for messages; nil for sources without one.
     var inputName: String? { get }
+
+    /// What reading has cost so far, counted where the bytes arrive (for HTTP, every body byte received, also those
+    /// read and thrown away); nil when the source does not count (`CountingByteSource` counts for it).
+    var statistics: FetchStats? { get async }
 }
 
 extension ByteSource {
@@ -40,6 +44,9 @@ extension ByteSource {
 
     /// Sources without a path or URL.
     public var inputName: String? { nil }
+
+    /// Sources that do not count what they read.
+    public var statistics: FetchStats? { get async { nil } }
 
     /// The default suffix read: needs `knownLength`.
     public func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64) {

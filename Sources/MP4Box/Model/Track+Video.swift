@@ -1,17 +1,12 @@
 extension Track {
     /// What the codec configuration's sequence parameter set says about the picture, if it can be read.
     ///
-    /// From the first SPS in avcC (avc1/avc3) or hvcC (hvc1/hev1). Tracks whose
-    /// parameter sets are only in band (some avc3/hev1 files) return nil here.
+    /// From the first SPS in avcC (avc1/avc3) or hvcC (hvc1/hev1), parsed once with the sample entry. Tracks whose
+    /// parameter sets are only in band (some avc3/hev1 files) return nil here, and so do tracks whose SPS cannot be
+    /// read: the sizes below then come from the sample entry, and why is in `visualEntry?.sequenceParameters`.
     public var videoParameters: VideoParameters? {
-        guard let entry = visualEntry else { return nil }
-        if let avcC = entry.avcConfiguration, let sps = avcC.sequenceParameterSets.first {
-            return try? H264SequenceParameterSet.parse(sps)
-        }
-        if let hvcC = entry.hevcConfiguration, let sps = hvcC.nalUnits(ofType: 33).first {
-            return try? HEVCSequenceParameterSet.parse(sps)
-        }
-        return nil
+        guard case .success(let parameters) = visualEntry?.sequenceParameters else { return nil }
+        return parameters
     }
 
     /// The coded picture size: from the SPS when readable, else the sample entry's width and height.

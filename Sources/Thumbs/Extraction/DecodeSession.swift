@@ -1,12 +1,13 @@
 import FrameDecode
 import MP4Box
 
-/// Decodes one plan's samples in decode order, batch by batch, and gives the target's picture.
+/// The one path from a plan to its picture: the planned samples, their bytes batch by batch, the decoder and its
+/// reorder state. `FrameExtractor`, `ThumbnailGenerator` and storyboards all decode through it.
 ///
 /// Memory holds one batch of sample bytes at a time (at most `ThumbnailLimits.batchBytes`, or one sample),
-/// however long the run from the keyframe: the caller fetches each batch the session names (from a cache or the
-/// source), hands it over, and may keep what it fetched. A sample larger than `maximumSampleSize` is refused
-/// before anything is fetched.
+/// however long the run from the keyframe: `run` asks its caller for each batch (from a cache or the source), and
+/// the caller may keep what it fetched. A sample larger than `maximumSampleSize` is refused before anything is
+/// fetched.
 struct DecodeSession {
     /// What to decode.
     let plan: FramePlan
@@ -16,6 +17,20 @@ struct DecodeSession {
     /// The first sample not yet handed out by `nextBatch()`.
     private var next = 0
     private var found: DecodedFrame?
+    /// Milliseconds spent waiting for `run`'s batches.
+    private(set) var fetchMilliseconds = 0.0
+    /// Milliseconds spent decoding in `run` (not waiting for a permit).
+    private(set) var decodeMilliseconds = 0.0
+
+    /// A decoder for the track and sample description of `plan`, within `limits`; `threading` defaults to two worker
+    /// threads when more than one sample is decoded.
+    /// - Throws: `DecodeError` (`unsupportedCodec`, `badConfiguration`, `limitExceeded`, ...).
+    static func makeDecoder(for track: Track, plan: FramePlan, limits: ThumbnailLimits,
+                            threading: VideoDecoderFactory.Threading? = nil) throws -> any VideoDecoder {
+        try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
+                                            threading: threading ?? (plan.samples.count > 1 ? .workers(2) : .single),
+                                            limits: limits.decoderLimits)
+    }
 
     /// A session for `plan` on `decoder`.
     /// - Throws: `ThumbnailError` `limitExceeded` when a sample is larger than `limits.maximumSampleSize`.
@@ -70,6 +85,32 @@ struct DecodeSession {
             throw ThumbnailError(.noFrame, "the decoder gave no picture", sample: plan.target.index)
         }
         return found
+    }
+
+    /// Fetches each batch with `fetch` and decodes it, until the picture; each decode step holds one of
+    /// `decodePermits` (when given) and runs on the caller's actor.
+    /// - Throws: what `fetch` throws; `DecodeError`; `ThumbnailError` `noFrame` or `sampleOutOfRange`; `CancellationError`.
+    mutating func run(decodePermits: AsyncLimiter? = nil, isolation: isolated (any Actor)? = #isolation,
+                      fetch: (ArraySlice<Sample>) async throws -> [Int: [UInt8]]) async throws -> DecodedFrame {
+        while let batch = nextBatch() {
+            let fetchWatch = Stopwatch()
+            let bytes = try await fetch(batch)
+            fetchMilliseconds += fetchWatch.milliseconds
+            try Task.checkCancellation()
+            if let frame = try await permitted(decodePermits, { try $0.decode(batch, bytes: bytes) }) { return frame }
+        }
+        return try await permitted(decodePermits) { try $0.finish() }
+    }
+
+    /// Runs the synchronous decode `step` on this session holding a permit, if there are any.
+    private mutating func permitted<T>(_ permits: AsyncLimiter?, isolation: isolated (any Actor)? = #isolation,
+                                       _ step: (inout DecodeSession) throws -> T) async throws -> T {
+        try await permits?.acquire()
+        let watch = Stopwatch()
+        let result = Result { try step(&self) }
+        decodeMilliseconds += watch.milliseconds
+        await permits?.release()
+        return try result.get()
     }
 
     /// Decodes a plan whose bytes are all at hand.

@@ -23,15 +23,10 @@ public struct FrameExtractor: Sendable {
     /// The decoded picture of `plan.target`, fetched batch by batch (see `ThumbnailLimits.batchBytes`).
     /// - Throws: `DecodeError`, `ThumbnailError` `noFrame`, `sampleOutOfRange` or `limitExceeded`, or whatever the source throws.
     public func frame(for plan: FramePlan) async throws -> DecodedFrame {
-        let threading: VideoDecoderFactory.Threading = plan.samples.count > 1 ? .workers(2) : .single
-        let decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
-                                                          threading: threading, limits: limits.decoderLimits)
-        var session = try DecodeSession(plan: plan, decoder: decoder, limits: limits)
-        while let batch = session.nextBatch() {
-            let bytes = try await SampleFetcher.fetch(Array(batch), from: source, maximumGap: maximumGap)
-            try Task.checkCancellation()
-            if let frame = try session.decode(batch, bytes: bytes) { return frame }
+        var session = try DecodeSession(plan: plan, decoder: DecodeSession.makeDecoder(for: track, plan: plan, limits: limits),
+                                        limits: limits)
+        return try await session.run { batch in
+            try await SampleFetcher.fetch(Array(batch), from: source, maximumGap: maximumGap)
         }
-        return try session.finish()
     }
 }

@@ -21,7 +21,7 @@ public struct Thumbnail: Sendable {
 
     /// The picture.
     public var image: Image
-    /// The picture encoded as `ThumbnailOptions.format` asked (empty for `.none`).
+    /// The picture encoded as `ThumbnailOptions.format` asked (empty when it is nil).
     public var encoded: [UInt8]
     /// The time asked for, in seconds.
     public var requestedTime: Double

@@ -1,6 +1,5 @@
 import FrameDecode
 import MP4Box
-import RangeFetch
 
 /// Makes thumbnails of one movie, with AVAssetImageGenerator's semantics: a time, tolerances, a maximum size,
 /// the preferred track transform, and the actual time of the frame used.
@@ -8,8 +7,8 @@ import RangeFetch
 /// The index is read once and kept; `images(at:)` also keeps the decoder and the samples it fetched, so a
 /// run of times costs what the distinct keyframes cost. Task cancellation stops fetching and decoding.
 public actor ThumbnailGenerator {
-    /// The movie's bytes (every read is counted).
-    nonisolated let source: MeteredByteSource
+    /// The movie's bytes (every read is counted, by the source itself where it can, else here).
+    nonisolated let source: CountingByteSource
     /// What the thumbnails look like.
     public let options: ThumbnailOptions
     private var movie: Movie?
@@ -26,7 +25,7 @@ public actor ThumbnailGenerator {
     /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache).
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
                 limits: ThumbnailWorkLimits? = nil, locator: MovieLocator = MovieLocator()) {
-        self.source = MeteredByteSource(source)
+        self.source = CountingByteSource(source)
         self.options = options
         sampleCache = SampleByteCache(capacity: options.limits.sampleCacheBytes)
         self.movie = movie
@@ -40,10 +39,10 @@ public actor ThumbnailGenerator {
         self.init(source: try FileByteSource(path: path), options: options)
     }
 
-    /// A generator for an http(s) URL.
-    /// - Throws: `FetchError` `unsupportedURL`.
-    public init(url: String, options: ThumbnailOptions = ThumbnailOptions(), fetchOptions: HTTPFetchOptions = HTTPFetchOptions()) throws {
-        self.init(source: try HTTPByteSource(url: url, options: fetchOptions), options: options)
+    /// A generator for `input` (a file, an `HTTPInput` from `RangeFetch`, your own).
+    /// - Throws: what opening the input throws.
+    public init(input: any MovieInput, options: ThumbnailOptions = ThumbnailOptions()) throws {
+        self.init(source: try input.open(known: nil), options: options)
     }
 
     /// The movie, located and parsed on first use.
@@ -55,8 +54,19 @@ public actor ThumbnailGenerator {
         return located
     }
 
-    /// Bytes and requests read through this generator so far.
-    public nonisolated var totals: (requests: Int, bytes: UInt64) { source.totals }
+    /// What reading the movie has cost so far (the source's own statistics where it keeps them: for HTTP, every
+    /// request and body byte on the wire).
+    public nonisolated var statistics: FetchStats {
+        get async { await source.statistics ?? FetchStats() }
+    }
+
+    /// Requests and bytes read for this generator so far.
+    public nonisolated var totals: (requests: Int, bytes: UInt64) {
+        get async {
+            let statistics = await statistics
+            return (statistics.requests, statistics.bytes)
+        }
+    }
 
     /// The thumbnail at `time` (nil: the poster time, else 10 % of the duration).
     /// - Throws: `ThumbnailError` (`noVideo`, `noSamples`, `noFrame`, `limitExceeded`, ..., with this input and
@@ -123,7 +133,7 @@ public actor ThumbnailGenerator {
 
     /// The cover art as a thumbnail, without fetching a sample; nil when the file has none.
     public func coverArt() async throws -> Thumbnail? {
-        let start = source.totals
+        let start = await totals
         let movie = try await loadMovie()
         guard let art = movie.artwork.first(where: { $0.format == .png || $0.format == .jpeg }) else { return nil }
         var timings = Thumbnail.Timings()
@@ -131,9 +141,9 @@ public actor ThumbnailGenerator {
         let image = try CoverArtRenderer.render(art, options: options)
         timings.renderMilliseconds = watch.milliseconds
         let encodeWatch = Stopwatch()
-        let encoded = try Self.encode(image, format: options.format)
+        let encoded = try options.format?.encode(image) ?? []
         timings.encodeMilliseconds = encodeWatch.milliseconds
-        let end = source.totals
+        let end = await totals
         return Thumbnail(image: image, encoded: encoded, requestedTime: 0, actualTime: 0, keyframeTime: 0, isSyncSample: false,
                          orientation: .identity, isCoverArt: true, decodedSamples: 0,
                          bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
@@ -162,7 +172,7 @@ public actor ThumbnailGenerator {
     }
 
     private func makeUnlocated(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
-        let start = source.totals
+        let start = await totals
         var timings = Thumbnail.Timings()
         let indexWatch = Stopwatch()
         let hadIndex = movie != nil
@@ -187,9 +197,9 @@ public actor ThumbnailGenerator {
         let image = try Renderer.render(frame, options: renderOptions(for: track, frame: frame, options: options))
         timings.renderMilliseconds = renderWatch.milliseconds
         let encodeWatch = Stopwatch()
-        let encoded = try Self.encode(image, format: options.format)
+        let encoded = try options.format?.encode(image) ?? []
         timings.encodeMilliseconds = encodeWatch.milliseconds
-        let end = source.totals
+        let end = await totals
         let scale = Double(track.timescale)
         return Thumbnail(image: image, encoded: encoded, requestedTime: Double(requested) / scale,
                          actualTime: Double(plan.targetPresentationTime) / scale,
@@ -212,20 +222,12 @@ public actor ThumbnailGenerator {
             try kept.reset()
             decoder = kept
         } else {
-            decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: descriptionIndex,
-                                                          limits: options.limits.decoderLimits)
+            decoder = try DecodeSession.makeDecoder(for: track, plan: plan, limits: options.limits, threading: .single)
         }
         var session = try DecodeSession(plan: plan, decoder: decoder, limits: options.limits)
-        var frame: DecodedFrame?
-        while frame == nil, let batch = session.nextBatch() {
-            let fetchWatch = Stopwatch()
-            let bytes = try await bytes(of: batch)
-            timings.fetchMilliseconds += fetchWatch.milliseconds
-            try Task.checkCancellation()
-            frame = try await withDecodePermit(timings: &timings) { try session.decode(batch, bytes: bytes) }
-        }
-        let picture: DecodedFrame
-        if let frame { picture = frame } else { picture = try await withDecodePermit(timings: &timings) { try session.finish() } }
+        let picture = try await session.run(decodePermits: limits?.decodes) { batch in try await bytes(of: batch) }
+        timings.fetchMilliseconds += session.fetchMilliseconds
+        timings.decodeMilliseconds += session.decodeMilliseconds
         self.decoder = decoder
         decoderDescriptionIndex = descriptionIndex
         return picture
@@ -249,16 +251,6 @@ public actor ThumbnailGenerator {
             sampleCache.insert(data, for: index)
         }
         return bytes
-    }
-
-    /// Runs the synchronous decode `body` holding one of the shared decode permits, if there are any.
-    private func withDecodePermit<T>(timings: inout Thumbnail.Timings, _ body: () throws -> T) async throws -> T {
-        try await limits?.decodes.acquire()
-        let watch = Stopwatch()
-        let result = Result { try body() }
-        timings.decodeMilliseconds += watch.milliseconds
-        await limits?.decodes.release()
-        return try result.get()
     }
 
     /// Runs `body` within `limiter`, if there is one.
@@ -334,13 +326,5 @@ public actor ThumbnailGenerator {
             render.pixelAspectRatio = .square
         }
         return render
-    }
-
-    static func encode(_ image: Image, format: ThumbnailOptions.Format) throws -> [UInt8] {
-        switch format {
-        case .png: try PNGEncoder().encode(image)
-        case .jpeg(let quality): try JPEGEncoder(quality: quality).encode(image)
-        case .none: []
-        }
     }
 }

@@ -10,16 +10,6 @@ public struct ThumbnailOptions: Sendable, Hashable {
         case encodedPixels
     }
 
-    /// The output encoding.
-    public enum Format: Sendable, Hashable {
-        /// PNG (8-bit, or 16-bit when `keepsHDR` and the source is HDR).
-        case png
-        /// JPEG at a quality of 1...100.
-        case jpeg(quality: Int)
-        /// No encoding: the raw `Image` only.
-        case none
-    }
-
     /// The box the thumbnail fits in (width, height); 0 for a side leaves it unconstrained. Default 0x0: full size.
     public var maximumSize: PixelSize = PixelSize(width: 0, height: 0)
     /// How the picture is fitted to `maximumSize`.
@@ -34,8 +24,8 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var requestedTimeToleranceBefore: Double = .infinity
     /// How far after the requested time the frame may be, in seconds. Default: unlimited (nearest keyframe).
     public var requestedTimeToleranceAfter: Double = .infinity
-    /// The output encoding. Default PNG.
-    public var format: Format = .png
+    /// The output encoding (default PNG); nil: no encoding, the raw `Image` only.
+    public var format: ImageFormat? = .png
     /// Keep HDR (PQ/HLG) signal values in a 16-bit image instead of tone-mapping to SDR.
     public var keepsHDR = false
     /// Move on to the next keyframe when the frame is near-black or flat (off by default).

@@ -31,64 +31,55 @@ enum ColourConverter {
 
     /// R'G'B' as 8-bit values, rounded and clipped.
     static func signal8(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 3 * count) { out, initialised in
-            luma.withUnsafeBufferPointer { y in
-                cb.withUnsafeBufferPointer { u in
-                    cr.withUnsafeBufferPointer { v in
-                        for index in 0..<count {
-                            let (r, g, b) = matrix.convert(y[index], u[index], v[index])
-                            out[3 * index] = quantise8(r)
-                            out[3 * index + 1] = quantise8(g)
-                            out[3 * index + 2] = quantise8(b)
-                        }
-                    }
-                }
-            }
-            initialised = 3 * count
+        pixels(luma, cb, cr, count: count, matrix: matrix, bytesPerPixel: 3) { out, at, r, g, b in
+            out[at] = quantise8(r)
+            out[at + 1] = quantise8(g)
+            out[at + 2] = quantise8(b)
         }
     }
 
     /// Tone-mapped SDR R'G'B' as 8-bit values.
     static func toneMapped(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB,
                            mapper: ToneMapper) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 3 * count) { out, initialised in
-            luma.withUnsafeBufferPointer { y in
-                cb.withUnsafeBufferPointer { u in
-                    cr.withUnsafeBufferPointer { v in
-                        for index in 0..<count {
-                            let (r, g, b) = matrix.convert(y[index], u[index], v[index])
-                            let mapped = mapper.map(r, g, b)
-                            out[3 * index] = quantise8(mapped.red)
-                            out[3 * index + 1] = quantise8(mapped.green)
-                            out[3 * index + 2] = quantise8(mapped.blue)
-                        }
-                    }
-                }
-            }
-            initialised = 3 * count
+        pixels(luma, cb, cr, count: count, matrix: matrix, bytesPerPixel: 3) { out, at, r, g, b in
+            let mapped = mapper.map(r, g, b)
+            out[at] = quantise8(mapped.red)
+            out[at + 1] = quantise8(mapped.green)
+            out[at + 2] = quantise8(mapped.blue)
         }
     }
 
     /// R'G'B' as 16-bit little-endian values, clipped to 0...1.
     static func signal16(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 6 * count) { out, initialised in
+        pixels(luma, cb, cr, count: count, matrix: matrix, bytesPerPixel: 6) { out, at, r, g, b in
+            let red = quantise16(r), green = quantise16(g), blue = quantise16(b)
+            out[at] = UInt8(truncatingIfNeeded: red)
+            out[at + 1] = UInt8(truncatingIfNeeded: red >> 8)
+            out[at + 2] = UInt8(truncatingIfNeeded: green)
+            out[at + 3] = UInt8(truncatingIfNeeded: green >> 8)
+            out[at + 4] = UInt8(truncatingIfNeeded: blue)
+            out[at + 5] = UInt8(truncatingIfNeeded: blue >> 8)
+        }
+    }
+
+    /// The one conversion loop: each pixel's Y'CbCr through `matrix`, written by `store` as `bytesPerPixel` bytes
+    /// from offset `at` of the output.
+    @inline(__always)
+    private static func pixels(_ luma: [Float], _ cb: [Float], _ cr: [Float], count: Int, matrix: YCbCrToRGB,
+                               bytesPerPixel: Int,
+                               _ store: (UnsafeMutableBufferPointer<UInt8>, Int, Float, Float, Float) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytesPerPixel * count) { out, initialised in
             luma.withUnsafeBufferPointer { y in
                 cb.withUnsafeBufferPointer { u in
                     cr.withUnsafeBufferPointer { v in
                         for index in 0..<count {
                             let (r, g, b) = matrix.convert(y[index], u[index], v[index])
-                            let red = quantise16(r), green = quantise16(g), blue = quantise16(b)
-                            out[6 * index] = UInt8(truncatingIfNeeded: red)
-                            out[6 * index + 1] = UInt8(truncatingIfNeeded: red >> 8)
-                            out[6 * index + 2] = UInt8(truncatingIfNeeded: green)
-                            out[6 * index + 3] = UInt8(truncatingIfNeeded: green >> 8)
-                            out[6 * index + 4] = UInt8(truncatingIfNeeded: blue)
-                            out[6 * index + 5] = UInt8(truncatingIfNeeded: blue >> 8)
+                            store(out, bytesPerPixel * index, r, g, b)
                         }
                     }
                 }
             }
-            initialised = 6 * count
+            initialised = bytesPerPixel * count
         }
     }
 

@@ -1,45 +1,40 @@
 import MP4Box
-import RangeFetch
 
-/// A movie a `ThumbnailService` can open: a file, a URL, or any byte source, identified by a key.
+/// A movie a `ThumbnailService` can open: any `MovieInput` (a file, an `HTTPInput` from `RangeFetch`, your own),
+/// compared by its identity.
 ///
-/// Two assets are the same when their identity is: the path of a file, the URL together with the headers it is
-/// fetched with (requests with other credentials or cookies never share work, an index or a picture), or the key
-/// of a custom source.
+/// Two assets are the same when their inputs' identities are: the path of a file, a URL together with the headers
+/// it is fetched with (requests with other credentials or cookies never share work, an index or a picture), or the
+/// key of a custom source.
 public struct ThumbnailAsset: Sendable, Hashable, CustomStringConvertible {
-    /// What names the movie (its path or URL).
-    public let key: String
-    /// Whether it is read over HTTP (its index is then cached with its validator).
-    public let isRemote: Bool
-    /// The key and whatever else changes the bytes read (a URL's headers).
+    /// Where the bytes come from.
+    public let input: any MovieInput
+    /// The input's identity, kept for hashing.
     let identity: String
-    let fetchOptions: HTTPFetchOptions?
-    let open: @Sendable () throws -> any ByteSource
-    /// The version of the bytes now, where it can be known without a read (a local file's), else nil.
-    let currentVersion: @Sendable () -> String?
+
+    /// The movie `input` reads.
+    public init(_ input: any MovieInput) {
+        self.input = input
+        identity = input.identity
+    }
 
     /// A local file.
     public static func file(_ path: String) -> ThumbnailAsset {
-        ThumbnailAsset(key: path, isRemote: false, identity: path, fetchOptions: nil,
-                       open: { try FileByteSource(path: path) }, currentVersion: { FileByteSource.version(ofFileAt: path) })
-    }
-
-    /// An http(s) URL.
-    public static func url(_ url: String, fetchOptions: HTTPFetchOptions = HTTPFetchOptions()) -> ThumbnailAsset {
-        ThumbnailAsset(key: url, isRemote: true, identity: MovieIndexCache.key(url: url, options: fetchOptions),
-                       fetchOptions: fetchOptions, open: { try HTTPByteSource(url: url, options: fetchOptions) },
-                       currentVersion: { nil })
+        ThumbnailAsset(FileInput(path: path))
     }
 
     /// Any byte source, made by `open` each time the service needs to read, identified by `key` (which must
     /// change when the bytes do).
     public static func source(key: String, _ open: @escaping @Sendable () throws -> any ByteSource) -> ThumbnailAsset {
-        ThumbnailAsset(key: key, isRemote: false, identity: key, fetchOptions: nil, open: open, currentVersion: { nil })
+        ThumbnailAsset(CustomInput(key: key, open))
     }
+
+    /// The path or URL.
+    public var key: String { input.name }
 
     public static func == (lhs: ThumbnailAsset, rhs: ThumbnailAsset) -> Bool { lhs.identity == rhs.identity }
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
-    public var description: String { key }
+    public var description: String { input.name }
 }
 
 /// One thumbnail a list asks for: which movie, when, and how it should look.

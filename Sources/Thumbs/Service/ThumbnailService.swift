@@ -1,5 +1,4 @@
 import MP4Box
-import RangeFetch
 
 /// Thumbnails for a scrolling list of videos: a memory cache with count and cost limits, a movie-index cache,
 /// one fetch and decode for concurrent requests of the same thumbnail, prefetching, and bounds on concurrent
@@ -140,7 +139,7 @@ public actor ThumbnailService {
 
     /// The cache key of `request` now (a local file's version is read with one `stat`).
     private func cacheKey(_ request: ThumbnailRequest) -> CacheKey {
-        CacheKey(request: request, version: request.asset.currentVersion())
+        CacheKey(request: request, version: request.asset.input.currentVersion())
     }
 
     private func makeID() -> Int {
@@ -154,7 +153,7 @@ public actor ThumbnailService {
             return flight
         }
         let flight = Flight(id: makeID())
-        flight.version = request.asset.currentVersion()
+        flight.version = request.asset.input.currentVersion()
         flights[request] = flight
         flight.task = Task {
             let result: Result<Thumbnail, any Error>
@@ -188,49 +187,38 @@ public actor ThumbnailService {
         statistics.cancelledWork += 1
     }
 
-    /// Makes one thumbnail, with the cached index when there is one; a remote file that changed is located again once.
+    /// Makes one thumbnail, with the cached index when there is one; bytes that changed under a cached index (the
+    /// source says `isResourceChanged`) are located again once.
     private func generate(_ request: ThumbnailRequest) async throws -> Thumbnail {
         do {
             return try await generateOnce(request)
-        } catch let error as FetchError where error.code == .resourceChanged {
+        } catch let error as any ByteSourceError where error.isResourceChanged {
             await indexes.invalidate(request.asset.identity)
             return try await generateOnce(request)
         }
     }
 
-    /// Makes one thumbnail. A remote index is used with its validator (the server refuses it if the file changed);
-    /// a local one only while the source's version is the one it was read at.
+    /// Makes one thumbnail. A cached index is used while its input's version is the one it was read at, and its
+    /// source starts from that version (so a server refuses the bytes of another).
     private func generateOnce(_ request: ThumbnailRequest) async throws -> Thumbnail {
-        let asset = request.asset
-        var entry = await indexes.entry(for: asset.identity)
-        let source: any ByteSource
-        if asset.isRemote, let entry {
-            source = try HTTPByteSource(url: asset.key, options: asset.fetchOptions ?? HTTPFetchOptions(),
-                                        knownLength: entry.length, validator: entry.validator)
-        } else {
-            source = try asset.open()
-            if let cached = entry, await source.version != cached.version {
-                await indexes.invalidate(asset.identity)
-                entry = nil
-            }
-        }
+        let input = request.asset.input
+        let entry = await indexes.currentEntry(for: input)
+        let source = try input.open(known: entry?.known)
         if entry == nil { statistics.indexLoads += 1 }
         let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: limits)
         let thumbnail: Thumbnail
         do {
             thumbnail = try await generator.image(at: request.time)
         } catch {
-            statistics.sourceReads += generator.totals.requests
+            statistics.sourceReads += await generator.totals.requests
             throw error
         }
-        statistics.sourceReads += generator.totals.requests
+        statistics.sourceReads += await generator.totals.requests
         statistics.generated += 1
         statistics.decodedSamples += thumbnail.decodedSamples
         if entry == nil {
-            let validator = await (source as? HTTPByteSource)?.validator
-            await indexes.store(MovieIndexCache.Entry(movie: try await generator.loadMovie(), validator: validator,
-                                                      length: await source.knownLength, version: await source.version),
-                                for: asset.identity)
+            await indexes.store(MovieIndexCache.Entry(movie: try await generator.loadMovie(), known: KnownVersion(of: source)),
+                                for: request.asset.identity)
         }
         return thumbnail
     }

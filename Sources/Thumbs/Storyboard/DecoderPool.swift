@@ -14,21 +14,24 @@ final class DecoderPool: Sendable {
     }
 
     private let track: Track
+    private let limits: ThumbnailLimits
     private let idle = Mutex<[Lease]>([])
     private let made = Atomic<Int>(0)
 
-    init(track: Track) {
+    /// A pool of decoders for `track`'s first sample description, within `limits`.
+    init(track: Track, limits: ThumbnailLimits = ThumbnailLimits()) {
         self.track = track
+        self.limits = limits
     }
 
     /// Decoders made so far.
     var madeCount: Int { made.load(ordering: .relaxed) }
 
     /// An idle decoder, or a new one.
-    /// - Throws: `DecodeError` from `VideoDecoderFactory.makeDecoder(for:threading:)`.
+    /// - Throws: `DecodeError` from `VideoDecoderFactory.makeDecoder(for:threading:limits:)`.
     func take() throws(DecodeError) -> Lease {
         if let lease = idle.withLock({ $0.popLast() }) { return lease }
-        let lease = Lease(try VideoDecoderFactory.makeDecoder(for: track, threading: .single))
+        let lease = Lease(try VideoDecoderFactory.makeDecoder(for: track, threading: .single, limits: limits.decoderLimits))
         made.add(1, ordering: .relaxed)
         return lease
     }

@@ -79,7 +79,7 @@ public struct Storyboard: Sendable, Equatable {
     /// The number in the first sheet's file name.
     public var firstSheetIndex: Int
     /// The image format.
-    public var format: StoryboardOptions.ImageFormat
+    public var format: ImageFormat
     /// The cues, in time order.
     public var cues: [Cue]
     /// The sheets, in order.
@@ -91,7 +91,7 @@ public struct Storyboard: Sendable, Equatable {
 
     /// Makes a storyboard description.
     public init(durationMilliseconds: Int64, intervalMilliseconds: Int64, tileSize: PixelSize, columns: Int, rows: Int,
-                singleImages: Bool, sheetTemplate: String, firstSheetIndex: Int, format: StoryboardOptions.ImageFormat,
+                singleImages: Bool, sheetTemplate: String, firstSheetIndex: Int, format: ImageFormat,
                 cues: [Cue], sheets: [Sheet], keyframeCount: Int, keyframeBytes: UInt64) {
         self.durationMilliseconds = durationMilliseconds
         self.intervalMilliseconds = intervalMilliseconds

@@ -28,7 +28,7 @@ struct Assembler {
         let keyframe = plan.keyframes[plan.cueKeyframes[index]]
         let keyframeTime = Double(keyframe.presentationTime) / Double(plan.timescale)
         if options.singleImages {
-            let bytes = try encoded ?? StoryboardMaker.encode(tile, format: options.format)
+            let bytes = try encoded ?? options.format.encode(tile)
             let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
             try await write(name, bytes)
             cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
@@ -57,7 +57,7 @@ struct Assembler {
         guard let current = sheet, current.tileCount > 0 else { return }
         sheet = nil
         let image = current.finished()
-        let bytes = try StoryboardMaker.encode(image, format: options.format)
+        let bytes = try options.format.encode(image)
         let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
         try await write(name, bytes)
         sheets.append(Storyboard.Sheet(fileName: name, width: image.width, height: image.height, tileCount: current.tileCount,

@@ -35,9 +35,8 @@ public struct StoryboardMaker: Sendable {
     public func make(movie: Movie? = nil, progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
                      write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
         try options.validate()
-        let clock = ContinuousClock()
-        let started = clock.now
-        let metered = MeteredByteSource(source)
+        let watch = Stopwatch()
+        let metered = CountingByteSource(source)
         let movie = if let movie { movie } else { try await MovieLocator().locate(in: metered).movie }
         let track = try movie.thumbnailTrack()
         let plan = try StoryboardPlan(track: track, options: options)
@@ -94,7 +93,7 @@ public struct StoryboardMaker: Sendable {
                                                           timescale: track.timescale)
                                 let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
                                 let image = try Renderer.render(frame, options: render)
-                                let encoded = encodesTiles ? try Self.encode(image, format: format) : nil
+                                let encoded = encodesTiles ? try format.encode(image) : nil
                                 made.append((ordinal, Tile(image: image, encoded: encoded)))
                             }
                             return made
@@ -113,8 +112,8 @@ public struct StoryboardMaker: Sendable {
                     if assembler.neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
                 }
                 progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
-                                             keyframeCount: keyframes.count, bytesFetched: metered.totals.bytes,
-                                             elapsedSeconds: Self.seconds(clock.now - started)))
+                                             keyframeCount: keyframes.count, bytesFetched: await metered.statistics?.bytes ?? 0,
+                                             elapsedSeconds: watch.milliseconds / 1000))
                 enqueue()
             }
         }
@@ -146,16 +145,5 @@ public struct StoryboardMaker: Sendable {
         render.allowsUpscaling = true
         render.appliesOrientation = options.appliesPreferredTrackTransform
         return render
-    }
-
-    static func encode(_ image: Image, format: StoryboardOptions.ImageFormat) throws(ThumbnailError) -> [UInt8] {
-        switch format {
-        case .jpeg(let quality): try JPEGEncoder(quality: quality).encode(image)
-        case .png: try PNGEncoder().encode(image)
-        }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -4,30 +4,6 @@
 /// (`interval` nil), tiles 160 pixels wide with the height from the picture's aspect ratio, 10 x 10 tiles a
 /// sheet, JPEG at quality 75.
 public struct StoryboardOptions: Sendable, Hashable {
-    /// The encoding of sheets (or single images).
-    public enum ImageFormat: Sendable, Hashable {
-        /// JPEG at a quality of 1...100.
-        case jpeg(quality: Int)
-        /// 8-bit PNG.
-        case png
-
-        /// The usual file name extension, without the dot: `jpg` or `png`.
-        public var fileExtension: String {
-            switch self {
-            case .jpeg: "jpg"
-            case .png: "png"
-            }
-        }
-
-        /// The media type: `image/jpeg` or `image/png`.
-        public var mediaType: String {
-            switch self {
-            case .jpeg: "image/jpeg"
-            case .png: "image/png"
-            }
-        }
-    }
-
     /// Seconds between cue starts; nil picks one from the duration (`defaultInterval(forDuration:)`).
     public var interval: Double?
     /// Tile width in pixels. Default 160.

@@ -14,7 +14,7 @@ import Thumbs
     }
 
     /// Locates the movie at `url` and reads the keyframe nearest the middle, as a thumbnail would.
-    static func keyframe(from source: HTTPByteSource, movie: Movie?, headSize: Int? = nil) async throws -> (Movie, Sample) {
+    static func keyframe(from source: any ByteSource, movie: Movie?, headSize: Int? = nil) async throws -> (Movie, Sample) {
         var options = MovieLocator.Options()
         if let headSize { options.headSize = headSize }
         let locator = MovieLocator(options: options)
@@ -35,7 +35,7 @@ import Thumbs
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/h264-faststart.mp4"))
         let (movie, keyframe) = try await Self.keyframe(from: source, movie: nil)
-        let stats = await source.stats
+        let stats = try #require(await source.statistics)
         #expect(stats.roundTrips == 2)
         #expect(server.requests.count == 2)
         #expect(server.requests.allSatisfy { $0.method == "GET" })
@@ -50,7 +50,7 @@ import Thumbs
         let source = try HTTPByteSource(url: server.url("/h264-bframes.mp4"))
         // The fixture (84 KB) is smaller than the default head: use a head that ends inside mdat.
         let (movie, _) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024)
-        #expect(await source.stats.roundTrips == 3)
+        #expect(await source.statistics?.roundTrips == 3)
         #expect(server.requests.count == 3)
         // The second request starts where mdat ends: that is where moov is.
         let moovStart = movie.moovOffset
@@ -62,14 +62,14 @@ import Thumbs
         defer { Task { try? await server.shutdown() } }
         let cache = MovieIndexCache()
         let url = server.url("/h264-bframes.mp4")
-        let first = try await cache.open(url: url)
+        let first = try await cache.open(HTTPInput(url: url))
         #expect(!first.cached)
         _ = try await Self.keyframe(from: first.source, movie: first.movie)
         server.resetLog()
-        let second = try await cache.open(url: url)
+        let second = try await cache.open(HTTPInput(url: url))
         #expect(second.cached)
         let (_, keyframe) = try await Self.keyframe(from: second.source, movie: second.movie)
-        #expect(await second.source.stats.roundTrips == 1)
+        #expect(await second.source.statistics?.roundTrips == 1)
         #expect(server.requests.count == 1)
         #expect(server.bodyBytes == Int(keyframe.size))
         #expect(server.requests.first?.ifRange != nil)
@@ -80,19 +80,19 @@ import Thumbs
         defer { Task { try? await server.shutdown() } }
         let cache = MovieIndexCache()
         let url = server.url("/h264-faststart.mp4")
-        _ = try await cache.open(url: url)
+        _ = try await cache.open(HTTPInput(url: url))
         // The file is replaced: a new ETag from now on.
         let served = server.requests.count
         server.update { $0.changeETagAfterRequests = served }
-        let reopened = try await cache.open(url: url)
+        let reopened = try await cache.open(HTTPInput(url: url))
         do {
             _ = try await Self.keyframe(from: reopened.source, movie: reopened.movie)
             Issue.record("a changed file was read with a stale index")
         } catch let error as FetchError {
             #expect(error.code == .resourceChanged)
-            await cache.invalidate(url)
+            await cache.invalidate(try HTTPInput(url: url).identity)
         }
-        let fresh = try await cache.open(url: url)
+        let fresh = try await cache.open(HTTPInput(url: url))
         #expect(!fresh.cached)
         _ = try await Self.keyframe(from: fresh.source, movie: fresh.movie)
     }

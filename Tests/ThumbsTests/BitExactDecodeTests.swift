@@ -4,7 +4,18 @@ import MP4BoxTestSupport
 import Testing
 import Thumbs
 
-/// Decoded frames against ffmpeg's decode of the same frames, byte for byte.
+/// A fixture's video track and a source over its bytes.
+private struct DecoderFixture {
+    let track: Track
+    let source: FileByteSource
+
+    init(_ name: String) async throws {
+        source = try FileByteSource(path: Fixtures.path(name))
+        track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack, "\(name) has no video")
+    }
+}
+
+/// Frames planned, fetched and decoded as the library does, against ffmpeg's decode of the same frames, byte for byte.
 @Suite struct BitExactDecodeTests {
     static let fixtures = FrameReferences.names
 

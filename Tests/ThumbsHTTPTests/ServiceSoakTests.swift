@@ -101,8 +101,8 @@ struct ServiceSoakTests {
         configuration.countLimit = 24
         configuration.indexCapacity = 4
         let service = ThumbnailService(configuration: configuration)
-        let requests = keys.map { key in
-            ThumbnailRequest(asset: .url(server.url("/" + Fixtures.fileName(key.fixture)), fetchOptions: fetch),
+        let requests = try keys.map { key in
+            ThumbnailRequest(asset: ThumbnailAsset(try HTTPInput(url: server.url("/" + Fixtures.fileName(key.fixture)), options: fetch)),
                              time: .fraction(key.fraction), options: key.options)
         }
 

@@ -1,4 +1,7 @@
-/// What fetching cost: requests, bytes, round trips, connections and time.
+/// What reading a source cost: requests, bytes, round trips, connections and time.
+///
+/// `HTTPByteSource` fills every field from the wire; `CountingByteSource` fills requests, bytes, round trips, wall
+/// time and the log for any other source (status 0).
 public struct FetchStats: Sendable, Equatable, Codable {
     /// One request.
     public struct Request: Sendable, Equatable, Codable {
@@ -8,7 +11,7 @@ public struct FetchStats: Sendable, Equatable, Codable {
         public var end: UInt64?
         /// For a suffix range, how many bytes from the end.
         public var suffixLength: UInt64?
-        /// The HTTP status (0 when no response came).
+        /// The HTTP status (0 when no response came, and for sources that are not HTTP).
         public var status: Int
         /// Body bytes received.
         public var bytes: UInt64

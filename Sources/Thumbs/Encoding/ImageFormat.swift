@@ -1,0 +1,27 @@
+/// The file format of an encoded picture: one type for thumbnails and storyboards, and the one entry to encoding.
+public enum ImageFormat: Sendable, Hashable {
+    /// PNG (8-bit, or 16-bit for a `.rgb16` image: `keepsHDR` output).
+    case png
+    /// Baseline JPEG at a quality of 1...100.
+    case jpeg(quality: Int)
+
+    /// The encoder that writes this format.
+    public var encoder: any ImageEncoder {
+        switch self {
+        case .png: PNGEncoder()
+        case .jpeg(let quality): JPEGEncoder(quality: quality)
+        }
+    }
+
+    /// The file of `image` in this format.
+    /// - Throws: `ThumbnailError` `encodingFailed`.
+    public func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+        try encoder.encode(image)
+    }
+
+    /// The usual file name extension, without the dot: `png` or `jpg`.
+    public var fileExtension: String { encoder.fileExtension }
+
+    /// The media type: `image/png` or `image/jpeg`.
+    public var mediaType: String { encoder.mediaType }
+}
