@@ -9,8 +9,8 @@ public struct CodecConfiguration: Sendable {
 
     /// The codec.
     public var codec: Codec
-    /// The sample entry code (avc1, avc3, hvc1, hev1).
-    public var format: FourCC
+    /// The coding format (avc1, avc3, hvc1, hev1): the sample entry code, or the original format of an encrypted entry.
+    public var codingFormat: FourCC
     /// Bytes in each NAL unit length prefix.
     public var nalUnitLengthSize: Int
     /// Parameter sets to send before the first picture, in order (VPS, SPS, PPS), without start codes.
@@ -21,11 +21,11 @@ public struct CodecConfiguration: Sendable {
     /// Reads the configuration of a visual sample entry.
     /// - Throws: `DecodeError` `unsupportedCodec` or `badConfiguration`, or `unsupportedFeature` for interlaced H.264.
     public init(entry: VisualSampleEntry) throws(DecodeError) {
-        format = entry.codingFormat
-        switch format {
+        codingFormat = entry.codingFormat
+        switch codingFormat {
         case "avc1", "avc3":
             guard let avcC = entry.avcConfiguration else {
-                throw DecodeError(.badConfiguration, "\(format) sample entry has no avcC")
+                throw DecodeError(.badConfiguration, "\(codingFormat) sample entry has no avcC")
             }
             codec = .h264
             nalUnitLengthSize = avcC.nalUnitLengthSize
@@ -38,7 +38,7 @@ public struct CodecConfiguration: Sendable {
             try Self.checkDecodable(videoParameters)
         case "hvc1", "hev1":
             guard let hvcC = entry.hevcConfiguration else {
-                throw DecodeError(.badConfiguration, "\(format) sample entry has no hvcC")
+                throw DecodeError(.badConfiguration, "\(codingFormat) sample entry has no hvcC")
             }
             codec = .hevc
             nalUnitLengthSize = hvcC.nalUnitLengthSize
@@ -46,7 +46,7 @@ public struct CodecConfiguration: Sendable {
             // libde265 reads the SPS itself: one our reader cannot read only leaves the reorder depth at its default.
             if case .success(let parameters) = entry.sequenceParameters { videoParameters = parameters }
         default:
-            throw DecodeError(.unsupportedCodec, "no decoder for \(format)")
+            throw DecodeError(.unsupportedCodec, "no decoder for \(codingFormat)")
         }
     }
 

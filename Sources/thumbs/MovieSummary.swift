@@ -71,7 +71,7 @@ struct MovieSummary: Encodable {
     static func summarise(_ track: Track) -> TrackSummary {
         var summary = TrackSummary(
             id: track.id, kind: track.kind.rawValue, handler: track.handlerType.description,
-            codec: track.codingFormat?.description, sampleEntry: track.format?.description,
+            codec: track.codingFormat?.description, sampleEntry: track.sampleEntryType?.description,
             encrypted: track.isEncrypted, enabled: track.trackHeader.isEnabled,
             timescale: track.timescale, duration: track.durationSeconds,
             sampleCount: track.samples.count, syncSampleCount: track.samples.syncSampleCount)

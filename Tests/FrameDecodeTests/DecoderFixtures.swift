@@ -21,7 +21,7 @@ struct DecoderFixture {
 
     /// The first sync sample's input.
     func keyframe() async throws -> DecoderInput {
-        try await input(track.samples.syncSample(0))
+        try await input(track.samples.sampleIndex(ofSyncSample: 0))
     }
 
     /// Decodes `inputs` with a fresh decoder and flushes; returns every picture.

@@ -50,7 +50,7 @@ import Testing
         let fixture = try await DecoderFixture(name)
         let digests = try Self.frameDigests(name)
         for position in 0..<fixture.track.samples.syncSampleCount {
-            let input = try await fixture.input(fixture.track.samples.syncSample(position))
+            let input = try await fixture.input(fixture.track.samples.sampleIndex(ofSyncSample: position))
             let frames = try fixture.decodeAll([input])
             let pts = fixture.track.presentationTime(of: input.sample)
             #expect(frames.count == 1)

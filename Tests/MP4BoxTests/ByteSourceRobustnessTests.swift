@@ -8,7 +8,7 @@ import Testing
     static func fingerprint(_ movie: Movie) throws -> [String] {
         var lines = ["tracks \(movie.tracks.count) fragmented \(movie.isFragmented) moov \(movie.moovOffset)"]
         for track in movie.tracks {
-            lines.append("track \(track.id) \(track.kind) \(track.format?.description ?? "-") \(track.samples.count) \(track.durationSeconds)")
+            lines.append("track \(track.id) \(track.kind) \(track.sampleEntryType?.description ?? "-") \(track.samples.count) \(track.durationSeconds)")
             for index in 0..<track.samples.count {
                 let sample = try track.samples.sample(at: index)
                 lines.append("\(sample.offset) \(sample.size) \(sample.decodeTime) \(sample.compositionOffset) \(sample.isSync)")

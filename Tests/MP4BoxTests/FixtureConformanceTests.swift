@@ -35,7 +35,7 @@ import Testing
         let expected = try Fixtures.expectation(name)
         let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path(name))).movie
         let track = try #require(movie.primaryVideoTrack)
-        #expect(track.format?.description == expected.codecTag)
+        #expect(track.sampleEntryType?.description == expected.codecTag)
         let codec = expected.codecName == "h264" ? ["avc1", "avc3"] : ["hvc1", "hev1"]
         #expect(codec.contains(track.codingFormat?.description ?? ""))
         #expect(track.croppedSize?.width == expected.width)

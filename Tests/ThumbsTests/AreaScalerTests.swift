@@ -12,7 +12,7 @@ import Thumbs
         TestFrames.frame(luma: rows, colour: fullRange)
     }
 
-    static func greys(_ image: Image) -> [Int] {
+    static func greys(_ image: RGBImage) -> [Int] {
         (0..<image.height).flatMap { y in (0..<image.width).map { x in image.pixel(x: x, y: y)[0] } }
     }
 

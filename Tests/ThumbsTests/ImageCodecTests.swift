@@ -16,26 +16,26 @@ import Thumbs
     }
 
     /// A `width` x `height` image of noise, with `padding` unused bytes after each row.
-    static func noise(_ format: Image.PixelFormat, width: Int = 37, height: Int = 23, padding: Int = 0) -> Image {
+    static func noise(_ format: RGBImage.PixelFormat, width: Int = 37, height: Int = 23, padding: Int = 0) -> RGBImage {
         var generator = Noise()
         let rowBytes = width * format.bytesPerPixel + padding
         let pixels = (0..<rowBytes * height).map { _ in generator.next() }
-        return Image(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: format, pixels: pixels)
+        return RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: format, pixels: pixels)
     }
 
     /// A smooth colour ramp, the kind of picture JPEG is for.
-    static func ramp(width: Int = 160, height: Int = 90) -> Image {
+    static func ramp(width: Int = 160, height: Int = 90) -> RGBImage {
         var pixels: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
                 pixels += [UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x + y) * 255 / (width + height - 2))]
             }
         }
-        return Image(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
+        return RGBImage(width: width, height: height, pixelFormat: .rgb8, pixels: pixels)
     }
 
-    @Test(arguments: [Image.PixelFormat.rgb8, .rgba8, .rgb16], [0, 5])
-    func pngRoundTripGivesBackTheExactPixels(_ format: Image.PixelFormat, padding: Int) throws {
+    @Test(arguments: [RGBImage.PixelFormat.rgb8, .rgba8, .rgb16], [0, 5])
+    func pngRoundTripGivesBackTheExactPixels(_ format: RGBImage.PixelFormat, padding: Int) throws {
         let image = Self.noise(format, padding: format == .rgb16 ? padding * 2 : padding)
         let png = try PNGEncoder().encode(image)
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -75,7 +75,7 @@ import Thumbs
         for index in 0..<(16 * 8) {
             rgba += opaque.pixels[3 * index..<3 * index + 3] + [UInt8(index)] + [0xAA, 0xAA, 0xAA, 0xAA].prefix(index % 16 == 15 ? 4 : 0)
         }
-        let padded = Image(width: 16, height: 8, bytesPerRow: 16 * 4 + 4, pixelFormat: .rgba8, pixels: rgba)
+        let padded = RGBImage(width: 16, height: 8, bytesPerRow: 16 * 4 + 4, pixelFormat: .rgba8, pixels: rgba)
         #expect(try JPEGEncoder(quality: 100).encode(padded) == (try JPEGEncoder(quality: 100).encode(opaque)))
     }
 
@@ -83,10 +83,10 @@ import Thumbs
         #expect(throws: ThumbnailError(.encodingFailed, "jpeg: holds 8-bit samples only, not rgb16")) {
             try JPEGEncoder().encode(Self.noise(.rgb16))
         }
-        let short = Image(width: 10, height: 10, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: 299))
+        let short = RGBImage(width: 10, height: 10, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: 299))
         for encoder in [PNGEncoder() as any ImageEncoder, JPEGEncoder()] {
             #expect { try encoder.encode(short) } throws: { ($0 as? ThumbnailError)?.code == .encodingFailed }
-            #expect { try encoder.encode(Image(black: 0, height: 4, pixelFormat: .rgb8)) } throws: {
+            #expect { try encoder.encode(RGBImage(black: 0, height: 4, pixelFormat: .rgb8)) } throws: {
                 ($0 as? ThumbnailError)?.code == .encodingFailed
             }
         }

@@ -68,11 +68,11 @@ import Thumbs
     @Test func orientedMovesEveryPixelByTheTrackMatrix() {
         // Each pixel's value is its index; the matrix (a, b, c, d) maps (x, y) to (a·x + c·y + tx, b·x + d·y + ty).
         let width = 4, height = 3
-        for format in [Image.PixelFormat.rgb8, .rgb16, .rgba8] {
+        for format in [RGBImage.PixelFormat.rgb8, .rgb16, .rgba8] {
             let pixelBytes = format.bytesPerPixel
             var pixels = [UInt8](repeating: 0, count: width * height * pixelBytes)
             for index in 0..<(width * height) { pixels[index * pixelBytes] = UInt8(index) }
-            let image = Image(width: width, height: height, pixelFormat: format, pixels: pixels)
+            let image = RGBImage(width: width, height: height, pixelFormat: format, pixels: pixels)
             for orientation in Orientation.all {
                 let turned = image.oriented(by: orientation)
                 let (a, b, c, d) = orientation.linear

@@ -29,7 +29,7 @@ import Thumbs
         let (storyboard, files) = try await StoryboardOracles.make(name, options: options)
         #expect(storyboard.tileSize == PixelSize(width: firstReference.width, height: firstReference.height))
 
-        var images: [String: Image] = [:]
+        var images: [String: RGBImage] = [:]
         for (file, bytes) in files { images[file] = try StoryboardOracles.decode(file, bytes) }
         let duration = StoryboardOracles.durationMilliseconds(expectation)
         let track = try StoryboardOracles.validate(webVTT: storyboard.webVTT(), images: images, durationMilliseconds: duration,
@@ -102,7 +102,7 @@ import Thumbs
         let fromGrid = try StoryboardTrack(manifest: manifest)
         #expect(fromGrid.cues.map(\.reference) == fromVTT.cues.map(\.reference))
         for tenth in 0...31 {
-            #expect(fromGrid.thumbnail(at: Double(tenth) / 10) == fromVTT.thumbnail(at: Double(tenth) / 10))
+            #expect(fromGrid.tile(at: Double(tenth) / 10) == fromVTT.tile(at: Double(tenth) / 10))
         }
     }
 
@@ -119,7 +119,7 @@ import Thumbs
         for sheet in capped.sheets where sheet.tileCount > 1 {
             #expect(sheet.byteCount <= options.maximumSheetBytes ?? 0, "\(sheet.fileName) has \(sheet.byteCount) bytes")
         }
-        var images: [String: Image] = [:]
+        var images: [String: RGBImage] = [:]
         for (file, bytes) in files { images[file] = try StoryboardOracles.decode(file, bytes) }
         _ = try StoryboardOracles.validate(webVTT: capped.webVTT(), images: images, durationMilliseconds: 3000, singleImages: false)
         #expect(!capped.manifest.uniformGrid)
@@ -137,7 +137,7 @@ import Thumbs
         #expect(storyboard.keyframeCount == 7)
         let text = storyboard.webVTT()
         #expect(!text.contains("#"))
-        var images: [String: Image] = [:]
+        var images: [String: RGBImage] = [:]
         for (file, bytes) in files { images[file] = try StoryboardOracles.decode(file, bytes) }
         let track = try StoryboardOracles.validate(webVTT: text, images: images, durationMilliseconds: 3000, singleImages: true)
         #expect(track.cues.map(\.reference.url) == (1...15).map { "storyboard-\($0).png" })

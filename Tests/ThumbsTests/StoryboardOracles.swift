@@ -45,14 +45,14 @@ enum StoryboardOracles {
     }
 
     /// The decoded image of a written file (PNG or JPEG by its name).
-    static func decode(_ fileName: String, _ bytes: [UInt8]) throws -> Image {
+    static func decode(_ fileName: String, _ bytes: [UInt8]) throws -> RGBImage {
         fileName.hasSuffix(".png") ? try PNGDecoder().decode(bytes) : try JPEGDecoder().decode(bytes)
     }
 
     /// Checks a WebVTT thumbnail track by rule: every timing line is `HH:MM:SS.mmm --> HH:MM:SS.mmm` (checked by a
     /// regular expression, not our reader); read by `StoryboardTrack`, the cues start at 0, follow each other with
     /// no gap or overlap, and end at `durationMilliseconds`; every region lies inside its decoded image.
-    static func validate(webVTT text: String, images: [String: Image], durationMilliseconds: Int64,
+    static func validate(webVTT text: String, images: [String: RGBImage], durationMilliseconds: Int64,
                          singleImages: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> StoryboardTrack {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "WEBVTT", sourceLocation: sourceLocation)
@@ -91,7 +91,7 @@ enum StoryboardOracles {
     }
 
     /// The region of `image` as its own tightly packed image.
-    static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
+    static func crop(_ image: RGBImage, x: Int, y: Int, width: Int, height: Int) -> RGBImage {
         let packed = image.packed()
         let pixelBytes = packed.pixelFormat.bytesPerPixel
         var pixels: [UInt8] = []
@@ -100,6 +100,6 @@ enum StoryboardOracles {
             let start = row * packed.bytesPerRow + x * pixelBytes
             pixels.append(contentsOf: packed.pixels[start..<start + width * pixelBytes])
         }
-        return Image(width: width, height: height, pixelFormat: packed.pixelFormat, pixels: pixels)
+        return RGBImage(width: width, height: height, pixelFormat: packed.pixelFormat, pixels: pixels)
     }
 }

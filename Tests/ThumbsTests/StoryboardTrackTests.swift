@@ -38,30 +38,30 @@ import Thumbs
 
     @Test func thumbnailAtPicksTheContainingCueElseBeforeElseFirst() throws {
         let track = try StoryboardTrack(webVTT: Self.sprite, baseURL: "https://media.example/videos/a/thumbs.vtt?token=1")
-        #expect(track.thumbnail(at: 0)?.region?.x == 0)
-        #expect(track.thumbnail(at: 4.999)?.region?.x == 0)
-        #expect(track.thumbnail(at: 5)?.region?.x == 160)          // ends are exclusive
-        #expect(track.thumbnail(at: 12)?.url == "https://cdn.example/other.jpg")
-        let gap = try #require(track.thumbnail(at: 17))               // between cues: the one before
+        #expect(track.tile(at: 0)?.region?.x == 0)
+        #expect(track.tile(at: 4.999)?.region?.x == 0)
+        #expect(track.tile(at: 5)?.region?.x == 160)          // ends are exclusive
+        #expect(track.tile(at: 12)?.url == "https://cdn.example/other.jpg")
+        let gap = try #require(track.tile(at: 17))               // between cues: the one before
         #expect(gap.start == 10 && gap.end == 15)
-        #expect(track.thumbnail(at: 99)?.url == "https://media.example/videos/shared/single.jpg")  // after all: the last
-        #expect(track.thumbnail(at: -3)?.start == 0)                  // before all: the first
-        #expect(track.thumbnail(at: 1)?.url == "https://media.example/videos/a/sprite.jpg")
-        #expect(track.thumbnail(at: .nan) == nil)
-        #expect(try StoryboardTrack(webVTT: "WEBVTT\n").thumbnail(at: 1) == nil)
+        #expect(track.tile(at: 99)?.url == "https://media.example/videos/shared/single.jpg")  // after all: the last
+        #expect(track.tile(at: -3)?.start == 0)                  // before all: the first
+        #expect(track.tile(at: 1)?.url == "https://media.example/videos/a/sprite.jpg")
+        #expect(track.tile(at: .nan) == nil)
+        #expect(try StoryboardTrack(webVTT: "WEBVTT\n").tile(at: 1) == nil)
     }
 
     @Test func thumbnailAtTimesPastAnyMillisecondCountSaturate() throws {
         // 1e300 s is finite but no Int64 of milliseconds: before, converting it trapped.
         let track = try StoryboardTrack(webVTT: Self.sprite)
-        #expect(track.thumbnail(at: 1e300)?.start == 20)
-        #expect(track.thumbnail(at: -1e300)?.start == 0)
-        #expect(track.thumbnail(at: 9.3e15)?.start == 20)
+        #expect(track.tile(at: 1e300)?.start == 20)
+        #expect(track.tile(at: -1e300)?.start == 0)
+        #expect(track.tile(at: 9.3e15)?.start == 20)
     }
 
     @Test func thumbnailAtHandlesALeadingFirstCueAfterZero() throws {
         let track = try StoryboardTrack(webVTT: "WEBVTT\n\n00:00:02.000 --> 00:00:04.000\na.jpg\n")
-        #expect(track.thumbnail(at: 1)?.start == 2)
+        #expect(track.tile(at: 1)?.start == 2)
     }
 
     @Test func readsCRLFAndByteOrderMark() throws {
@@ -121,9 +121,9 @@ import Thumbs
                                        intervalMilliseconds: 2000, durationMilliseconds: 15_000, firstIndex: 0)
         #expect(grid.cues.count == 8)
         #expect(grid.cues.last?.endMilliseconds == 15_000)
-        let seventh = try #require(grid.thumbnail(at: 13.5))  // tile 6: sheet 1, slot 0
+        let seventh = try #require(grid.tile(at: 13.5))  // tile 6: sheet 1, slot 0
         #expect(seventh.url == "tiles/1.jpg" && seventh.region == .init(x: 0, y: 0, width: 100, height: 50))
-        let fifth = try #require(grid.thumbnail(at: 9))       // tile 4: sheet 0, column 1, row 1
+        let fifth = try #require(grid.tile(at: 9))       // tile 4: sheet 0, column 1, row 1
         #expect(fifth.url == "tiles/0.jpg" && fifth.region == .init(x: 100, y: 50, width: 100, height: 50))
         #expect(fifth.start == 8 && fifth.end == 10)
         #expect { try StoryboardTrack(gridTemplate: "a.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,

@@ -146,7 +146,7 @@ import Testing
     @Test func cacheRespectsBothLimitsDirectly() {
         var cache = ThumbnailCache<Int>(countLimit: 3, costLimit: 1000)
         let thumbnail = { (bytes: Int) in
-            Thumbnail(image: Image(width: 1, height: bytes / 3, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: bytes)),
+            Thumbnail(image: RGBImage(width: 1, height: bytes / 3, pixelFormat: .rgb8, pixels: [UInt8](repeating: 0, count: bytes)),
                       encoded: [], requestedTime: 0, actualTime: 0, keyframeTime: 0, isSyncSample: true, orientation: .identity,
                       isCoverArt: false, decodedSamples: 1, bytesFetched: 0, requests: 0, timings: .init())
         }

@@ -22,7 +22,7 @@ struct Keyframe {
         let movie = try MovieParser.parse(fileBytes: bytes)
         guard let track = movie.primaryVideoTrack, let entry = track.visualEntry else { throw DecodeError(.noFrame, "no video") }
         self.track = track
-        let sample = try track.samples.sample(at: track.samples.syncSample(0))
+        let sample = try track.samples.sample(at: track.samples.sampleIndex(ofSyncSample: 0))
         let sampleBytes = Array(bytes[Int(sample.offset)..<Int(sample.offset) + Int(sample.size)])
         let configuration = try CodecConfiguration(entry: entry)
         input = DecoderInput(sample: sample, bytes: sampleBytes)

@@ -19,7 +19,7 @@ struct Stage: Sendable {
     let plan: FramePlan
     let bytes: [Int: [UInt8]]
     let frame: DecodedFrame
-    let image: Image
+    let image: RGBImage
 
     init(path: String) async throws {
         let source = try FileByteSource(path: path)

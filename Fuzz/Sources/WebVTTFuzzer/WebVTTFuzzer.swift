@@ -11,7 +11,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let track = try? StoryboardTrack(webVTT: text, baseURL: "https://example.com/movies/storyboard.vtt") {
         sink &+= track.cues.count
         for seconds in [-1, 0, 0.5, 10, 3599.999, 1e9, 1e300, -1e300, .infinity, .nan] {
-            if let thumbnail = track.thumbnail(at: seconds) { sink &+= thumbnail.url.utf8.count }
+            if let tile = track.tile(at: seconds) { sink &+= tile.url.utf8.count }
         }
     }
     if let line = text.split(separator: "\n").first,

@@ -19,7 +19,7 @@ public final class De265Decoder: VideoDecoder {
     public init(configuration: CodecConfiguration, colour: ColourDescription?,
                 threading: VideoDecoderFactory.Threading = .single, limits: DecoderLimits = DecoderLimits()) throws(DecodeError) {
         guard configuration.codec == .hevc else {
-            throw DecodeError(.unsupportedCodec, "De265Decoder decodes HEVC, not \(configuration.format)")
+            throw DecodeError(.unsupportedCodec, "De265Decoder decodes HEVC, not \(configuration.codingFormat)")
         }
         for parameterSet in configuration.parameterSets where DecoderLimits.isBaseLayerSequenceParameterSet(parameterSet, codec: .hevc) {
             try limits.check(sequenceParameterSet: parameterSet, codec: .hevc, sampleIndex: nil)

@@ -49,7 +49,7 @@ public enum SampleEntry: Sendable {
     case other(UnknownSampleEntry)
 
     /// The entry's four-character code.
-    public var format: FourCC {
+    public var type: FourCC {
         switch self {
         case .visual(let entry): entry.header.type
         case .audio(let entry): entry.header.type

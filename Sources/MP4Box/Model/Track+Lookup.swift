@@ -59,7 +59,7 @@ extension Track {
         var best: Sample?
         var bestDistance = UInt64.max
         for position in max(0, around - 1)...min(syncCount - 1, around + 2) {
-            let candidate = try samples.sample(at: samples.syncSample(position))
+            let candidate = try samples.sample(at: samples.sampleIndex(ofSyncSample: position))
             let distance = presentationTime(of: candidate).distanceMagnitude(to: time)
             let earlier = best.map { presentationTime(of: candidate) < presentationTime(of: $0) } ?? true
             if distance < bestDistance || (distance == bestDistance && earlier) {
@@ -76,7 +76,7 @@ extension Track {
         var position = samples.syncIndex(atOrBefore: shown.index) ?? 0
         let lowest = max(0, position - Self.maximumReorderSearch)
         while position >= lowest {
-            let candidate = try samples.sample(at: samples.syncSample(position))
+            let candidate = try samples.sample(at: samples.sampleIndex(ofSyncSample: position))
             if presentationTime(of: candidate) <= time || position == lowest { return candidate }
             position -= 1
         }

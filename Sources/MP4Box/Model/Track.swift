@@ -58,12 +58,12 @@ public struct Track: Sendable {
     }
 
     /// The four-character code of the first sample entry (`encv` stays `encv`; see `codingFormat`).
-    public var format: FourCC? { sampleEntries.first?.format }
+    public var sampleEntryType: FourCC? { sampleEntries.first?.type }
 
     /// The format the samples are coded in: the first entry's code, or frma's original format for encrypted entries.
     public var codingFormat: FourCC? {
         if let visual = visualEntry { return visual.codingFormat }
-        return sampleEntries.first?.format
+        return sampleEntries.first?.type
     }
 
     /// Whether the first sample entry is protected (encv, enca, or has a sinf).

@@ -133,7 +133,7 @@ public struct FragmentedSampleTable: Sendable {
     }
 
     /// The sample index of the `n`th sync sample (0-based `n`, below `syncSampleCount`).
-    func syncSample(_ n: Int) -> Int {
+    func sampleIndex(ofSyncSample n: Int) -> Int {
         guard n >= 0, n < syncSampleCount else { return 0 }
         let position = BinarySearch.prefixCount(runs.count) { syncSamplesBefore[$0] <= n } - 1
         let run = runs[position]

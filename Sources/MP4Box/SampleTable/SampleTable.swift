@@ -40,9 +40,9 @@ public struct SampleTable: Sendable {
     public var syncSampleCount: Int { standardSyncCount + (fragments?.syncSampleCount ?? 0) }
 
     /// The sample index of the `n`th sync sample (0-based `n`, below `syncSampleCount`).
-    public func syncSample(_ n: Int) -> Int {
-        if let standard, n < standardSyncCount { return standard.syncSample(n) }
-        return (fragments?.syncSample(n - standardSyncCount) ?? 0) + standardCount
+    public func sampleIndex(ofSyncSample n: Int) -> Int {
+        if let standard, n < standardSyncCount { return standard.sampleIndex(ofSyncSample: n) }
+        return (fragments?.sampleIndex(ofSyncSample: n - standardSyncCount) ?? 0) + standardCount
     }
 
     /// The position in the sync list of the last sync sample at or before sample `index`.

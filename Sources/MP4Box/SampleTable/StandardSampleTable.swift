@@ -127,7 +127,7 @@ public struct StandardSampleTable: Sendable {
     public let syncSampleCount: Int
 
     /// The sample index of the `n`th sync sample.
-    public func syncSample(_ n: Int) -> Int {
+    public func sampleIndex(ofSyncSample n: Int) -> Int {
         guard let syncSamples else { return n }
         return Int(syncSamples.uint32(n)) - 1
     }

@@ -49,14 +49,8 @@ struct TimeToSampleMap: Sendable {
     func lastSample(decodedAtOrBefore time: Int64) -> Int? {
         guard sampleCount > 0, time >= 0 else { return nil }
         // Last run whose first time is <= time (runs of zero samples share a first time; take the last).
-        var low = 0
-        var high = firstTime.count - 1
-        while low + 1 < high {
-            let middle = (low + high) / 2
-            if firstTime[middle] <= time { low = middle } else { high = middle }
-        }
+        var run = max(0, BinarySearch.prefixCount(firstTime.count - 1) { firstTime[$0] <= time } - 1)
         // Skip back over empty runs at the end.
-        var run = low
         while run > 0 && index.firstSample[run] == index.firstSample[run + 1] { run -= 1 }
         let delta = Int64(runs.uint32(run, 4))
         let count = index.firstSample[run + 1] - index.firstSample[run]

@@ -1,4 +1,4 @@
-/// Turns an `Image` into the bytes of an image file.
+/// Turns an `RGBImage` into the bytes of an image file.
 public protocol ImageEncoder: Sendable {
     /// The file's media type, such as `image/png`.
     var mediaType: String { get }
@@ -6,5 +6,5 @@ public protocol ImageEncoder: Sendable {
     var fileExtension: String { get }
     /// The file's bytes.
     /// - Throws: `ThumbnailError` `encodingFailed`.
-    func encode(_ image: Image) throws(ThumbnailError) -> [UInt8]
+    func encode(_ image: RGBImage) throws(ThumbnailError) -> [UInt8]
 }

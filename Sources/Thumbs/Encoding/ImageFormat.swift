@@ -15,7 +15,7 @@ public enum ImageFormat: Sendable, Hashable {
 
     /// The file of `image` in this format.
     /// - Throws: `ThumbnailError` `encodingFailed`.
-    public func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+    public func encode(_ image: RGBImage) throws(ThumbnailError) -> [UInt8] {
         try encoder.encode(image)
     }
 

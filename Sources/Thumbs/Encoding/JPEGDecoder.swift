@@ -10,7 +10,7 @@ public struct JPEGDecoder: Sendable {
 
     /// The `.rgb8` image.
     /// - Throws: `ThumbnailError` `invalidImage` for bytes that are not a readable JPEG, or an image that is too large.
-    public func decode(_ bytes: [UInt8]) throws(ThumbnailError) -> Image {
+    public func decode(_ bytes: [UInt8]) throws(ThumbnailError) -> RGBImage {
         try TurboJPEG.decompress(bytes, maximumPixelCount: maximumPixelCount)
     }
 }

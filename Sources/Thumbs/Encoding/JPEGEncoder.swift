@@ -28,7 +28,7 @@ public struct JPEGEncoder: ImageEncoder {
 
     /// The JPEG file of an 8-bit image; the alpha of `.rgba8` is ignored.
     /// - Throws: `ThumbnailError` `encodingFailed` for `.rgb16` or an ill-formed image, or when libjpeg-turbo fails.
-    public func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+    public func encode(_ image: RGBImage) throws(ThumbnailError) -> [UInt8] {
         try TurboJPEG.compress(image, quality: quality, subsampling: chromaSubsampling)
     }
 }

@@ -28,7 +28,7 @@ final class PNGImageHandle {
 enum LibPNG {
     /// The PNG file of `image` (8-bit RGB or RGBA, or 16-bit RGB, which libpng tags as linear, gAMA 1.0).
     /// - Throws: `ThumbnailError` `encodingFailed` for an ill-formed image or when libpng fails.
-    static func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+    static func encode(_ image: RGBImage) throws(ThumbnailError) -> [UInt8] {
         guard image.isWellFormed, image.bytesPerRow % image.pixelFormat.bytesPerSample == 0,
               let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height),
               let stride = Int32(exactly: image.bytesPerRow / image.pixelFormat.bytesPerSample) else {
@@ -46,7 +46,7 @@ enum LibPNG {
         var pixels = image.pixels
         #if _endian(big)
         if image.pixelFormat == .rgb16 {
-            // libpng wants native-endian png_uint_16; Image holds little-endian.
+            // libpng wants native-endian png_uint_16; RGBImage holds little-endian.
             for index in stride(from: 0, to: pixels.count - 1, by: 2) { pixels.swapAt(index, index + 1) }
         }
         #endif
@@ -76,7 +76,7 @@ enum LibPNG {
     /// as libpng's simplified reader gives them: linear light, so a file tagged
     /// with another gamma (or untagged, taken as sRGB) is converted.
     /// - Throws: `ThumbnailError` `invalidImage` for bytes libpng cannot read or an image above `maximumPixelCount`.
-    static func decode(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> Image {
+    static func decode(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> RGBImage {
         let handle = PNGImageHandle()
         let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&handle.image, $0.baseAddress, $0.count) }
         guard began != 0 else {
@@ -89,7 +89,7 @@ enum LibPNG {
             throw ThumbnailError(.invalidImage, "png: a \(width)x\(height) image is larger than \(maximumPixelCount) pixels")
         }
         let fileFormat = handle.image.format
-        let pixelFormat: Image.PixelFormat
+        let pixelFormat: RGBImage.PixelFormat
         if fileFormat & PNG_FORMAT_FLAG_ALPHA != 0 {
             pixelFormat = .rgba8
             handle.image.format = PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA
@@ -116,6 +116,6 @@ enum LibPNG {
             for index in Swift.stride(from: 0, to: pixels.count - 1, by: 2) { pixels.swapAt(index, index + 1) }
         }
         #endif
-        return Image(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: pixels)
+        return RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: pixels)
     }
 }

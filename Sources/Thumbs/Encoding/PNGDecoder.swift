@@ -10,7 +10,7 @@ public struct PNGDecoder: Sendable {
 
     /// The image: `.rgba8` when the file has alpha, `.rgb16` when it is 16-bit without alpha (as linear light), else `.rgb8`.
     /// - Throws: `ThumbnailError` `invalidImage` for bytes that are not a readable PNG, or an image that is too large.
-    public func decode(_ bytes: [UInt8]) throws(ThumbnailError) -> Image {
+    public func decode(_ bytes: [UInt8]) throws(ThumbnailError) -> RGBImage {
         try LibPNG.decode(bytes, maximumPixelCount: maximumPixelCount)
     }
 }

@@ -14,7 +14,7 @@ public struct PNGEncoder: ImageEncoder {
 
     /// The PNG file of `image`.
     /// - Throws: `ThumbnailError` `encodingFailed` for an ill-formed image or when libpng fails.
-    public func encode(_ image: Image) throws(ThumbnailError) -> [UInt8] {
+    public func encode(_ image: RGBImage) throws(ThumbnailError) -> [UInt8] {
         try LibPNG.encode(image)
     }
 }

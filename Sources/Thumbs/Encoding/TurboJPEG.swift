@@ -28,7 +28,7 @@ final class TurboJPEGHandle {
 enum TurboJPEG {
     /// The JPEG file of an 8-bit image (alpha is ignored) at `quality` 1...100.
     /// - Throws: `ThumbnailError` `encodingFailed` for a 16-bit or ill-formed image, or when libjpeg-turbo fails.
-    static func compress(_ image: Image, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling) throws(ThumbnailError) -> [UInt8] {
+    static func compress(_ image: RGBImage, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling) throws(ThumbnailError) -> [UInt8] {
         guard image.pixelFormat != .rgb16 else {
             throw ThumbnailError(.encodingFailed, "jpeg: holds 8-bit samples only, not \(image.pixelFormat)")
         }
@@ -67,7 +67,7 @@ enum TurboJPEG {
 
     /// The `.rgb8` image in a JPEG file.
     /// - Throws: `ThumbnailError` `invalidImage` for bytes libjpeg-turbo cannot read or an image above `maximumPixelCount`.
-    static func decompress(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> Image {
+    static func decompress(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> RGBImage {
         let handle: TurboJPEGHandle
         do {
             handle = try TurboJPEGHandle(compressing: false)
@@ -96,6 +96,6 @@ enum TurboJPEG {
         guard status == 0 else {
             throw ThumbnailError(.invalidImage, "jpeg: \(handle.message)")
         }
-        return Image(width: Int(width), height: Int(height), bytesPerRow: rowBytes, pixelFormat: .rgb8, pixels: pixels)
+        return RGBImage(width: Int(width), height: Int(height), bytesPerRow: rowBytes, pixelFormat: .rgb8, pixels: pixels)
     }
 }

@@ -5,7 +5,7 @@ import MP4Box
 enum CoverArtRenderer {
     /// Renders `art` with `options`' size and fit mode.
     /// - Throws: `ThumbnailError` `invalidImage` when the art does not decode.
-    static func render(_ art: Artwork, options: ThumbnailOptions) throws(ThumbnailError) -> Image {
+    static func render(_ art: Artwork, options: ThumbnailOptions) throws(ThumbnailError) -> RGBImage {
         let bytes = Array(art.data)
         let decoded = art.format == .jpeg ? try JPEGDecoder().decode(bytes) : try PNGDecoder().decode(bytes)
         let source = decoded.packed()
@@ -31,7 +31,7 @@ enum CoverArtRenderer {
                 output[index * 3 + channel] = UInt8(max(0, min(255, scaled[index].rounded())))
             }
         }
-        let image = Image(width: size.width, height: size.height, pixelFormat: .rgb8, pixels: output)
+        let image = RGBImage(width: size.width, height: size.height, pixelFormat: .rgb8, pixels: output)
         if layout.canvas != layout.content {
             return image.placed(onBlackCanvasOf: layout.canvas, at: layout.contentOrigin)
         }

@@ -20,7 +20,7 @@ public struct Thumbnail: Sendable {
     }
 
     /// The picture.
-    public var image: Image
+    public var image: RGBImage
     /// The picture encoded as `ThumbnailOptions.format` asked (empty when it is nil).
     public var encoded: [UInt8]
     /// The time asked for, in seconds.

@@ -303,7 +303,7 @@ public actor ThumbnailGenerator {
               let position = track.samples.syncIndex(atOrBefore: current.index) else { return nil }
         var next = position + 1
         while next < track.samples.syncSampleCount {
-            let candidate = try track.samples.sample(at: track.samples.syncSample(next))
+            let candidate = try track.samples.sample(at: track.samples.sampleIndex(ofSyncSample: next))
             if track.presentationTime(of: candidate) > time { return candidate }
             next += 1
         }

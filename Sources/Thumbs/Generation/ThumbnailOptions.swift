@@ -24,7 +24,7 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var requestedTimeToleranceBefore: Double = .infinity
     /// How far after the requested time the frame may be, in seconds. Default: unlimited (nearest keyframe).
     public var requestedTimeToleranceAfter: Double = .infinity
-    /// The output encoding (default PNG); nil: no encoding, the raw `Image` only.
+    /// The output encoding (default PNG); nil: no encoding, the raw `RGBImage` only.
     public var format: ImageFormat? = .png
     /// Keep HDR (PQ/HLG) signal values in a 16-bit image instead of tone-mapping to SDR.
     public var keepsHDR = false

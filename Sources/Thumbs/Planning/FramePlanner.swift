@@ -43,13 +43,13 @@ public enum FramePlanner {
             // leaves keyframes out): decode from the first sample, as players do.
             return try plan(from: samples.sample(at: 0), to: target, in: track, requestedTime: requestedTime, limits: limits)
         }
-        var start = try samples.sample(at: samples.syncSample(syncPosition))
+        var start = try samples.sample(at: samples.sampleIndex(ofSyncSample: syncPosition))
         // A picture shown before the sync sample that precedes it in decode order is a leading picture of
         // that (open-GOP) sync sample: it needs the previous GOP's references.
         let lowest = max(0, syncPosition - Track.maximumReorderSearch)
         while targetTime < track.presentationTime(of: start) && syncPosition > lowest && start.index != target.index {
             syncPosition -= 1
-            start = try samples.sample(at: samples.syncSample(syncPosition))
+            start = try samples.sample(at: samples.sampleIndex(ofSyncSample: syncPosition))
         }
         return try plan(from: start, to: target, in: track, requestedTime: requestedTime, limits: limits)
     }

@@ -1,6 +1,6 @@
 import MP4Box
 
-/// Scaled Y'CbCr planes (code values, one sample per output pixel) to an RGB `Image`.
+/// Scaled Y'CbCr planes (code values, one sample per output pixel) to an `RGBImage`.
 ///
 /// SDR sources give `.rgb8` R'G'B' by the stream's matrix and range, with no
 /// transfer or primaries conversion (BT.601/709 content is shown as is). PQ
@@ -9,7 +9,7 @@ import MP4Box
 enum ColourConverter {
     /// Converts `count` pixels; `cb` and `cr` are nil for a monochrome picture (neutral chroma).
     static func image(luma: [Float], cb: [Float]?, cr: [Float]?, size: PixelSize, bitDepth: Int,
-                      colour: ColourDescription, keepsHDR: Bool, toneMapping: ToneMapping) -> Image {
+                      colour: ColourDescription, keepsHDR: Bool, toneMapping: ToneMapping) -> RGBImage {
         let matrix = YCbCrToRGB(colour: colour, bitDepth: bitDepth)
         let count = size.width * size.height
         let neutral = matrix.isGBR ? luma : [Float](repeating: matrix.chromaOffset, count: count)
@@ -17,15 +17,15 @@ enum ColourConverter {
         let red = cr ?? neutral
         let isHDR = ToneMapper.isHDR(transferCharacteristics: colour.transfer)
         if isHDR && keepsHDR {
-            return Image(width: size.width, height: size.height, pixelFormat: .rgb16,
+            return RGBImage(width: size.width, height: size.height, pixelFormat: .rgb16,
                          pixels: signal16(luma, blue, red, count: count, matrix: matrix))
         }
         if isHDR, let mapper = ToneMapper(transferCharacteristics: colour.transfer, primaries: colour.primaries,
                                           parameters: toneMapping) {
-            return Image(width: size.width, height: size.height, pixelFormat: .rgb8,
+            return RGBImage(width: size.width, height: size.height, pixelFormat: .rgb8,
                          pixels: toneMapped(luma, blue, red, count: count, matrix: matrix, mapper: mapper))
         }
-        return Image(width: size.width, height: size.height, pixelFormat: .rgb8,
+        return RGBImage(width: size.width, height: size.height, pixelFormat: .rgb8,
                      pixels: signal8(luma, blue, red, count: count, matrix: matrix))
     }
 

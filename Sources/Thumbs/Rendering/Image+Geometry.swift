@@ -1,11 +1,11 @@
 import MP4Box
 
-extension Image {
+extension RGBImage {
     /// The image as `orientation` shows it: mirrored left-right first (when `mirrored`), then turned clockwise.
     ///
     /// A pixel at (x, y) of this `width` x `height` image moves to (a·x + c·y + tx, b·x + d·y + ty)
     /// with (a, b, c, d) = `orientation.linear` and the translation that keeps it inside the picture.
-    public func oriented(by orientation: Orientation) -> Image {
+    public func oriented(by orientation: Orientation) -> RGBImage {
         guard orientation != .identity, isWellFormed else { return self }
         let (a, b, c, d) = orientation.linear
         let outputWidth = orientation.swapsDimensions ? height : width
@@ -33,13 +33,13 @@ extension Image {
             }
             initialised = outputRowBytes * outputHeight
         }
-        return Image(width: outputWidth, height: outputHeight, bytesPerRow: outputRowBytes, pixelFormat: pixelFormat,
+        return RGBImage(width: outputWidth, height: outputHeight, bytesPerRow: outputRowBytes, pixelFormat: pixelFormat,
                      pixels: result)
     }
 
     /// The image placed with its top-left corner at `origin` on a black canvas of `size` (parts outside are cut).
-    public func placed(onBlackCanvasOf size: PixelSize, at origin: (x: Int, y: Int)) -> Image {
-        var canvas = Image(black: size.width, height: size.height, pixelFormat: pixelFormat)
+    public func placed(onBlackCanvasOf size: PixelSize, at origin: (x: Int, y: Int)) -> RGBImage {
+        var canvas = RGBImage(black: size.width, height: size.height, pixelFormat: pixelFormat)
         guard isWellFormed, size.width > 0, size.height > 0 else { return canvas }
         let pixelBytes = pixelFormat.bytesPerPixel
         let firstColumn = max(0, -origin.x)

@@ -1,7 +1,7 @@
 import FrameDecode
 import MP4Box
 
-/// Turns a `DecodedFrame` into an upright, sized RGB `Image`.
+/// Turns a `DecodedFrame` into an upright, sized `RGBImage`.
 ///
 /// The order is the cheapest that gives the same picture: the crop and the
 /// visible part (for `.fill`) select a source region; the Y', Cb and Cr planes
@@ -21,7 +21,7 @@ public enum Renderer {
     /// - Throws: `ThumbnailError` `invalidFrame` when the planes do not match the frame's size and format;
     ///   `invalidOption` for a negative box side, a crop outside the picture, or an output above
     ///   `maximumOutputPixelCount`.
-    public static func render(_ frame: DecodedFrame, options: RenderOptions) throws(ThumbnailError) -> Image {
+    public static func render(_ frame: DecodedFrame, options: RenderOptions) throws(ThumbnailError) -> RGBImage {
         let source = try SourcePicture(frame)
         let region = try cropRegion(source, options: options)
         let layout = try self.layout(croppedWidth: region.width, croppedHeight: region.height, options: options)

@@ -13,14 +13,14 @@ public struct SpriteSheet: Sendable {
     public private(set) var tileCount = 0
     /// The sum of the tiles' own encoded sizes, when they were given (an estimate of the sheet's size).
     public private(set) var estimatedBytes = 0
-    private var canvas: Image
+    private var canvas: RGBImage
 
     /// An empty, black sheet of `columns` x `rows` tiles of `tileSize`.
     public init(tileSize: PixelSize, columns: Int, rows: Int) {
         self.tileSize = tileSize
         self.columns = max(1, columns)
         self.rows = max(1, rows)
-        canvas = Image(black: tileSize.width * self.columns, height: tileSize.height * self.rows, pixelFormat: .rgb8)
+        canvas = RGBImage(black: tileSize.width * self.columns, height: tileSize.height * self.rows, pixelFormat: .rgb8)
     }
 
     /// How many tiles the sheet holds.
@@ -36,7 +36,7 @@ public struct SpriteSheet: Sendable {
 
     /// Puts `tile` in the next place and returns its region; a tile of another size is cut or left black at the
     /// edges of its place. `encodedBytes` adds to `estimatedBytes`. Returns nil, placing nothing, when the sheet is full.
-    public mutating func place(_ tile: Image, encodedBytes: Int = 0) -> (x: Int, y: Int, width: Int, height: Int)? {
+    public mutating func place(_ tile: RGBImage, encodedBytes: Int = 0) -> (x: Int, y: Int, width: Int, height: Int)? {
         guard !isFull else { return nil }
         let origin = origin(ofSlot: tileCount)
         let source = tile.pixelFormat == .rgb8 ? tile.packed() : tile
@@ -62,7 +62,7 @@ public struct SpriteSheet: Sendable {
     }
 
     /// The sheet's picture, cut to `finishedSize`.
-    public func finished() -> Image {
+    public func finished() -> RGBImage {
         let size = finishedSize
         if size.width == canvas.width && size.height == canvas.height { return canvas }
         return canvas.placed(onBlackCanvasOf: size, at: (0, 0))

@@ -23,7 +23,7 @@ struct Assembler {
     var neededKeyframe: Int { neededKeyframeIfAny ?? plan.keyframes.count }
 
     /// Places the next cue's tile.
-    mutating func place(_ tile: Image, encoded: [UInt8]?, write: (String, [UInt8]) async throws -> Void) async throws {
+    mutating func place(_ tile: RGBImage, encoded: [UInt8]?, write: (String, [UInt8]) async throws -> Void) async throws {
         let index = cues.count
         let keyframe = plan.keyframes[plan.cueKeyframes[index]]
         let keyframeTime = Double(keyframe.presentationTime) / Double(plan.timescale)

@@ -23,7 +23,7 @@ public struct StoryboardMaker: Sendable {
 
     /// A tile ready to place: its picture and, when it was encoded on its own, its file bytes.
     private struct Tile: Sendable {
-        var image: Image
+        var image: RGBImage
         var encoded: [UInt8]?
     }
 

@@ -23,8 +23,8 @@ public struct StoryboardTrack: Sendable, Equatable {
         }
     }
 
-    /// The answer for one time.
-    public struct Thumbnail: Sendable, Equatable {
+    /// What to show at one time: an image, and the region of it when the image is a sprite sheet.
+    public struct Tile: Sendable, Equatable {
         /// The image URL, resolved against the track's base when it was relative.
         public var url: String
         /// The region of the image, or nil for the whole image.
@@ -149,9 +149,9 @@ public struct StoryboardTrack: Sendable, Equatable {
                       singleImages: manifest.singleImages, baseURL: baseURL)
     }
 
-    /// The thumbnail for `seconds`: the cue containing it; else the nearest cue that ends at or before it; else
+    /// The tile for `seconds`: the cue containing it; else the nearest cue that ends at or before it; else
     /// the first cue after it. nil only for a track without cues or a time that is not a number.
-    public func thumbnail(at seconds: Double) -> Thumbnail? {
+    public func tile(at seconds: Double) -> Tile? {
         guard !cues.isEmpty, !seconds.isNaN else { return nil }
         // Milliseconds, saturating: a finite time past ±2^63 ms (about 292 million years) is the end or the start.
         let milliseconds = (seconds * 1000).rounded(.down)
@@ -170,9 +170,9 @@ public struct StoryboardTrack: Sendable, Equatable {
         return answer(before)
     }
 
-    private func answer(_ cue: Cue) -> Thumbnail {
-        Thumbnail(url: StoryboardReference.resolve(cue.reference.url, against: baseURL), region: cue.reference.region,
-                  start: Double(cue.startMilliseconds) / 1000, end: Double(cue.endMilliseconds) / 1000)
+    private func answer(_ cue: Cue) -> Tile {
+        Tile(url: StoryboardReference.resolve(cue.reference.url, against: baseURL), region: cue.reference.region,
+             start: Double(cue.startMilliseconds) / 1000, end: Double(cue.endMilliseconds) / 1000)
     }
 
     /// Parses `start --> end [settings]`.

@@ -2,7 +2,7 @@
 ///
 /// 8-bit formats hold one byte per sample. `.rgb16` holds two bytes per
 /// sample, little-endian, 0...65535.
-public struct Image: Sendable, Equatable {
+public struct RGBImage: Sendable, Equatable {
     /// The layout of one pixel.
     public enum PixelFormat: Sendable, Equatable, CustomStringConvertible {
         /// Red, green, blue, one byte each.
@@ -84,7 +84,7 @@ public struct Image: Sendable, Equatable {
     }
 
     /// The same pixels with rows tightly packed (`bytesPerRow == width * bytesPerPixel`).
-    public func packed() -> Image {
+    public func packed() -> RGBImage {
         let rowBytes = width * pixelFormat.bytesPerPixel
         guard bytesPerRow != rowBytes else { return self }
         var rows = [UInt8]()
@@ -92,6 +92,6 @@ public struct Image: Sendable, Equatable {
         for row in 0..<height {
             rows.append(contentsOf: pixels[row * bytesPerRow..<row * bytesPerRow + rowBytes])
         }
-        return Image(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: rows)
+        return RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: rows)
     }
 }
