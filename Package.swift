@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RangeFetch", targets: ["RangeFetch"]),
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
+        .library(name: "Storyboards", targets: ["Storyboards"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
         // For tests and fuzzing (as swift-nio's NIOTestUtils): the fault-injecting server, the scripted transport.
         .library(name: "RangeFetchTestSupport", targets: ["RangeFetchTestSupport"]),
@@ -48,10 +49,14 @@ let package = Package(
         // protocols (ByteSource, MovieInput): no HTTP here, so a user of local files builds no networking.
         .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG"]),
 
+        // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
+        // such tracks.
+        .target(name: "Storyboards", dependencies: ["Thumbs", "MP4Box", "FrameDecode"]),
+
         .executableTarget(
             name: "thumbs",
             dependencies: [
-                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs",
+                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "MP4Box", "MP4BoxTestSupport"]),
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [
@@ -75,8 +81,8 @@ let package = Package(
         ),
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
-        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "RangeFetch", "MP4Box", "MP4BoxTestSupport",
-                                                          "RangeFetchTestSupport"]),
+        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "MP4Box",
+                                                          "MP4BoxTestSupport", "RangeFetchTestSupport"]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
         .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
     ]

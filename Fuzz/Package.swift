@@ -21,7 +21,7 @@ let package = Package(
         .executableTarget(name: "PlannerFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
                                                                 .product(name: "Thumbs", package: "Thumbs")]),
         // The WebVTT thumbnail-track reader.
-        .executableTarget(name: "WebVTTFuzzer", dependencies: ["FuzzSupport", .product(name: "Thumbs", package: "Thumbs")]),
+        .executableTarget(name: "WebVTTFuzzer", dependencies: ["FuzzSupport", .product(name: "Storyboards", package: "Thumbs")]),
         // HTTPByteSource's response handling over a scripted server, with MovieLocator on top.
         .executableTarget(name: "HTTPFuzzer", dependencies: ["FuzzSupport",
                                                              .product(name: "RangeFetchTestSupport", package: "Thumbs")]),

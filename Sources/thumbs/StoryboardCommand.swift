@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MP4Box
 import Synchronization
+import Storyboards
 import Thumbs
 
 /// `thumbs storyboard`: sprite sheets, a WebVTT thumbnail track and a JSON manifest, from keyframes alone.

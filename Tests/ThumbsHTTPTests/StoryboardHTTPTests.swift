@@ -3,6 +3,7 @@ import MP4BoxTestSupport
 import RangeFetch
 import RangeFetchTestSupport
 import Testing
+import Storyboards
 import Thumbs
 
 /// What a storyboard costs over HTTP, counted by the server: the index plus the keyframes used, and no more

@@ -1,8 +1,8 @@
 import FuzzSupport
-import Thumbs
+import Storyboards
 
 /// libFuzzer entry point: the input as a WebVTT thumbnail track (any bytes, decoded as UTF-8 with repairs), read
-/// by `StoryboardTrack` against a base URL, then asked for the thumbnail at several times; and its first line as
+/// by `StoryboardTrack` against a base URL, then asked for the tile at several times; and its first line as
 /// one cue payload (`StoryboardReference`). `StoryboardError` is the expected answer to bad input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -8,7 +8,7 @@ import MP4Box
 /// however long the run from the keyframe: `run` asks its caller for each batch (from a cache or the source), and
 /// the caller may keep what it fetched. A sample larger than `maximumSampleSize` is refused before anything is
 /// fetched.
-struct DecodeSession {
+package struct DecodeSession {
     /// What to decode.
     let plan: FramePlan
     /// The decoder, reset by the caller to start at the plan's keyframe.
@@ -25,7 +25,7 @@ struct DecodeSession {
     /// A decoder for the track and sample description of `plan`, within `limits`; `threading` defaults to two worker
     /// threads when more than one sample is decoded.
     /// - Throws: `DecodeError` (`unsupportedCodec`, `badConfiguration`, `limitExceeded`, ...).
-    static func makeDecoder(for track: Track, plan: FramePlan, limits: ThumbnailLimits,
+    package static func makeDecoder(for track: Track, plan: FramePlan, limits: ThumbnailLimits,
                             threading: VideoDecoderFactory.Threading? = nil) throws -> any VideoDecoder {
         try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
                                             threading: threading ?? (plan.samples.count > 1 ? .workers(2) : .single),
@@ -34,7 +34,7 @@ struct DecodeSession {
 
     /// A session for `plan` on `decoder`.
     /// - Throws: `ThumbnailError` `limitExceeded` when a sample is larger than `limits.maximumSampleSize`.
-    init(plan: FramePlan, decoder: any VideoDecoder, limits: ThumbnailLimits) throws {
+    package init(plan: FramePlan, decoder: any VideoDecoder, limits: ThumbnailLimits) throws {
         if let large = plan.samples.first(where: { UInt64($0.size) > UInt64(max(0, limits.maximumSampleSize)) }) {
             throw ThumbnailError(.limitExceeded, "\(large.size) bytes, more than the sample size limit of \(limits.maximumSampleSize)",
                                  sample: large.index)
@@ -46,7 +46,7 @@ struct DecodeSession {
 
     /// The samples to fetch and decode next (at most `batchBytes` of them, at least one); nil when the picture is
     /// found or every sample was handed out.
-    mutating func nextBatch() -> ArraySlice<Sample>? {
+    package mutating func nextBatch() -> ArraySlice<Sample>? {
         guard found == nil, next < plan.samples.count else { return nil }
         var end = next
         var bytes = 0
@@ -60,7 +60,7 @@ struct DecodeSession {
 
     /// Decodes `batch` (from `nextBatch()`) with its bytes by sample index; the picture once the decoder gives it.
     /// - Throws: `DecodeError`; `ThumbnailError` `sampleOutOfRange` when a sample's bytes are missing; `CancellationError`.
-    mutating func decode(_ batch: ArraySlice<Sample>, bytes: [Int: [UInt8]]) throws -> DecodedFrame? {
+    package mutating func decode(_ batch: ArraySlice<Sample>, bytes: [Int: [UInt8]]) throws -> DecodedFrame? {
         for sample in batch {
             try Task.checkCancellation()
             guard let data = bytes[sample.index] else {
@@ -76,7 +76,7 @@ struct DecodeSession {
 
     /// The picture, flushing the decoder when the samples did not give it.
     /// - Throws: `DecodeError`; `ThumbnailError` `noFrame` when the decoder never gave the target's picture.
-    mutating func finish() throws -> DecodedFrame {
+    package mutating func finish() throws -> DecodedFrame {
         if let found { return found }
         for frame in try decoder.flush() where frame.sampleIndex == plan.target.index {
             found = frame
@@ -90,7 +90,7 @@ struct DecodeSession {
     /// Fetches each batch with `fetch` and decodes it, until the picture; each decode step holds one of
     /// `decodePermits` (when given) and runs on the caller's actor.
     /// - Throws: what `fetch` throws; `DecodeError`; `ThumbnailError` `noFrame` or `sampleOutOfRange`; `CancellationError`.
-    mutating func run(decodePermits: AsyncLimiter? = nil, isolation: isolated (any Actor)? = #isolation,
+    package mutating func run(decodePermits: AsyncLimiter? = nil, isolation: isolated (any Actor)? = #isolation,
                       fetch: (ArraySlice<Sample>) async throws -> [Int: [UInt8]]) async throws -> DecodedFrame {
         while let batch = nextBatch() {
             let fetchWatch = Stopwatch()
@@ -114,7 +114,7 @@ struct DecodeSession {
     }
 
     /// Decodes a plan whose bytes are all at hand.
-    static func decode(_ plan: FramePlan, bytes: [Int: [UInt8]], with decoder: any VideoDecoder,
+    package static func decode(_ plan: FramePlan, bytes: [Int: [UInt8]], with decoder: any VideoDecoder,
                        limits: ThumbnailLimits = ThumbnailLimits()) throws -> DecodedFrame {
         var session = try DecodeSession(plan: plan, decoder: decoder, limits: limits)
         while let batch = session.nextBatch() {

@@ -27,7 +27,7 @@ public struct ThumbnailLimits: Sendable, Hashable {
     public var maximumPictureLumaSamples = DecoderLimits.largestLevelLumaSamples
 
     /// What the decoders are told.
-    var decoderLimits: DecoderLimits {
+    package var decoderLimits: DecoderLimits {
         var limits = DecoderLimits()
         limits.maximumLumaSamples = maximumPictureLumaSamples
         return limits

@@ -15,6 +15,17 @@ public struct FramePlan: Sendable {
     /// The media timescale.
     public var timescale: UInt32
 
+    /// Makes a plan (planners do).
+    package init(target: Sample, samples: [Sample], requestedTime: Int64, targetPresentationTime: Int64,
+                 keyframePresentationTime: Int64, timescale: UInt32) {
+        self.target = target
+        self.samples = samples
+        self.requestedTime = requestedTime
+        self.targetPresentationTime = targetPresentationTime
+        self.keyframePresentationTime = keyframePresentationTime
+        self.timescale = timescale
+    }
+
     /// Total bytes of the samples.
     public var sampleBytes: UInt64 { samples.reduce(0) { $0 + UInt64($1.size) } }
 

@@ -5,6 +5,6 @@ internal import Darwin
 #endif
 
 /// The number of processor cores online, from sysconf (no Foundation in the library's hot paths).
-enum ProcessInfoCores {
-    static var active: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+package enum ProcessInfoCores {
+    package static var active: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }

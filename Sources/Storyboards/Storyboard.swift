@@ -1,3 +1,5 @@
+import Thumbs
+
 /// A made storyboard: the cues, where each cue's picture is, and the sheets that hold them.
 ///
 /// Times are whole milliseconds, the resolution of WebVTT timestamps, so the cues are exactly contiguous:

@@ -1,3 +1,4 @@
+import Storyboards
 import Testing
 import Thumbs
 

@@ -1,5 +1,6 @@
 import FrameDecode
 import MP4Box
+import Thumbs
 
 /// Makes a storyboard of a movie from its keyframes alone: sheets of tiles (or single images), in cue order.
 ///

@@ -1,6 +1,7 @@
 import FrameDecode
 import MP4Box
 import Synchronization
+import Thumbs
 
 /// Decoders for one track, lent to one task at a time: at most as many are made as decodes run at once.
 final class DecoderPool: Sendable {

@@ -1,3 +1,5 @@
+import Thumbs
+
 /// What a storyboard looks like: how often a tile is taken, the tile size, the sheet grid, the image format.
 ///
 /// The defaults are what players expect: about 50 tiles for a video under 15 minutes and about 100 above

@@ -1,4 +1,5 @@
 import MP4Box
+import Thumbs
 
 /// The cue times of a storyboard, the keyframe each cue shows, and the distinct keyframes to fetch.
 ///

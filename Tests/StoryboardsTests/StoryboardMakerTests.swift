@@ -1,6 +1,7 @@
 import Foundation
 import MP4Box
 import MP4BoxTestSupport
+import Storyboards
 import Synchronization
 import Testing
 import Thumbs
@@ -8,7 +9,7 @@ import Thumbs
 /// Storyboards of the fixtures: tiles against ffmpeg's frames, the WebVTT by rule, sheets, caps, concurrency.
 @Suite struct StoryboardMakerTests {
     /// Fixtures with ffmpeg thumbnails (Fixtures/make-thumbnail-references.sh).
-    static let fixtures = ReferenceThumbnailTests.fixtures
+    static let fixtures = ThumbnailReferences.fixtures
 
     /// Tiles whose keyframe is a frame ffmpeg drew (the first frame, the keyframe nearest the middle) match it:
     /// the tile size is the size ffmpeg's script computed from ffprobe's numbers, and the PSNR is at least 35 dB
@@ -19,7 +20,7 @@ import Thumbs
         let references = try #require(try FrameReferences.load(name))
         let expectation = try Fixtures.expectation(name)
         let firstReference = try PNGDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
-            ReferenceThumbnailTests.referencePath(name, role: "firstFrame")))))
+            ThumbnailReferences.path(name, role: "firstFrame")))))
         var options = StoryboardOptions()
         options.interval = max(0.001, (references.midTime * 1000).rounded() / 1000)
         options.tileWidth = firstReference.width
@@ -44,14 +45,14 @@ import Thumbs
             #expect(Int64((cue.keyframeTime * timescale).rounded()) == keyPTS, "\(name) cue \(index)")
             for reference in references.frames where reference.pts == keyPTS && reference.role != "frameAtMid" {
                 let expected = try PNGDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
-                    ReferenceThumbnailTests.referencePath(name, role: reference.role)))))
+                    ThumbnailReferences.path(name, role: reference.role)))))
                 let region = try #require(track.cues[index].reference.region)
                 let sheet = try #require(images[track.cues[index].reference.url])
                 let tile = StoryboardOracles.crop(sheet, x: region.x, y: region.y, width: region.width, height: region.height)
                 #expect(tile.width == expected.width && tile.height == expected.height)
                 guard tile.width == expected.width, tile.height == expected.height else { continue }
                 let quality = psnr(tile.pixels, expected.packed().pixels)
-                #expect(quality >= ReferenceThumbnailTests.threshold(name), "\(name) cue \(index) \(reference.role): \(quality) dB")
+                #expect(quality >= ThumbnailReferences.threshold(name), "\(name) cue \(index) \(reference.role): \(quality) dB")
                 if ProcessInfo.processInfo.environment["THUMBS_PRINT_PSNR"] != nil {
                     print("storyboard psnr \(name) cue \(index) \(reference.role): \(String(format: "%.2f", quality)) dB")
                 }

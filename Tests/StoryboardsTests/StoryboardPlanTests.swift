@@ -1,5 +1,6 @@
 import MP4Box
 import MP4BoxTestSupport
+import Storyboards
 import Testing
 import Thumbs
 

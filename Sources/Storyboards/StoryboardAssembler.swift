@@ -1,3 +1,5 @@
+import Thumbs
+
 /// Places tiles in cue order into sheets (or single images) and writes each image when it is finished.
 struct Assembler {
     let plan: StoryboardPlan

@@ -1,6 +1,7 @@
 import Foundation
 import MP4Box
 import MP4BoxTestSupport
+import Storyboards
 import Synchronization
 import Testing
 import Thumbs

@@ -1,3 +1,5 @@
+import Thumbs
+
 /// One sheet of tiles being filled, row by row, left to right.
 ///
 /// The canvas is the full grid; `finished()` cuts it to the rows used (and, when the tiles fill less than one
