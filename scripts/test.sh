@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build "$@"
+# The documentation of every library module, with broken links and undocumented parameters as errors.
+scripts/docs.sh

@@ -9,7 +9,9 @@ import NIOCore
 /// retries and redirects.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response once its head has arrived; the body streams after.
-    /// - Parameter timeout: how long the head may take.
+    /// - Parameters:
+    ///   - request: the request, with its Range and If-Range headers.
+    ///   - timeout: how long the head may take.
     /// - Throws: `HTTPClientError` (timeouts and cancellation are classified; anything else counts as a failed
     ///   connection and is retried), or `CancellationError`.
     func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse
