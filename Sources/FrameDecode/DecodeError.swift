@@ -1,4 +1,4 @@
-/// The one error type of the `FrameDecode` layer: what the decoder refused, for which sample.
+/// The one error type of the `FrameDecode` layer: what was refused, by which decoder library, for which sample.
 public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
@@ -24,19 +24,24 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The kind of failure.
     public var code: Code
+    /// The decoder library that failed (`openh264`, `libde265`), when one did; its state, when it gave one, is in
+    /// `detail`.
+    public var decoder: String?
     /// The sample's index in decode order, when one is involved.
     public var sampleIndex: Int?
     /// A short, factual, lower-case description.
     public var detail: String
 
     /// Makes an error.
-    public init(_ code: Code, sampleIndex: Int? = nil, _ detail: String) {
+    public init(_ code: Code, decoder: String? = nil, sampleIndex: Int? = nil, _ detail: String) {
         self.code = code
+        self.decoder = decoder
         self.sampleIndex = sampleIndex
         self.detail = detail
     }
 
     public var description: String {
-        (sampleIndex.map { "sample \($0): " } ?? "") + detail
+        let place = [decoder, sampleIndex.map { "sample \($0)" }].compactMap(\.self)
+        return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
     }
 }

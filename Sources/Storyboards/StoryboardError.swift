@@ -1,4 +1,6 @@
-/// An error reading a storyboard: a WebVTT thumbnail track or a grid template that cannot be used.
+/// The one error type of the `Storyboards` layer: options that cannot make a storyboard, a track that cannot give
+/// one, or a thumbnail track (WebVTT, grid template) that cannot be read. Errors from below (`ThumbnailError` for a
+/// movie without video, `MP4Error`, `DecodeError`, the source's) keep their own types.
 public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
@@ -12,6 +14,14 @@ public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertib
         case malformedRegion
         /// A grid template's sizes, interval or file template cannot address tiles.
         case invalidGrid
+        /// An option is out of range, or the options ask for more cues or a larger sheet than allowed.
+        case invalidOption
+        /// The video track has no samples.
+        case noSamples
+        /// The video track has no usable duration.
+        case noDuration
+        /// The video track has no sync sample (near a cue).
+        case noKeyframe
     }
 
     /// The kind of failure.

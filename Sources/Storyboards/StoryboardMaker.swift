@@ -31,8 +31,9 @@ public struct StoryboardMaker: Sendable {
     /// Makes the storyboard. Each image file is passed to `write` (its file name and bytes) as soon as it is
     /// finished, in order; the returned value describes the cues and sheets (for `webVTT()` and `manifest`).
     /// `progress` is called after each keyframe is placed.
-    /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo`, `noSamples`, `noDuration`, `noKeyframe`, `noFrame`, `sampleOutOfRange`,
-    ///   `encodingFailed`), `DecodeError`, `MP4Error`, the source's errors, whatever `write` throws, `CancellationError`.
+    /// - Throws: `StoryboardError` (`invalidOption`, `noSamples`, `noDuration`, `noKeyframe`); `ThumbnailError` (`noVideo`,
+    ///   `noFrame`, `sampleOutOfRange`, `encodingFailed`), `DecodeError`, `MP4Error`, the source's errors, whatever
+    ///   `write` throws, `CancellationError`.
     public func make(movie: Movie? = nil, progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
                      write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
         try options.validate()
@@ -45,7 +46,7 @@ public struct StoryboardMaker: Sendable {
         let sheetColumns = options.singleImages ? 1 : options.columns
         let sheetRows = options.singleImages ? 1 : options.rows
         guard tileSize.width * sheetColumns * tileSize.height * sheetRows <= Renderer.maximumOutputPixelCount else {
-            throw ThumbnailError(.invalidOption, "a sheet of \(sheetColumns)x\(sheetRows) tiles of \(tileSize) is larger than "
+            throw StoryboardError(.invalidOption, "a sheet of \(sheetColumns)x\(sheetRows) tiles of \(tileSize) is larger than "
                                  + "\(Renderer.maximumOutputPixelCount) pixels")
         }
         let render = renderOptions(for: track, tileSize: tileSize)

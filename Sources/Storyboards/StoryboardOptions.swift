@@ -68,37 +68,37 @@ public struct StoryboardOptions: Sendable, Hashable {
     }
 
     /// Checks the options.
-    /// - Throws: `ThumbnailError` `invalidOption` for a non-positive or non-finite interval, tile side, grid
+    /// - Throws: `StoryboardError` `invalidOption` for a non-positive or non-finite interval, tile side, grid
     ///   side, quality outside 1...100, a template without `$index$` (with more than one image), or a
     ///   concurrency below 1.
-    public func validate() throws(ThumbnailError) {
+    public func validate() throws(StoryboardError) {
         if let interval, !(interval.isFinite && interval >= 0.001 && interval <= 1e9) {
-            throw ThumbnailError(.invalidOption, "interval \(interval) is not a positive number of seconds (at least 0.001)")
+            throw StoryboardError(.invalidOption, "interval \(interval) is not a positive number of seconds (at least 0.001)")
         }
         guard (1...4096).contains(tileWidth) else {
-            throw ThumbnailError(.invalidOption, "tile width \(tileWidth) is outside 1...4096")
+            throw StoryboardError(.invalidOption, "tile width \(tileWidth) is outside 1...4096")
         }
         if let tileHeight, !(1...4096).contains(tileHeight) {
-            throw ThumbnailError(.invalidOption, "tile height \(tileHeight) is outside 1...4096")
+            throw StoryboardError(.invalidOption, "tile height \(tileHeight) is outside 1...4096")
         }
         guard (1...256).contains(columns), (1...256).contains(rows) else {
-            throw ThumbnailError(.invalidOption, "a grid of \(columns)x\(rows) is outside 1...256 on a side")
+            throw StoryboardError(.invalidOption, "a grid of \(columns)x\(rows) is outside 1...256 on a side")
         }
         let sheetPixels = tileWidth * columns * (tileHeight ?? tileWidth * 4) * rows
         guard sheetPixels <= Renderer.maximumOutputPixelCount else {
-            throw ThumbnailError(.invalidOption, "a sheet of \(columns)x\(rows) tiles of width \(tileWidth) is too large")
+            throw StoryboardError(.invalidOption, "a sheet of \(columns)x\(rows) tiles of width \(tileWidth) is too large")
         }
         if case .jpeg(let quality) = format, !(1...100).contains(quality) {
-            throw ThumbnailError(.invalidOption, "jpeg quality \(quality) is outside 1...100")
+            throw StoryboardError(.invalidOption, "jpeg quality \(quality) is outside 1...100")
         }
         if let maximumSheetBytes, maximumSheetBytes < 1 {
-            throw ThumbnailError(.invalidOption, "maximum sheet bytes \(maximumSheetBytes) is not positive")
+            throw StoryboardError(.invalidOption, "maximum sheet bytes \(maximumSheetBytes) is not positive")
         }
         guard effectiveSheetTemplate.contains("$index$") else {
-            throw ThumbnailError(.invalidOption, "sheet template '\(effectiveSheetTemplate)' has no $index$")
+            throw StoryboardError(.invalidOption, "sheet template '\(effectiveSheetTemplate)' has no $index$")
         }
         guard maximumConcurrentFetches >= 1, (maximumConcurrentDecodes ?? 1) >= 1 else {
-            throw ThumbnailError(.invalidOption, "concurrency must be at least 1")
+            throw StoryboardError(.invalidOption, "concurrency must be at least 1")
         }
     }
 }

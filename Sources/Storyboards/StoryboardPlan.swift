@@ -44,24 +44,24 @@ public struct StoryboardPlan: Sendable {
     public var keyframeBytes: UInt64 { keyframes.reduce(0) { $0 + UInt64($1.sample.size) } }
 
     /// Plans the storyboard of `track` with `options`' interval (or the default one for its duration).
-    /// - Throws: `ThumbnailError` `noSamples` for a track without samples, `noDuration` without a duration, `noKeyframe` when it has no
+    /// - Throws: `StoryboardError` `noSamples` for a track without samples, `noDuration` without a duration, `noKeyframe` when it has no
     ///   sync sample, `invalidOption` for an interval that gives more than `maximumCueCount` cues; `MP4Error` when
     ///   the tables cannot place a sample.
     public init(track: Track, options: StoryboardOptions) throws {
-        guard track.samples.count > 0 else { throw ThumbnailError(.noSamples, "track \(track.id) has no samples") }
+        guard track.samples.count > 0 else { throw StoryboardError(.noSamples, "track \(track.id) has no samples") }
         guard track.samples.syncSampleCount > 0 else {
-            throw ThumbnailError(.noKeyframe, "track \(track.id) has no sync sample")
+            throw StoryboardError(.noKeyframe, "track \(track.id) has no sync sample")
         }
         let seconds = track.durationSeconds
         guard seconds.isFinite, seconds > 0, seconds < 1e9 else {
-            throw ThumbnailError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
+            throw StoryboardError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
         }
         let duration = max(1, Int64((seconds * 1000).rounded()))
         let interval = options.interval.map { max(1, Int64(($0 * 1000).rounded())) }
             ?? StoryboardOptions.defaultIntervalMilliseconds(forDuration: seconds)
         let count = (duration + interval - 1) / interval
         guard count <= Self.maximumCueCount else {
-            throw ThumbnailError(.invalidOption, "an interval of \(interval) ms over \(duration) ms gives \(count) cues, "
+            throw StoryboardError(.invalidOption, "an interval of \(interval) ms over \(duration) ms gives \(count) cues, "
                                  + "more than \(Self.maximumCueCount)")
         }
         durationMilliseconds = duration
@@ -73,7 +73,7 @@ public struct StoryboardPlan: Sendable {
         for index in 0..<Int(count) {
             let start = MediaTime(value: Int64(index) * interval, timescale: 1000).converted(to: track.timescale).value
             guard let keyframe = try track.syncSample(nearest: start) else {
-                throw ThumbnailError(.noKeyframe, "no sync sample near \(Int64(index) * interval) ms")
+                throw StoryboardError(.noKeyframe, "no sync sample near \(Int64(index) * interval) ms")
             }
             chosen.append(keyframe)
         }

@@ -68,7 +68,7 @@ import Thumbs
         var options = StoryboardOptions()
         options.interval = 1
         #expect { try StoryboardPlan(track: track, options: options) } throws: {
-            ($0 as? ThumbnailError)?.code == .invalidOption
+            ($0 as? StoryboardError)?.code == .invalidOption
         }
     }
 
@@ -77,7 +77,7 @@ import Thumbs
         movie.syncSamples = []
         let track = try await Self.syntheticTrack(movie)
         #expect { try StoryboardPlan(track: track, options: StoryboardOptions()) } throws: {
-            ($0 as? ThumbnailError)?.code == .noKeyframe
+            ($0 as? StoryboardError)?.code == .noKeyframe
         }
     }
 
@@ -108,7 +108,7 @@ import Thumbs
         options.maximumSheetBytes = 0
         cases.append(options)
         for options in cases {
-            #expect(throws: ThumbnailError.self) { try options.validate() }
+            #expect(throws: StoryboardError.self) { try options.validate() }
             #expect((try? options.validate()) == nil)
         }
         #expect(throws: Never.self) { try StoryboardOptions().validate() }

@@ -20,7 +20,7 @@ final class OpenH264Handle {
     init() throws(DecodeError) {
         var created: UnsafeMutablePointer<ISVCDecoder?>?
         guard WelsCreateDecoder(&created) == 0, let created, let table = created.pointee?.pointee else {
-            throw DecodeError(.decoderUnavailable, "openh264 could not create a decoder")
+            throw DecodeError(.decoderUnavailable, decoder: "openh264", "could not create a decoder")
         }
         decoder = created
         vtable = table
@@ -32,7 +32,7 @@ final class OpenH264Handle {
         parameters.sVideoProperty.eVideoBsType = VIDEO_BITSTREAM_AVC
         guard let initialize = vtable.Initialize, initialize(decoder, &parameters) == 0 else {
             WelsDestroyDecoder(created)
-            throw DecodeError(.decoderUnavailable, "openh264 could not initialise a decoder")
+            throw DecodeError(.decoderUnavailable, decoder: "openh264", "could not initialise a decoder")
         }
         _ = vtable.SetOption?(decoder, DECODER_OPTION_TRACE_LEVEL, &quiet)
     }

@@ -43,10 +43,10 @@ public final class OpenH264Decoder: VideoDecoder {
         reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
         let (state, picture) = handle.decode(annexB, timestamp: UInt64(index))
         if OpenH264Handle.lacksParameterSets(state) {
-            throw DecodeError(.missingParameterSets, sampleIndex: index, "no sequence or picture parameter set before this picture")
+            throw DecodeError(.missingParameterSets, decoder: "openh264", sampleIndex: index, "no sequence or picture parameter set before this picture")
         }
         if OpenH264Handle.isError(state) {
-            throw DecodeError(.decoderRejected, sampleIndex: index, "openh264 rejected the sample (state 0x\(String(state, radix: 16)))")
+            throw DecodeError(.decoderRejected, decoder: "openh264", sampleIndex: index, "rejected the sample (state 0x\(String(state, radix: 16)))")
         }
         return reorder.add(picture.map { [copy($0)] } ?? [])
     }

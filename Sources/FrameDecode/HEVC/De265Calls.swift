@@ -33,7 +33,7 @@ final class De265Handle {
     /// Creates a context; `workerThreads` > 0 starts that many decoding threads.
     init(workerThreads: Int) throws(DecodeError) {
         guard let created = de265_new_decoder() else {
-            throw DecodeError(.decoderUnavailable, "libde265 could not create a decoder")
+            throw DecodeError(.decoderUnavailable, decoder: "libde265", "could not create a decoder")
         }
         context = OpaquePointer(created)
         de265_set_verbosity(0)
@@ -42,7 +42,7 @@ final class De265Handle {
             let error = de265_start_worker_threads(UnsafeMutableRawPointer(context), Int32(workerThreads))
             guard de265_isOK(error) != 0 else {
                 de265_free_decoder(UnsafeMutableRawPointer(context))
-                throw DecodeError(.decoderUnavailable, "libde265 could not start threads: \(Self.text(error))")
+                throw DecodeError(.decoderUnavailable, decoder: "libde265", "could not start threads: \(Self.text(error))")
             }
         }
     }

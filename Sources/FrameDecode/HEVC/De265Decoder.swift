@@ -44,14 +44,14 @@ public final class De265Decoder: VideoDecoder {
         if !parameterSetsSent {
             for parameterSet in configuration.parameterSets {
                 if let failure = handle.push(nal: parameterSet[...], timestamp: Int64(index)) {
-                    throw DecodeError(.badConfiguration, sampleIndex: index, "libde265 refused a parameter set: \(failure)")
+                    throw DecodeError(.badConfiguration, decoder: "libde265", sampleIndex: index, "refused a parameter set: \(failure)")
                 }
                 sentParameterSets.insert(parameterSet)
             }
             if configuration.parameterSets.isEmpty {
                 let inBand = units.contains { range in (input.bytes[range.lowerBound] >> 1) & 0x3F == 33 }
                 guard inBand else {
-                    throw DecodeError(.missingParameterSets, sampleIndex: index, "no sequence parameter set before this picture")
+                    throw DecodeError(.missingParameterSets, decoder: "libde265", sampleIndex: index, "no sequence parameter set before this picture")
                 }
             }
             parameterSetsSent = true
@@ -69,24 +69,24 @@ public final class De265Decoder: VideoDecoder {
                 sentParameterSets.insert(parameterSet)
             }
             if let failure = handle.push(nal: input.bytes[range], timestamp: Int64(index)) {
-                throw DecodeError(.decoderRejected, sampleIndex: index, "libde265 refused a nal unit: \(failure)")
+                throw DecodeError(.decoderRejected, decoder: "libde265", sampleIndex: index, "refused a nal unit: \(failure)")
             }
         }
         handle.endOfFrame()
         let (pictures, status) = handle.decodePending()
         if case .failed(let reason) = status {
-            throw DecodeError(.decoderRejected, sampleIndex: index, "libde265: \(reason)")
+            throw DecodeError(.decoderRejected, decoder: "libde265", sampleIndex: index, reason)
         }
         return reorder.add(pictures.map(frame))
     }
 
     public func flush() throws(DecodeError) -> [DecodedFrame] {
         if let failure = handle.endOfStream() {
-            throw DecodeError(.decoderRejected, "libde265 could not flush: \(failure)")
+            throw DecodeError(.decoderRejected, decoder: "libde265", "could not flush: \(failure)")
         }
         let (pictures, status) = handle.decodePending()
         if case .failed(let reason) = status {
-            throw DecodeError(.decoderRejected, "libde265: \(reason)")
+            throw DecodeError(.decoderRejected, decoder: "libde265", reason)
         }
         return reorder.drain(adding: pictures.map(frame))
     }
