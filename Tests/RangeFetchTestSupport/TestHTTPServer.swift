@@ -216,7 +216,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
         let bytes = Array(plan.body.prefix(plan.sendBytes))
         let chunk = plan.bandwidth.map { max(1, $0 / 100) } ?? max(1, bytes.count)
         let contextBox = NIOLoopBound(context, eventLoop: context.eventLoop)
-        func writeChunk(from offset: Int) {
+        @Sendable func writeChunk(from offset: Int) {
             let context = contextBox.value
             guard offset < bytes.count else {
                 if plan.closeAfter {

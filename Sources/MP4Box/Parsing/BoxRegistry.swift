@@ -16,14 +16,8 @@ enum BoxRegistry {
         MediaHeaderBox.fourCC: MediaHeaderBox.self,
         HandlerBox.fourCC: HandlerBox.self,
         SampleDescriptionBox.fourCC: SampleDescriptionBox.self,
-        TimeToSampleBox.fourCC: TimeToSampleBox.self,
-        CompositionOffsetBox.fourCC: CompositionOffsetBox.self,
-        SyncSampleBox.fourCC: SyncSampleBox.self,
         SampleSizeBox.fourCC: SampleSizeBox.self,
         SampleSizeBox.compactFourCC: SampleSizeBox.self,
-        SampleToChunkBox.fourCC: SampleToChunkBox.self,
-        ChunkOffsetBox.fourCC: ChunkOffsetBox.self,
-        ChunkOffsetBox.largeFourCC: ChunkOffsetBox.self,
         SampleDependencyTypeBox.fourCC: SampleDependencyTypeBox.self,
         MetaBox.fourCC: MetaBox.self,
         MetadataDataBox.fourCC: MetadataDataBox.self,
@@ -46,7 +40,7 @@ enum BoxRegistry {
         BitRateBox.fourCC: BitRateBox.self,
         OriginalFormatBox.fourCC: OriginalFormatBox.self,
         SchemeTypeBox.fourCC: SchemeTypeBox.self,
-    ]
+    ].merging(EntryTableBox.Kind.allCases.flatMap(\.fourCCs).map { ($0, EntryTableBox.self) }) { first, _ in first }
 
     /// Parses the payload of a box of any type; unknown types become `UnknownBox`.
     static func parse(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) -> any Box {

@@ -1,7 +1,7 @@
 /// Sample-to-chunk runs and chunk offsets: where each sample's bytes are.
 struct ChunkMap: Sendable {
     let stsc: RawTable
-    let chunkOffsets: ChunkOffsetBox?
+    let chunkOffsets: EntryTableBox?
     /// First sample of each stsc run, then the total the runs cover.
     let index: RunIndex
 
@@ -11,10 +11,10 @@ struct ChunkMap: Sendable {
     /// than stsz counts: `heldSampleCount` is what the chunks that exist hold,
     /// and the track keeps those samples (as ffmpeg and Media3 do).
     /// - Throws: `MP4Error` `malformed` when a run's first chunk is 0 or out of order.
-    init(stsc box: SampleToChunkBox?, offsets: ChunkOffsetBox?, sampleCount: Int, path: String, limits: ParseLimits) throws(MP4Error) {
+    init(stsc box: EntryTableBox?, offsets: EntryTableBox?, sampleCount: Int, path: String, limits: ParseLimits) throws(MP4Error) {
         stsc = box?.entries ?? .empty
         chunkOffsets = offsets
-        let chunkCount = UInt64(offsets?.chunkCount ?? 0)
+        let chunkCount = UInt64(offsets?.entries.count ?? 0)
         var samples = [0]
         samples.reserveCapacity(stsc.count + 1)
         var total: UInt64 = 0

@@ -7,8 +7,8 @@ struct CompositionOffsetMap: Sendable {
     /// The largest offset (0 with no ctts).
     let maximumOffset: Int64
 
-    init(box: CompositionOffsetBox?, path: String, limits: ParseLimits) throws(MP4Error) {
-        runs = box?.runs ?? .empty
+    init(box: EntryTableBox?, path: String, limits: ParseLimits) throws(MP4Error) {
+        runs = box?.entries ?? .empty
         var samples = [0]
         samples.reserveCapacity(runs.count + 1)
         var total: UInt64 = 0

@@ -24,36 +24,36 @@ public struct StandardSampleTable: Sendable {
         self.path = path
         offset = stbl.header.offset
         let sampleCount = Int(sizes?.sampleCount ?? 0)
-        if sizes == nil && stbl.first(TimeToSampleBox.self).map({ $0.runs.count > 0 }) == true {
+        if sizes == nil && stbl.table(.timeToSample).map({ $0.entries.count > 0 }) == true {
             throw MP4Error(.malformed, path: path, offset: stbl.header.offset, "stbl has stts entries but no stsz or stz2")
         }
-        timing = try TimeToSampleMap(box: stbl.first(TimeToSampleBox.self), path: path + "/stts", limits: limits)
+        timing = try TimeToSampleMap(box: stbl.table(.timeToSample), path: path + "/stts", limits: limits)
         guard timing.sampleCount >= sampleCount else {
-            throw MP4Error(.malformed, path: path + "/stts", offset: stbl.first(TimeToSampleBox.self)?.header.offset ?? stbl.header.offset,
+            throw MP4Error(.malformed, path: path + "/stts", offset: stbl.table(.timeToSample)?.header.offset ?? stbl.header.offset,
                            "stts covers \(timing.sampleCount) samples, stsz has \(sampleCount)")
         }
         if timing.sampleCount > sampleCount {
             diagnostics.append(ParseDiagnostic(path: path + "/stts", offset: stbl.header.offset,
                                                detail: "stts covers \(timing.sampleCount) samples, stsz has \(sampleCount)"))
         }
-        composition = try CompositionOffsetMap(box: stbl.first(CompositionOffsetBox.self), path: path + "/ctts", limits: limits)
-        chunks = try ChunkMap(stsc: stbl.first(SampleToChunkBox.self), offsets: stbl.first(ChunkOffsetBox.self),
+        composition = try CompositionOffsetMap(box: stbl.table(.compositionOffset), path: path + "/ctts", limits: limits)
+        chunks = try ChunkMap(stsc: stbl.table(.sampleToChunk), offsets: stbl.table(.chunkOffset),
                               sampleCount: sampleCount, path: path, limits: limits)
         if chunks.heldSampleCount < sampleCount {
-            diagnostics.append(ParseDiagnostic(path: path + "/stsc", offset: stbl.first(SampleToChunkBox.self)?.header.offset ?? stbl.header.offset,
+            diagnostics.append(ParseDiagnostic(path: path + "/stsc", offset: stbl.table(.sampleToChunk)?.header.offset ?? stbl.header.offset,
                                                detail: "chunks hold \(chunks.heldSampleCount) of the \(sampleCount) samples stsz counts; the rest are left out"))
         }
-        if let stss = stbl.first(SyncSampleBox.self) {
+        if let stss = stbl.table(.syncSample) {
             var previous: UInt32 = 0
-            for entry in 0..<stss.sampleNumbers.count {
-                let number = stss.sampleNumbers.uint32(entry)
+            for entry in 0..<stss.entries.count {
+                let number = stss.entries.uint32(entry)
                 guard number > previous else {
-                    throw MP4Error(.malformed, path: path + "/stss", offset: stss.sampleNumbers.fileOffset + UInt64(entry * 4),
+                    throw MP4Error(.malformed, path: path + "/stss", offset: stss.entries.fileOffset + UInt64(entry * 4),
                                    "sync sample \(number) does not ascend")
                 }
                 previous = number
             }
-            syncSamples = stss.sampleNumbers
+            syncSamples = stss.entries
         } else {
             syncSamples = nil
         }
@@ -89,13 +89,13 @@ public struct StandardSampleTable: Sendable {
             throw MP4Error(.malformed, path: path, offset: offset, "sample \(index) is out of range 0..<\(count)")
         }
         guard let location = chunks.chunk(of: index), let offsets = chunks.chunkOffsets,
-              location.chunk < offsets.chunkCount else {
+              location.chunk < offsets.entries.count else {
             throw MP4Error(.malformed, path: path + "/stsc", offset: chunks.stsc.fileOffset, "no chunk holds sample \(index)")
         }
-        let (offset, overflow) = offsets.offset(ofChunk: location.chunk)
+        let (offset, overflow) = offsets.chunkOffset(location.chunk)
             .addingReportingOverflow(bytesBefore(index, inChunkFrom: location.firstSample, sizes: sizes))
         guard !overflow else {
-            throw MP4Error(.malformed, path: path + "/" + offsets.header.type.description, offset: offsets.offsets.fileOffset,
+            throw MP4Error(.malformed, path: path + "/" + offsets.header.type.description, offset: offsets.entries.fileOffset,
                            "offset of sample \(index) overflows")
         }
         let (decodeTime, duration) = timing.timing(of: index)

@@ -6,8 +6,8 @@ struct TimeToSampleMap: Sendable {
     let firstTime: [Int64]
 
     /// Builds the cumulative index, checking every sum against overflow and `limits`.
-    init(box: TimeToSampleBox?, path: String, limits: ParseLimits) throws(MP4Error) {
-        runs = box?.runs ?? .empty
+    init(box: EntryTableBox?, path: String, limits: ParseLimits) throws(MP4Error) {
+        runs = box?.entries ?? .empty
         var samples = [0]
         var times: [Int64] = [0]
         samples.reserveCapacity(runs.count + 1)
