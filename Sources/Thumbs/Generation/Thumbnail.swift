@@ -43,4 +43,22 @@ public struct Thumbnail: Sendable {
     public var requests: Int
     /// Where the time went.
     public var timings: Timings
+
+    /// Makes a thumbnail: the generator does; an app's tests may, to stand in for one.
+    public init(image: RGBImage, encoded: [UInt8] = [], requestedTime: Double, actualTime: Double, keyframeTime: Double,
+                isSyncSample: Bool = true, orientation: Orientation = .identity, isCoverArt: Bool = false,
+                decodedSamples: Int = 1, bytesFetched: UInt64 = 0, requests: Int = 0, timings: Timings = Timings()) {
+        self.image = image
+        self.encoded = encoded
+        self.requestedTime = requestedTime
+        self.actualTime = actualTime
+        self.keyframeTime = keyframeTime
+        self.isSyncSample = isSyncSample
+        self.orientation = orientation
+        self.isCoverArt = isCoverArt
+        self.decodedSamples = decodedSamples
+        self.bytesFetched = bytesFetched
+        self.requests = requests
+        self.timings = timings
+    }
 }
