@@ -63,9 +63,6 @@ let package = Package(
             ]
         ),
 
-        // The README's library example, built with everything else and run by ThumbsCLITests.
-        .executableTarget(name: "ReadmeExample", dependencies: ["Thumbs", "RangeFetch"], path: "Examples/ReadmeExample"),
-
         // Test support shared by several test targets: a box builder, synthetic movies, faulty byte sources, fixtures.
         .target(name: "MP4BoxTestSupport", dependencies: ["MP4Box"], path: "Tests/MP4BoxTestSupport"),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
@@ -88,9 +85,7 @@ let package = Package(
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
         .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "MP4Box",
                                                           "MP4BoxTestSupport", "RangeFetchTestSupport"]),
-        // Runs the `thumbs` binary and the README example: depending on the executable targets builds them, beside the
-        // tests, before they run.
-        .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "ReadmeExample", "MP4BoxTestSupport",
-                                                         "RangeFetchTestSupport"]),
+        // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
+        .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
     ]
 )
