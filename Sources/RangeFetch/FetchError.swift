@@ -1,7 +1,8 @@
+import Foundation
 import MP4Box
 
 /// The one error type of the `RangeFetch` layer: what the server did, for which URL and byte range.
-public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConvertible {
+public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
         /// 404.
@@ -14,7 +15,11 @@ public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConv
         case clientError
         /// 5xx, after any retries.
         case serverError
-        /// The connection failed or was reset, after any retries.
+        /// Nothing accepted the connection at the host and port (refused), after any retries.
+        case connectionRefused
+        /// The server closed or reset the connection before the response was whole, after any retries.
+        case connectionReset
+        /// The connection failed otherwise (the host name did not resolve, no route, TLS), after any retries.
         case connectionFailed
         /// The body ended before the bytes the headers promised.
         case truncatedBody
@@ -60,8 +65,12 @@ public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConv
     /// The code is `resourceChanged`.
     public var isResourceChanged: Bool { code == .resourceChanged }
 
+    /// Where (the URL and the byte range), then what.
     public var description: String {
-        let bytes = range.map { " bytes \($0.lowerBound)-\($0.upperBound &- 1)" } ?? ""
+        let bytes = range.map { ", bytes \(ByteRange.text($0))" } ?? ""
         return "\(url)\(bytes): \(detail)"
     }
+
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MP4Box
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// A byte source over an http(s) URL, read with range GETs.
 ///
@@ -354,9 +355,32 @@ public final class HTTPByteSource: ByteSource {
         let detail = String(describing: error)
         if let partial {
             return Retryable(final: FetchError(.truncatedBody, url: url, range: range,
-                                               "connection failed after \(partial) body bytes: \(detail)"))
+                                               "the connection failed after \(partial) body bytes: \(detail)"))
         }
-        return Retryable(final: FetchError(.connectionFailed, url: url, range: range, "connection failed: \(detail)"))
+        let (code, what) = Self.connectionFailure(error)
+        // A failure we can name is said plainly; another keeps the transport's own words.
+        return Retryable(final: FetchError(code, url: url, range: range, code == .connectionFailed ? "\(what): \(detail)" : what))
+    }
+
+    /// What kind of connection failure `error` is (refused, reset, timed out, or another), in words with the errno.
+    static func connectionFailure(_ error: any Error) -> (FetchError.Code, String) {
+        let errno: CInt? = if let io = error as? IOError {
+            io.errnoCode
+        } else if let connection = error as? NIOConnectionError {
+            connection.connectionErrors.lazy.compactMap { ($0.error as? IOError)?.errnoCode }.first
+        } else {
+            nil
+        }
+        switch errno {
+        case ECONNREFUSED?: return (.connectionRefused, "the connection was refused (errno \(ECONNREFUSED))")
+        case ECONNRESET?, EPIPE?, ECONNABORTED?: return (.connectionReset, "the connection was reset (errno \(errno ?? 0))")
+        case ETIMEDOUT?: return (.timedOut, "the connection timed out (errno \(ETIMEDOUT))")
+        default: break
+        }
+        if let clientError = error as? HTTPClientError, clientError == .remoteConnectionClosed {
+            return (.connectionReset, "the server closed the connection")
+        }
+        return (.connectionFailed, "the connection failed")
     }
 }
 

@@ -1,7 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The one error type of the `Storyboards` layer: options that cannot make a storyboard, a track that cannot give
 /// one, or a thumbnail track (WebVTT, grid template) that cannot be read. Errors from below (`ThumbnailError` for a
 /// movie without video, `MP4Error`, `DecodeError`, the source's) keep their own types.
-public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
         /// The text does not start with the `WEBVTT` signature.
@@ -40,4 +46,7 @@ public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// "line N: detail", or the detail alone.
     public var description: String { line.map { "line \($0): \(detail)" } ?? detail }
+
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The one error type of the `Thumbs` layer: what went wrong, for which input, at which time and sample.
-public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
         /// The movie has no video track.
@@ -61,4 +67,7 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
         if let sample { place.append("sample \(sample)") }
         return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
     }
+
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
 }

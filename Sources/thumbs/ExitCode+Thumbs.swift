@@ -18,6 +18,13 @@ extension ExitCode {
     }
 }
 
+/// The line for an error about `input`: the error's own sentence when it starts with the input (our errors name it),
+/// else the input, then the error.
+func errorMessage(_ error: any Error, about input: String) -> String {
+    let text = String(describing: error)
+    return "thumbs: " + (text.hasPrefix(input) ? text : "\(input): \(text)")
+}
+
 /// Writes one line to standard error.
 func printError(_ message: String) {
     var stream = StandardErrorStream()

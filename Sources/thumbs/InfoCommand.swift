@@ -20,7 +20,7 @@ struct InfoCommand: AsyncParsableCommand {
         do {
             located = try await source.locator.locate(in: input)
         } catch {
-            printError("thumbs: \(source.input): \(error)")
+            printError(errorMessage(error, about: source.input))
             await source.printStats(of: input)
             throw ExitCode.forError(error)
         }

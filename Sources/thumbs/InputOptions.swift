@@ -57,7 +57,7 @@ struct InputOptions: ParsableArguments {
         do {
             return try openSource()
         } catch {
-            printError("thumbs: \(input): \(error)")
+            printError(errorMessage(error, about: input))
             throw ExitCode.forError(error)
         }
     }

@@ -138,7 +138,7 @@ struct StoryboardCommand: AsyncParsableCommand {
             throw error
         } catch {
             line?.end()
-            printError("thumbs: \(source.input): \(error)")
+            printError(errorMessage(error, about: source.input))
             await source.printStats(of: input)
             throw ExitCode.forError(error)
         }

@@ -135,7 +135,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("thumbs: \(source.input): \(error)")
+            printError(errorMessage(error, about: source.input))
             await source.printStats(of: input)
             throw ExitCode.forError(error)
         }

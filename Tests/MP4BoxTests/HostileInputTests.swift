@@ -72,7 +72,8 @@ import Testing
     @Test func stszEntryCountBeyondPayloadThrows() async {
         // stsz: header 8, version/flags 4, sample_size 4, then sample_count at 16.
         let bytes = Self.patched(Self.valid, box: "stsz", at: 16, 4_000_000_000)
-        await Self.expectError(bytes, .malformed, containing: "moov/trak[1]/mdia/minf/stbl/stsz: entry count 4000000000 exceeds box size")
+        await Self.expectError(bytes, .malformed, containing: "moov/trak[1]/mdia/minf/stbl/stsz at offset ")
+        await Self.expectError(bytes, .malformed, containing: ": entry count 4000000000 exceeds box size")
     }
 
     @Test func boxSizeSmallerThanItsHeaderThrows() async {

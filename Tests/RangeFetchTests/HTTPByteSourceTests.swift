@@ -1,3 +1,4 @@
+import Foundation
 import MP4Box
 import MP4BoxTestSupport
 import RangeFetch
@@ -122,7 +123,7 @@ import Testing
         do {
             _ = try await source.read(0..<50_000)
         } catch let error as FetchError {
-            #expect([.truncatedBody, .connectionFailed].contains(error.code), "\(error)")
+            #expect([.truncatedBody, .connectionReset].contains(error.code), "\(error)")
         }
         #expect(server.requests.count == 6)  // 1 + 2 retries, twice
     }
@@ -139,7 +140,7 @@ import Testing
             _ = try await source.read(0..<10_000)
             Issue.record("a truncated body was accepted")
         } catch let error as FetchError {
-            #expect([.truncatedBody, .connectionFailed].contains(error.code), "\(error)")
+            #expect([.truncatedBody, .connectionReset].contains(error.code), "\(error)")
             #expect(error.range == 0..<10_000)
         }
         #expect(server.requests.count == 2)
@@ -286,5 +287,18 @@ import Testing
 
     @Test func nonHTTPURLIsRefused() {
         #expect(throws: FetchError.self) { _ = try HTTPByteSource(url: "ftp://example.com/x.mp4") }
+    }
+
+    @Test func aRefusedConnectionIsToldApartFromAReset() async throws {
+        let server = try await Self.server()
+        let url = server.url("/f.bin")
+        try await server.shutdown()    // nothing listens on its port now
+        var options = Self.fastOptions()
+        options.maximumRetries = 1
+        let source = try HTTPByteSource(url: url, options: options)
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100) }
+        #expect(error.code == .connectionRefused, "\(error)")
+        #expect(error.description == "\(url), bytes 0-99: the connection was refused (errno \(ECONNREFUSED))")
+        #expect((error as any Error).localizedDescription == error.description)
     }
 }

@@ -105,9 +105,13 @@ import Testing
     }
 
     @Test func notAMovieExitsWithBadInput() throws {
-        let output = try Self.run(["info", Fixtures.directory.appendingPathComponent("README.md").path])
+        let path = Fixtures.directory.appendingPathComponent("README.md").path
+        let output = try Self.run(["info", path])
         #expect(output.status == 65)
         #expect(output.stderr.split(separator: "\n").count == 1)
+        // One sentence: the file once, where, and that it is not a movie (not "needs more bytes").
+        #expect(output.stderr.hasPrefix("thumbs: \(path), offset 0: not an MP4 or QuickTime file: its first box, '"))
+        #expect(output.stderr.components(separatedBy: path).count == 2)
     }
 
     static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)

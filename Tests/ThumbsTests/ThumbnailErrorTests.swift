@@ -29,6 +29,11 @@ import Testing
             _ = try await ThumbnailGenerator(path: Fixtures.path("audio-only")).image()
         }
         #expect(audio.code == .noVideo)
+        // ffprobe's stream count of the fixture is the oracle for the tracks the message lists.
+        let expectation = try Fixtures.expectation("audio-only")
+        #expect(expectation.streamCount == 1 && expectation.audioStreamCount == 1)
+        #expect(audio.description.hasSuffix(": the movie has no video track, only 1 audio track"))
+        #expect((audio as any Error).localizedDescription == audio.description)
         // The init segment of a fragmented movie: a video track, no samples.
         let initSegment = Array(try Fixtures.bytes("fragmented").prefix(742))
         let empty = try await #require(throws: ThumbnailError.self) {

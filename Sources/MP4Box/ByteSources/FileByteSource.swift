@@ -23,13 +23,14 @@ public final class FileByteSource: ByteSource {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw MP4Error(.readFailed, path: "", offset: 0, "cannot open \(path): \(String(cString: strerror(errno)))")
+            throw MP4Error(.readFailed, input: path, path: "", offset: 0,
+                           "cannot open the file: \(String(cString: strerror(errno)).lowercased())")
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw MP4Error(.readFailed, path: "", offset: 0, "cannot stat \(path): \(reason)")
+            throw MP4Error(.readFailed, input: path, path: "", offset: 0, "cannot read the file's size: \(reason.lowercased())")
         }
         descriptor = fd
         length = UInt64(max(0, info.st_size))
@@ -86,7 +87,8 @@ public final class FileByteSource: ByteSource {
             initialized = done
         }
         if failure != 0 {
-            throw MP4Error(.readFailed, path: "", offset: lower, "cannot read \(path): \(String(cString: strerror(failure)))")
+            throw MP4Error(.readFailed, input: path, path: "", offset: lower,
+                           "cannot read bytes \(ByteRange.text(lower..<upper)): \(String(cString: strerror(failure)).lowercased())")
         }
         return bytes
     }

@@ -63,9 +63,18 @@ public struct MovieLocator: Sendable {
     }
 
     /// Finds and parses the movie in `source`.
-    /// - Throws: `MP4Error` (`notFound` when there is no moov, `needMoreBytes` when the file ends inside a box,
-    ///   `malformed`, `unsupported`, `limitExceeded`), or whatever the source throws.
+    /// - Throws: `MP4Error` with the source's name as its input (`notAMovie` when the first box is not one an MP4 or
+    ///   QuickTime file starts with, `notFound` when there is no moov, `needMoreBytes` when the file ends inside a
+    ///   box, `malformed`, `unsupported`, `limitExceeded`), or whatever the source throws.
     public func locate(in source: any ByteSource) async throws -> Result {
+        do {
+            return try await locateInSource(source)
+        } catch let error as MP4Error {
+            throw error.located(input: source.inputName)
+        }
+    }
+
+    private func locateInSource(_ source: any ByteSource) async throws -> Result {
         var window = ReadWindow(source: source, limits: options.limits)
         window.length = await source.knownLength
         try await window.load(0..<UInt64(options.headSize))
@@ -91,6 +100,10 @@ public struct MovieLocator: Sendable {
                 var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
                 header = try BoxHeader.read(from: &headerReader, available: available)
             }
+            if position == 0, !Self.firstBoxTypes.contains(header.type) {
+                throw MP4Error(.notAMovie, path: "", offset: 0,
+                               "not an MP4 or QuickTime file: its first box, \(header.type.quoted), is not one such a file starts with")
+            }
             let boxEnd = header.size.map { position.addingReportingOverflow($0) }
             if let boxEnd, boxEnd.overflow || boxEnd.partialValue > .maximumFileOffset {
                 // Checked whether or not the length is known (a server may answer `bytes 0-N/*`).
@@ -102,11 +115,11 @@ public struct MovieLocator: Sendable {
                     // A file cut short in its media data (a partial download, an I-frame-only byte range): the
                     // index is whole, so keep it, as players do; samples past the end fail when they are read.
                     diagnostics.append(ParseDiagnostic(path: header.type.description, offset: position,
-                                                       detail: "box size \(header.size ?? 0) runs past the end of the file at \(length)"))
+                                                       detail: "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)"))
                     break
                 }
                 throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
-                               "box size \(header.size ?? 0) runs past the end of the file at \(length)")
+                               "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)")
             }
             if Self.indexTypes.contains(header.type) {
                 guard let size = header.size else {
@@ -176,4 +189,12 @@ public struct MovieLocator: Sendable {
 
     /// Top-level boxes read whole.
     static let indexTypes: Set<FourCC> = ["ftyp", "styp", "moov", "moof", "sidx", "mfra"]
+
+    /// The boxes an MP4 or QuickTime file may start with (ISO/IEC 14496-12's file-level boxes, QuickTime's `wide`,
+    /// `pnot`, `PICT` and `junk`, and segment files' `styp`, `sidx`, `emsg` and `prft`). Anything else at offset 0 is
+    /// not such a file: a text, an image, an encrypted blob.
+    static let firstBoxTypes: Set<FourCC> = [
+        "ftyp", "styp", "moov", "moof", "mdat", "mfra", "free", "skip", "wide", "junk", "pnot", "PICT", "uuid",
+        "meta", "pdin", "sidx", "ssix", "emsg", "prft", "udta", "jP  ",
+    ]
 }

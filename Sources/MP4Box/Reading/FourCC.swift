@@ -29,4 +29,7 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         }
         return text
     }
+
+    /// The code in single quotes, escaped as `description` is: how messages show a code that may be garbage.
+    public var quoted: String { "'" + description + "'" }
 }

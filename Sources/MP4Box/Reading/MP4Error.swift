@@ -1,10 +1,18 @@
-/// The one error type of the `MP4Box` layer: what went wrong, in which box, at which byte.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The one error type of the `MP4Box` layer: what went wrong, in which file, in which box, at which byte.
 ///
-/// Its description reads like
-/// `moov/trak[1]/mdia/minf/stbl/stsz: entry count 4000000000 exceeds box size 1024 at offset 5012`.
-public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
+/// Its description is one sentence that says where, then what:
+/// `movie.mp4, moov/trak[1]/mdia/minf/stbl/stsz at offset 5012: entry count 4000000000 exceeds box size 1024`.
+public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The kind of failure; callers branch on this.
     public enum Code: String, Sendable, Equatable {
+        /// The input is not an MP4 or QuickTime file: its first box is not one such a file starts with.
+        case notAMovie
         /// The input ended before the structure did (a truncated file, or a read that must be extended).
         case needMoreBytes
         /// The bytes contradict the specification or each other.
@@ -21,6 +29,8 @@ public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The kind of failure.
     public var code: Code
+    /// The file path or URL, when the thrower knew it (`MovieLocator` fills it in from the source).
+    public var input: String?
     /// The box path, such as `moov/trak[1]/mdia/minf/stbl/stsz`, or empty at the top level.
     public var path: String
     /// The absolute byte offset in the file where the problem is.
@@ -29,15 +39,31 @@ public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
     public var detail: String
 
     /// Makes an error.
-    public init(_ code: Code, path: String, offset: UInt64, _ detail: String) {
+    public init(_ code: Code, input: String? = nil, path: String, offset: UInt64, _ detail: String) {
         self.code = code
+        self.input = input
         self.path = path
         self.offset = offset
         self.detail = detail
     }
 
-    public var description: String {
-        let place = path.isEmpty ? "" : path + ": "
-        return "\(place)\(detail) at offset \(offset)"
+    /// This error with the input filled in where it is missing.
+    public func located(input: String?) -> MP4Error {
+        var located = self
+        located.input = self.input ?? input
+        return located
     }
+
+    /// Where (the input, the box path and the offset), then what. A source that could not be opened has no offset.
+    public var description: String {
+        var place: [String] = []
+        if let input { place.append(input) }
+        if !(code == .readFailed && path.isEmpty && offset == 0) {
+            place.append(path.isEmpty ? "offset \(offset)" : "\(path) at offset \(offset)")
+        }
+        return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
+    }
+
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -127,7 +127,7 @@ public struct FragmentedSampleTable: Sendable {
     public func sample(at index: Int) throws(MP4Error) -> Sample {
         guard let run = run(containing: index) else {
             throw MP4Error(.malformed, path: "moof/traf", offset: runs.first?.moofOffset ?? 0,
-                           "fragment sample \(index) is out of range 0..<\(count)")
+                           "fragment sample \(index) is out of range: the fragments have \(count)")
         }
         return run.sample(index - run.firstSample)
     }

@@ -29,7 +29,7 @@ public struct SampleTable: Sendable {
         if let standard, index < standard.count { return try standard.sample(at: index) }
         guard let fragments, index >= standardCount else {
             throw MP4Error(.malformed, path: standard?.path ?? "stbl", offset: standard?.offset ?? 0,
-                           "sample \(index) is out of range 0..<\(count)")
+                           "sample \(index) is out of range: the track has \(count)")
         }
         var sample = try fragments.sample(at: index - standardCount)
         sample.index = index

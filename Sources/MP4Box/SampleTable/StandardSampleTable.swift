@@ -86,7 +86,7 @@ public struct StandardSampleTable: Sendable {
     /// - Throws: `MP4Error` `malformed` when its chunk is missing or its offset overflows.
     public func sample(at index: Int) throws(MP4Error) -> Sample {
         guard index >= 0, index < count, let sizes else {
-            throw MP4Error(.malformed, path: path, offset: offset, "sample \(index) is out of range 0..<\(count)")
+            throw MP4Error(.malformed, path: path, offset: offset, "sample \(index) is out of range: the track has \(count)")
         }
         guard let location = chunks.chunk(of: index), let offsets = chunks.chunkOffsets,
               location.chunk < offsets.entries.count else {

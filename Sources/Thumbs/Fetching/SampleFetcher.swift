@@ -21,7 +21,7 @@ public enum SampleFetcher {
             while let (range, bytes) = try await group.next() {
                 guard bytes.count == range.count else {
                     throw ThumbnailError(.sampleOutOfRange,
-                                         "bytes \(range.lowerBound)..<\(range.upperBound) run past the end of the file (got \(bytes.count))")
+                                         "bytes \(ByteRange.text(range)) run past the end of the file (\(bytes.count) of them read)")
                 }
                 chunks.append((range, bytes))
                 enqueue()
