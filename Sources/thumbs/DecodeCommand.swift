@@ -13,7 +13,8 @@ struct DecodeCommand: AsyncParsableCommand {
 
     @OptionGroup var source: InputOptions
 
-    @Option(help: "Time in seconds on the movie timeline (default: the middle).")
+    // `.unconditional`: `--time -5` is a (refused) negative time, not an unknown option `-5`.
+    @Option(parsing: .unconditional, help: "Time in seconds on the movie timeline (default: the middle).")
     var time: Double?
 
     @Flag(help: "Decode the frame on screen at the time, from the keyframe before it, instead of the nearest keyframe.")

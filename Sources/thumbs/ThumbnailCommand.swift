@@ -12,7 +12,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     @OptionGroup var source: InputOptions
 
-    @Option(help: "Time in seconds (default: the poster time, else 10 % of the duration).")
+    // `.unconditional`: `--time -5` is a (refused) negative time, not an unknown option `-5`.
+    @Option(parsing: .unconditional, help: "Time in seconds (default: the poster time, else 10 % of the duration).")
     var time: Double?
 
     @Option(help: "Time as a percentage of the duration.")
@@ -51,7 +52,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-hdr"), help: "Keep HDR signal values in a 16-bit PNG instead of tone-mapping.")
     var keepHDR = false
 
-    @Option(name: .shortAndLong, help: "Where to write the image.")
+    @Option(name: .shortAndLong, help: "Where to write the image: a .png or .jpg file name (or another with --format), or - for standard output.")
     var output: String
 
     func validate() throws {
@@ -65,6 +66,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let format, !["png", "jpeg", "jpg"].contains(format.lowercased()) { throw ValidationError("--format takes png or jpeg") }
+        if format == nil, output != "-", !["", "png", "jpg", "jpeg"].contains(outputExtension) {
+            throw ValidationError("cannot write a .\(outputExtension) file: name it .png or .jpg, or give --format png or jpeg")
+        }
         for tolerance in [toleranceBefore, toleranceAfter] {
             if let tolerance, !(tolerance >= 0) { throw ValidationError("tolerances must be non-negative seconds") }
         }
@@ -91,8 +95,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
         return PixelSize(width: width, height: height)
     }
 
+    private var outputExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
+
+    /// --format, else the output's extension; PNG for standard output or a name without an extension.
     private var outputFormat: ImageFormat {
-        let name = format?.lowercased() ?? URL(fileURLWithPath: output).pathExtension.lowercased()
+        let name = format?.lowercased() ?? (output == "-" ? "png" : outputExtension)
         return name == "jpeg" || name == "jpg" ? .jpeg(quality: quality) : .png
     }
 
@@ -117,7 +124,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
         do {
             let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: when)
             do {
-                try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
+                if output == "-" {
+                    try FileHandle.standardOutput.write(contentsOf: Data(thumbnail.encoded))
+                } else {
+                    try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
+                }
             } catch {
                 printError("thumbs: \(output): \(error.localizedDescription)")
                 throw ExitCode.ioError

@@ -7,8 +7,11 @@ import Testing
 @Suite struct InfoCommandTests {
     struct Output {
         var status: Int32
-        var stdout: String
+        /// Standard output as bytes (an image written to `-o -`).
+        var stdoutBytes: Data
         var stderr: String
+        /// Standard output as text.
+        var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
     }
 
     /// The `thumbs` binary built with these tests (the test target depends on it), beside the test bundle: never an
@@ -29,8 +32,7 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Output(status: process.terminationStatus, stdoutBytes: stdout, stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     struct Info: Decodable {

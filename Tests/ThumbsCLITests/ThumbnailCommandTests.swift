@@ -1,0 +1,52 @@
+import Foundation
+import MP4BoxTestSupport
+import Testing
+
+/// `thumbs thumbnail` run as a process: the README's first command, standard output, and the arguments it refuses.
+@Suite struct ThumbnailCommandTests {
+    static func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    }
+
+    /// PNG's IHDR width and height.
+    static func pngSize(_ bytes: Data) -> [Int]? {
+        let png = [UInt8](bytes)
+        guard png.count > 24, png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        return [png[16..<20].reduce(0) { $0 << 8 | Int($1) }, png[20..<24].reduce(0) { $0 << 8 | Int($1) }]
+    }
+
+    @Test func theReadmeCommandWritesAnUprightThumbnailAndStandardOutputGetsTheSameBytes() throws {
+        let path = Self.temporaryPath("thumbnail.png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        // ffprobe's size with its 90° rotation: the upright picture is the stored one turned on its side.
+        let expectation = try Fixtures.expectation("rotate-90")
+        #expect(abs(expectation.rotation ?? 0) == 90)
+        let upright = try [#require(expectation.height), #require(expectation.width)]
+        let scale = min(1, 320 / Double(upright.max() ?? 1))
+        #expect(Self.pngSize(file) == upright.map { Int((Double($0) * scale).rounded()) })
+
+        let piped = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", "-"])
+        #expect(piped.status == 0)
+        #expect(piped.stdoutBytes == file)
+        let jpeg = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--format", "jpeg", "-o", "-"])
+        #expect([UInt8](jpeg.stdoutBytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
+    }
+
+    @Test(arguments: [["--time", "-5"], ["--time=-5"]])
+    func aNegativeTimeIsRefusedClearly(_ time: [String]) throws {
+        let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", Self.temporaryPath("x.png")] + time)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--time must be a non-negative number of seconds"), "\(output.stderr)")
+    }
+
+    @Test func anOutputExtensionItCannotWriteIsRefused() throws {
+        let path = Self.temporaryPath("x.webp")
+        let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", path])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("cannot write a .webp file"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
