@@ -9,6 +9,10 @@ actor FetchLedger {
     private var firstStart: ContinuousClock.Instant?
     /// Where redirects led: later requests go there directly.
     private(set) var redirectedURL: String?
+    /// The whole resource, when a server that ignores Range sent it and it was small enough to keep.
+    private(set) var wholeBody: [UInt8]?
+    /// Body bytes received so far, by every request, finished or not: what the byte budget counts.
+    private var received: UInt64 = 0
     private let options: HTTPFetchOptions
 
     init(options: HTTPFetchOptions, length: UInt64?, validator: Validator?) {
@@ -22,7 +26,7 @@ actor FetchLedger {
         if let maximum = options.maximumRequests, stats.requests >= maximum {
             throw FetchError(.budgetExceeded, url: url, range: range, "request budget of \(maximum) requests exceeded")
         }
-        if let maximum = options.maximumBytes, stats.bytes >= maximum {
+        if let maximum = options.maximumBytes, received >= maximum {
             throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
         }
         let now = ContinuousClock.now
@@ -63,9 +67,24 @@ actor FetchLedger {
         redirectedURL = url
     }
 
-    /// Checks the byte budget after `bytes` more arrived.
+    /// Counts `bytes` more body bytes as they arrive, and stops the transfer once they pass the byte budget.
+    func receive(_ bytes: Int, url: String, range: Range<UInt64>?) throws {
+        received += UInt64(bytes)
+        if let maximum = options.maximumBytes, received > maximum {
+            throw FetchError(.budgetExceeded, url: url, range: range,
+                             "byte budget of \(maximum) bytes reached: \(received) bytes received, the transfer stopped")
+        }
+    }
+
+    /// Keeps the whole resource (a server that ignores Range sent it): later reads are answered from it.
+    func keep(wholeBody body: [UInt8]) {
+        wholeBody = body
+        if length == nil { length = UInt64(body.count) }
+    }
+
+    /// Checks the byte budget before `bytes` more are asked for.
     func checkBytes(url: String, range: Range<UInt64>?, adding bytes: UInt64) throws {
-        if let maximum = options.maximumBytes, stats.bytes + bytes > maximum {
+        if let maximum = options.maximumBytes, received + bytes > maximum {
             throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
         }
     }

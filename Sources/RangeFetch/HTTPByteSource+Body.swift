@@ -4,13 +4,49 @@ import NIOCore
 /// Reading response bodies: exactly the bytes announced, a window of a whole body, or its tail, with the deadline
 /// checked as chunks arrive.
 extension HTTPByteSource {
-    /// Reads and drops a redirect's body (at most 64 KiB, then the connection is given up).
-    static func drain(_ body: HTTPClientResponse.Body) async throws {
+    /// Reads and drops a redirect's body, counting it (at most 64 KiB, then the connection is given up).
+    func drain(_ body: HTTPClientResponse.Body, range: Range<UInt64>?, record: RequestRecord) async throws {
         var bytes = 0
         for try await buffer in body {
+            try await tally(buffer, range: range, record: record)
             bytes += buffer.readableBytes
             if bytes > 64 * 1024 { break }
         }
+    }
+
+    /// Counts a chunk of body as it arrives: the request's bytes, the byte budget (which may stop the transfer
+    /// here), and the deadline.
+    func tally(_ buffer: ByteBuffer, range: Range<UInt64>?, record: RequestRecord) async throws {
+        record.entry.bytes += UInt64(buffer.readableBytes)
+        try await ledger.receive(buffer.readableBytes, url: url, range: range)
+        try await checkDeadline(range: range)
+    }
+
+    /// Reads a body that is the whole resource (a server that ignores Range sent it) from its start: to its end, to
+    /// keep it (`complete`), unless it grows past `maximumKeptBodyBytes` (a body of unknown length); then it stops
+    /// once the first `needed` bytes are in.
+    /// - Throws: `truncatedBody` (retryable) when the body ends before its announced length.
+    func collectWhole(_ body: HTTPClientResponse.Body, announced: UInt64?, needed: UInt64, range: Range<UInt64>?,
+                      record: RequestRecord) async throws -> (bytes: [UInt8], complete: Bool) {
+        var bytes: [UInt8] = []
+        do {
+            for try await buffer in body {
+                try await tally(buffer, range: range, record: record)
+                bytes.append(contentsOf: buffer.readableBytesView)
+                if UInt64(bytes.count) > options.maximumKeptBodyBytes, UInt64(bytes.count) >= needed {
+                    return (bytes, false)    // too long to keep: the client closes the connection
+                }
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw classify(error, range: range, partial: bytes.count)
+        }
+        if let announced, UInt64(bytes.count) < announced {
+            throw Retryable(final: FetchError(.truncatedBody, url: url, range: range, status: record.entry.status,
+                                              "body ended after \(bytes.count) of the \(announced) bytes announced"))
+        }
+        return (bytes, true)
     }
 
     /// Throws `budgetExceeded` once the deadline has passed (checked as body chunks arrive).
@@ -28,8 +64,7 @@ extension HTTPByteSource {
         var skipped: UInt64 = 0
         do {
             for try await buffer in body {
-                record.entry.bytes += UInt64(buffer.readableBytes)
-                try await checkDeadline(range: range)
+                try await tally(buffer, range: range, record: record)
                 var view = buffer.readableBytesView[...]
                 if skipped < skip {
                     let drop = Int(min(skip - skipped, UInt64(view.count)))
@@ -65,8 +100,7 @@ extension HTTPByteSource {
         var total: UInt64 = 0
         do {
             for try await buffer in body {
-                record.entry.bytes += UInt64(buffer.readableBytes)
-                try await checkDeadline(range: nil)
+                try await tally(buffer, range: nil, record: record)
                 total += UInt64(buffer.readableBytes)
                 tail.append(contentsOf: buffer.readableBytesView)
                 if tail.count > count * 2 + 65536 { tail.removeFirst(tail.count - count) }

@@ -10,8 +10,9 @@ import NIOPosix
 /// Never sends HEAD (presigned URLs refuse it): the length comes from the
 /// first response's Content-Range. The first response's ETag (or
 /// Last-Modified) is sent as If-Range on every later request, so a file
-/// replaced mid-way is noticed. Servers that ignore Range are read only as far
-/// as needed. Resets, timeouts and 502/503/504 are retried with backoff.
+/// replaced mid-way is noticed. From a server that ignores Range, a body of at most
+/// `maximumKeptBodyBytes` is read whole once and kept (later reads cost nothing, and
+/// every byte sent is counted); a longer one is read only as far as needed. Resets, timeouts and 502/503/504 are retried with backoff.
 /// Redirects are followed here (not by the client), within `maximumRedirects` and
 /// `allowsRedirect`, and later reads go straight to where they led.
 public final class HTTPByteSource: ByteSource {
@@ -90,6 +91,9 @@ public final class HTTPByteSource: ByteSource {
             range = range.lowerBound..<min(range.upperBound, length)
         }
         if range.isEmpty { return [] }
+        if let body = await ledger.wholeBody {
+            return Array(body[Int(min(range.lowerBound, UInt64(body.count)))..<Int(min(range.upperBound, UInt64(body.count)))])
+        }
         return try await withRetries(range: range) { try await self.fetch(.bounded(range), attempt: $0) }.bytes
     }
 
@@ -97,6 +101,10 @@ public final class HTTPByteSource: ByteSource {
         // With the restart policy the resource may change under the read: then the suffix is the new version's,
         // asked for once more; a resource that changes again is refused.
         var changes = 0
+        if let body = await ledger.wholeBody {
+            let start = body.count - Int(min(count, UInt64(body.count)))
+            return (Array(body[start...]), UInt64(start))
+        }
         while let length = await ledger.length {
             let start = length - min(length, count)
             let bytes = try await read(start..<length)
@@ -178,7 +186,7 @@ public final class HTTPByteSource: ByteSource {
             response = try await send(spec, to: target, range: range)
             let code = response.status.code
             guard [301, 302, 303, 307, 308].contains(code) else { break }
-            try await Self.drain(response.body)
+            try await drain(response.body, range: range, record: record)
             redirects += 1
             guard redirects <= options.maximumRedirects else {
                 throw FetchError(.redirectRefused, url: url, range: range, status: Int(code),
@@ -229,6 +237,13 @@ public final class HTTPByteSource: ByteSource {
             await ledger.noteIgnoredRange()
             switch spec {
             case .bounded(let asked):
+                if contentLength.map({ $0 <= options.maximumKeptBodyBytes }) ?? true {
+                    let (body, complete) = try await collectWhole(response.body, announced: contentLength,
+                                                                  needed: asked.upperBound, range: range, record: record)
+                    if complete { await ledger.keep(wholeBody: body) }
+                    let end = Int(min(asked.upperBound, UInt64(body.count)))
+                    return Fetched(bytes: Array(body[Int(min(asked.lowerBound, UInt64(end)))..<end]), offset: asked.lowerBound)
+                }
                 try await ledger.checkBytes(url: url, range: range, adding: UInt64(asked.count))
                 let bytes = try await collect(response.body, skip: asked.lowerBound, take: asked.count, exact: false,
                                               range: range, record: record)
@@ -240,6 +255,13 @@ public final class HTTPByteSource: ByteSource {
                 }
                 return Fetched(bytes: bytes, offset: asked.lowerBound)
             case .suffix(let count):
+                if let contentLength, contentLength <= options.maximumKeptBodyBytes {
+                    let (body, _) = try await collectWhole(response.body, announced: contentLength, needed: contentLength,
+                                                           range: nil, record: record)
+                    await ledger.keep(wholeBody: body)
+                    let start = body.count - Int(min(count, UInt64(body.count)))
+                    return Fetched(bytes: Array(body[start...]), offset: UInt64(start))
+                }
                 let (bytes, total) = try await collectTail(response.body, count: Int(min(count, UInt64(Int.max))), record: record)
                 if let contentLength, total != contentLength {
                     let final = FetchError(total < contentLength ? .truncatedBody : .bodyTooLong, url: url, range: range,

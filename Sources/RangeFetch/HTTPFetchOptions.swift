@@ -26,13 +26,19 @@ public struct HTTPFetchOptions: Sendable {
     public var retryBackoff: Double = 0.1
     /// What a changed validator means.
     public var changePolicy: ChangePolicy = .fail
-    /// Most body bytes this source may fetch (nil: no cap).
+    /// Most body bytes this source may receive (nil: no cap): a body stops arriving, mid-transfer, once it would pass
+    /// this, with `budgetExceeded`.
     public var maximumBytes: UInt64?
     /// Most requests this source may send (nil: no cap).
     public var maximumRequests: Int?
     /// Seconds after the first request when requests and bodies still arriving fail with `budgetExceeded`
     /// (nil: no deadline). Measured on a monotonic clock.
     public var deadline: Double?
+    /// A server that ignores Range answers with the whole resource. A body of at most this many bytes is then read to
+    /// its end once and kept: later reads cost no request, and the bytes counted are the bytes the server sent. A
+    /// longer one is read only as far as each read needs, and the server may have sent more than is counted by the
+    /// time the connection closes. Default 256 MiB.
+    public var maximumKeptBodyBytes: UInt64 = 256 << 20
 
     /// The defaults.
     public init() {}

@@ -17,6 +17,15 @@ struct InputOptions: ParsableArguments {
     @Option(help: "How much of a large moov to read: whole, or video (the video tracks only).")
     var index: String = "whole"
 
+    @Option(name: .customLong("max-bytes"), help: "For URLs: stop once more body bytes than this have arrived (mid-transfer).")
+    var maximumBytes: UInt64?
+
+    @Option(name: .customLong("max-requests"), help: "For URLs: send at most this many requests.")
+    var maximumRequests: Int?
+
+    @Option(help: "For URLs: seconds after the first request when requests and bodies still arriving fail.")
+    var deadline: Double?
+
     /// The locator the options ask for.
     var locator: MovieLocator {
         var options = MovieLocator.Options()
@@ -33,6 +42,8 @@ struct InputOptions: ParsableArguments {
     func validate() throws {
         if input.isEmpty { throw ValidationError("the input is empty") }
         if !["whole", "video"].contains(index) { throw ValidationError("--index takes whole or video") }
+        if let maximumRequests, maximumRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
+        if let deadline, !(deadline > 0 && deadline.isFinite) { throw ValidationError("--deadline must be a positive number of seconds") }
         for header in headers where !header.contains(":") {
             throw ValidationError("--header takes 'Name: value', not '\(header)'")
         }
@@ -47,6 +58,9 @@ struct InputOptions: ParsableArguments {
                 return (String(parts[0]).trimmingCharacters(in: .whitespaces),
                         parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
             }
+            options.maximumBytes = maximumBytes
+            options.maximumRequests = maximumRequests
+            options.deadline = deadline
             return CountingByteSource(try HTTPByteSource(url: input, options: options))
         }
         return CountingByteSource(try FileByteSource(path: input))

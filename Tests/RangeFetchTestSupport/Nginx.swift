@@ -19,8 +19,9 @@ public final class Nginx: @unchecked Sendable {
         ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Starts nginx serving `root`; nil when nginx is not installed.
-    public init?(root: String) throws {
+    /// Starts nginx serving `root`; nil when nginx is not installed. With `ignoresRange` it answers every request
+    /// with 200 and the whole file (`max_ranges 0`), as a plain static server without Range support does.
+    public init?(root: String, ignoresRange: Bool = false) throws {
         guard let binary = Self.binary else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-nginx-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
@@ -43,6 +44,7 @@ public final class Nginx: @unchecked Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 root \(root);
+                \(ignoresRange ? "max_ranges 0;" : "")
             }
         }
         """
@@ -89,6 +91,21 @@ public final class Nginx: @unchecked Sendable {
     /// Lines of nginx's access log.
     public var accessLog: [String] {
         ((try? String(contentsOfFile: directory + "/logs/access.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// The requests logged for `path` (`/name`) and the body bytes nginx sent for them (`$body_bytes_sent` of the
+    /// combined log format: the number after the status).
+    public func sent(path: String) -> (requests: Int, bytes: Int) {
+        var requests = 0
+        var bytes = 0
+        for line in accessLog where line.contains("\"GET \(path) ") {
+            guard let requestEnd = line.range(of: "\" ", range: line.range(of: "\"GET ")!.upperBound..<line.endIndex) else { continue }
+            let fields = line[requestEnd.upperBound...].split(separator: " ")
+            guard fields.count >= 2, let sent = Int(fields[1]) else { continue }
+            requests += 1
+            bytes += sent
+        }
+        return (requests, bytes)
     }
 
     static func freePort() throws -> Int {

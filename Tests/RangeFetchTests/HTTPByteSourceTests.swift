@@ -51,18 +51,55 @@ import Testing
         #expect(await source.knownLength == 100_000)
     }
 
-    @Test func serverIgnoringRangeIsReadOnlyAsFarAsNeeded() async throws {
+    @Test func aWholeBodyFromAServerIgnoringRangeIsReadOnceKeptAndCountedAsTheServerSentIt() async throws {
+        var faults = TestHTTPServer.Faults()
+        faults.ignoresRange = true
+        let server = try await Self.server(faults)
+        defer { Task { try? await server.shutdown() } }
+        let source = try HTTPByteSource(url: server.url("/f.bin"), options: Self.fastOptions())
+        #expect(try await source.read(0..<5_000) == Array(Self.file[0..<5_000]))
+        #expect(try await source.read(70_000..<80_000) == Array(Self.file[70_000..<80_000]))
+        let tail = try await source.readSuffix(1_000)
+        #expect(tail.bytes == Array(Self.file.suffix(1_000)) && tail.offset == 99_000)
+        let stats = try #require(await source.statistics)
+        #expect(stats.ignoredRangeResponses == 1)
+        #expect(server.requests.count == 1)
+        #expect(stats.requests == 1)
+        #expect(stats.bytes == UInt64(server.bodyBytes))    // every byte the server sent, counted
+        #expect(await source.knownLength == 100_000)
+    }
+
+    @Test func aBodyTooLongToKeepIsReadOnlyAsFarAsNeeded() async throws {
         var faults = TestHTTPServer.Faults()
         faults.ignoresRange = true
         faults.bandwidth = 2_000_000  // so the client can stop before the server has sent everything
         let server = try await Self.server(faults)
         defer { Task { try? await server.shutdown() } }
-        let source = try HTTPByteSource(url: server.url("/f.bin"), options: Self.fastOptions())
+        var options = Self.fastOptions()
+        options.maximumKeptBodyBytes = 10_000
+        let source = try HTTPByteSource(url: server.url("/f.bin"), options: options)
         #expect(try await source.read(0..<5_000) == Array(Self.file[0..<5_000]))
         let stats = try #require(await source.statistics)
         #expect(stats.ignoredRangeResponses == 1)
         #expect(stats.bytes < 60_000, "read \(stats.bytes) bytes of a 100000-byte body for 5000")
         #expect(await source.knownLength == 100_000)
+    }
+
+    @Test func theByteBudgetStopsABodyMidTransfer() async throws {
+        let large: [UInt8] = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var faults = TestHTTPServer.Faults()
+        faults.ignoresRange = true
+        faults.bandwidth = 10_000_000  // slow enough that the server is still sending when the budget is reached
+        let server = try await TestHTTPServer(files: ["/large.bin": large], faults: faults)
+        defer { Task { try? await server.shutdown() } }
+        var options = Self.fastOptions()
+        options.maximumBytes = 1_000_000
+        let source = try HTTPByteSource(url: server.url("/large.bin"), options: options)
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(2_500_000..<2_600_000) }
+        #expect(error.code == .budgetExceeded)
+        #expect(error.detail.contains("byte budget of 1000000 bytes reached"), "\(error)")
+        let stats = try #require(await source.statistics)
+        #expect(stats.bytes > 1_000_000 && stats.bytes < 1_100_000, "\(stats.bytes) bytes received")
     }
 
     @Test func changedETagIsAResourceChangedError() async throws {

@@ -120,7 +120,8 @@ import Testing
         #expect(bytes == shrunk)
         #expect(offset == 0)
         #expect(await source.knownLength == 10)
-        #expect(transport.sent.withLock { $0.map(\.range) } == ["bytes=0-99", "bytes=3996-4095", "bytes=0-9"])
+        // The 200 to the suffix is the whole new version, kept: no third request for its end.
+        #expect(transport.sent.withLock { $0.map(\.range) } == ["bytes=0-99", "bytes=3996-4095"])
     }
 
     @Test func aSuffixAnswered416WithALengthIsRefused() async throws {

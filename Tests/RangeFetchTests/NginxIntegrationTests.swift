@@ -39,4 +39,36 @@ import Testing
         }
         #expect(count == local.reads.count)
     }
+
+    static let nginxWithoutRanges: Nginx? = try? Nginx(root: Fixtures.directory.path, ignoresRange: true)
+
+    /// The bytes we count are the bytes nginx sent, whether it honours Range (206s) or sends whole files (200s).
+    @Test(arguments: ["h264-faststart", "h264-bframes", "fragmented", "hevc-8bit"], [false, true])
+    func theBytesCountedAreTheBytesNginxSent(_ name: String, ignoringRange: Bool) async throws {
+        guard Nginx.binary != nil else { return }    // nginxIsAvailable says why
+        let nginx = try #require(ignoringRange ? Self.nginxWithoutRanges : Self.nginx, "nginx did not start")
+        let path = "/" + Fixtures.fileName(name)
+        let before = nginx.sent(path: path)
+        let source = try HTTPByteSource(url: nginx.url(Fixtures.fileName(name)))
+        let movie = try await MovieLocator().locate(in: source).movie
+        let track = try #require(movie.primaryVideoTrack)
+        let keyframe = try #require(try track.syncSample(nearest: track.presentationTime(seconds: 1)))
+        _ = try await source.read(keyframe.byteRange)
+        let stats = try #require(await source.statistics)
+        #expect(stats.ignoredRangeResponses == (ignoringRange ? stats.requests : 0))
+        var sent = (requests: 0, bytes: 0)
+        for _ in 0..<50 {
+            let now = nginx.sent(path: path)
+            sent = (now.requests - before.requests, now.bytes - before.bytes)
+            if sent.requests >= stats.requests { break }
+            try await Task.sleep(nanoseconds: 20_000_000)    // nginx logs a request after answering it
+        }
+        #expect(sent.requests == stats.requests)
+        #expect(sent.bytes == Int(stats.bytes), "nginx sent \(sent.bytes), we counted \(stats.bytes)")
+        #expect(sent.bytes > 0)
+        if ignoringRange {
+            #expect(stats.requests == 1)    // the whole file, kept: the keyframe read costs no request
+            #expect(stats.bytes == (try FileManager.default.attributesOfItem(atPath: Fixtures.path(name))[.size] as? NSNumber)?.uint64Value)
+        }
+    }
 }
