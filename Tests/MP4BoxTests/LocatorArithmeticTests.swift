@@ -1,3 +1,4 @@
+import Foundation
 @testable import MP4Box
 import MP4BoxTestSupport
 import Testing
@@ -53,5 +54,25 @@ import Testing
         }.code == .limitExceeded)
         let bytesAsked = await source.ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         #expect(bytesAsked < 1 << 20)
+    }
+
+    /// Found by LocatorFuzzer (Fuzz/findings/locator/sidx-span-overflow.bin: its two control bytes, then the file): a
+    /// sidx whose first offset and reference sizes add past 2^64 made the span it indexes a range whose end is before
+    /// its start, and the range trapped. The options are the ones its control bytes chose.
+    @Test func sidxSpanPastTheLargestOffsetDoesNotTrap() async throws {
+        let input = [UInt8](try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Fuzz/findings/locator/sidx-span-overflow.bin")))
+        #expect(input.prefix(2) == [0x08, 0x41])
+        var options = MovieLocator.Options()
+        options.headSize = 16
+        options.partialMoovThreshold = 0
+        options.fragmentProbeSize = 32
+        options.trackProbeSize = 64
+        options.tailReadLimit = 64
+        let source = LengthHidingByteSource(MemoryByteSource(Array(input.dropFirst(2))))
+        do {
+            _ = try await MovieLocator(options: options).locate(in: source)
+        } catch let error as MP4Error {
+            #expect(!error.detail.isEmpty)    // a typed error is an answer; a trap is not
+        }
     }
 }

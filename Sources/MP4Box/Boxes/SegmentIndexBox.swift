@@ -50,4 +50,20 @@ public struct SegmentIndexBox: ParsableBox {
         }
         self.references = references
     }
+
+    /// Where each referenced subsegment starts and how long it is, the first `firstOffset` bytes after this box's
+    /// end; nil when the box's end is unknown or an offset passes the largest one a file can have.
+    public var subsegments: [(offset: UInt64, size: UInt64)]? {
+        guard let end = header.endOffset else { return nil }
+        var (offset, overflow) = end.addingReportingOverflow(firstOffset)
+        var subsegments: [(offset: UInt64, size: UInt64)] = []
+        subsegments.reserveCapacity(references.count)
+        for reference in references {
+            guard !overflow, offset <= .maximumFileOffset else { return nil }
+            subsegments.append((offset, UInt64(reference.referencedSize)))
+            (offset, overflow) = offset.addingReportingOverflow(UInt64(reference.referencedSize))
+        }
+        guard !overflow, offset <= .maximumFileOffset else { return nil }
+        return subsegments
+    }
 }

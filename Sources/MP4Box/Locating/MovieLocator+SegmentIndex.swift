@@ -8,18 +8,11 @@ extension MovieLocator {
     /// describe plain media subsegments that start with a moof (the caller then walks the boxes as usual).
     func readFragments(indexedBy sidx: SegmentIndexBox, source: any ByteSource, window: inout ReadWindow,
                        diagnostics: inout [ParseDiagnostic]) async throws -> (fragments: [ContainerBox], end: UInt64)? {
-        guard let sidxEnd = sidx.header.endOffset, !sidx.references.isEmpty,
+        guard !sidx.references.isEmpty,
               sidx.references.allSatisfy({ !$0.referencesIndex && $0.referencedSize > 0 }),
               sidx.references.count <= options.limits.maximumFragmentCount else { return nil }
-        var starts: [(offset: UInt64, size: UInt64)] = []
-        var offset = sidxEnd.addingReportingOverflow(sidx.firstOffset)
-        guard !offset.overflow else { return nil }
-        for reference in sidx.references {
-            starts.append((offset.partialValue, UInt64(reference.referencedSize)))
-            offset = offset.partialValue.addingReportingOverflow(UInt64(reference.referencedSize))
-            guard !offset.overflow else { return nil }
-        }
-        if let length = window.length, offset.partialValue > length { return nil }
+        guard let starts = sidx.subsegments, let last = starts.last else { return nil }
+        if let length = window.length, last.offset + last.size > length { return nil }
         let probe = max(64, options.fragmentProbeSize)
         let ranges = starts.map { $0.offset..<($0.offset + min(probe, $0.size)) }
         let probes = try await Self.readConcurrently(ranges, from: source)
@@ -48,7 +41,7 @@ extension MovieLocator {
             guard let moof = box as? ContainerBox else { return nil }
             fragments.append(moof)
         }
-        return (fragments, offset.partialValue)
+        return (fragments, last.offset + last.size)
     }
 
     /// Reads independent ranges at the same time (at most 16 in flight), results in the order of `ranges`.

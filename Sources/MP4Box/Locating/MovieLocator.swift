@@ -148,8 +148,8 @@ public struct MovieLocator: Sendable {
                 // A segment index after a fragmented moov: read every moof it points at in one batch.
                 if let sidx = box as? SegmentIndexBox, parts.fragments.isEmpty, options.readsAllFragments,
                    let moov = parts.moov, moov.container("mvex") != nil, parts.segmentIndexes.count == 1,
-                   let sidxEnd = sidx.header.endOffset,
-                   !window.contains(sidxEnd..<sidxEnd &+ sidx.firstOffset &+ sidx.references.reduce(0) { $0 &+ UInt64($1.referencedSize) }),
+                   let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
+                   !window.contains(sidxEnd..<last.offset + last.size),
                    let indexed = try await readFragments(indexedBy: sidx, source: source, window: &window,
                                                          diagnostics: &diagnostics) {
                     for fragment in indexed.fragments {
