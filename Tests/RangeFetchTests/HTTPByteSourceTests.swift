@@ -36,6 +36,7 @@ import Testing
         let stats = try #require(await source.statistics)
         #expect(stats.requests == 2)
         #expect(stats.bytes == 20)
+        #expect(stats.bytes == UInt64(server.bodyBytes))    // the server's own count
         #expect(stats.roundTrips == 2)
         #expect(stats.log.map(\.status) == [206, 206])
     }
