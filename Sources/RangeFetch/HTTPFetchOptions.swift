@@ -37,8 +37,8 @@ public struct HTTPFetchOptions: Sendable {
     /// A server that ignores Range answers with the whole resource. A body of at most this many bytes is then read to
     /// its end once and kept: later reads cost no request, and the bytes counted are the bytes the server sent. A
     /// longer one is read only as far as each read needs, and the server may have sent more than is counted by the
-    /// time the connection closes. Default 256 MiB.
-    public var maximumKeptBodyBytes: UInt64 = 256 << 20
+    /// time the connection closes. Default 64 MiB: what one thumbnail may hold in memory for it.
+    public var maximumKeptBodyBytes: UInt64 = 64 << 20
 
     /// The defaults.
     public init() {}
