@@ -1,5 +1,6 @@
 import Foundation
 import MP4BoxTestSupport
+import RangeFetchTestSupport
 import Testing
 
 /// `thumbs thumbnail` run as a process: the README's first command, standard output, and the arguments it refuses.
@@ -48,5 +49,21 @@ import Testing
         #expect(output.status == 64)
         #expect(output.stderr.contains("cannot write a .webp file"), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func maxBytesStopsAServerThatIgnoresRangeMidBody() async throws {
+        let movie = try Fixtures.bytes("h264-bframes")    // moov at the end: its index lies past the first 20,000 bytes
+        var faults = TestHTTPServer.Faults()
+        faults.ignoresRange = true
+        let server = try await TestHTTPServer(files: ["/a.mp4": movie], faults: faults)
+        defer { Task { try? await server.shutdown() } }
+        let output = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "-o", Self.temporaryPath("x.png"),
+                                               "--max-bytes", "20000", "--stats"])
+        #expect(output.status == 74)
+        #expect(output.stderr.contains("byte budget of 20000 bytes reached"), "\(output.stderr)")
+        let stats = try #require(output.stderr.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        let bytes = try #require(json["bytes"] as? Int)
+        #expect(bytes > 20_000 && bytes < movie.count, "\(bytes) of \(movie.count) bytes")
     }
 }
