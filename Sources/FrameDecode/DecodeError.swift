@@ -1,11 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The one error type of the `FrameDecode` layer: what was refused, by which decoder library, for which sample.
-public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
         /// The track's codec has no decoder here (av01, vp09, mp4v, ...).
@@ -50,7 +44,4 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible, 
         let place = [decoder, sampleIndex.map { "sample \($0)" }].compactMap(\.self)
         return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
     }
-
-    /// The description, for `localizedDescription`.
-    public var errorDescription: String? { description }
 }

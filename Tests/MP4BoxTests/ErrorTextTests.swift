@@ -41,11 +41,6 @@ import Testing
         #expect(error.description == "/nonexistent/movie.mp4: cannot open the file: no such file or directory")
     }
 
-    @Test func localizedDescriptionIsTheDescription() async throws {
-        let error = try await Self.locateError(Array("WEBVTT\n\n".utf8) + Array(repeating: 0x20, count: 100), named: "track.mp4")
-        #expect((error as any Error).localizedDescription == error.description)
-    }
-
     @Test func byteRangesAreWrittenOneWay() {
         #expect(ByteRange.text(100..<200) == "100-199")
         #expect(ByteRange.text(7..<7) == "none at 7")

@@ -64,4 +64,16 @@ import Testing
         #expect(throws: ThumbnailError.self) { try results[2].thumbnail }
         #expect((try? results[3].thumbnail) != nil)
     }
+
+    /// With `import Thumbs`, every error below it reads the same through `localizedDescription` as through
+    /// `description` (Foundation's default would be "The operation could not be completed").
+    @Test func localizedDescriptionIsTheDescriptionForEveryErrorBelow() async throws {
+        let text = Array("WEBVTT\n\n".utf8) + Array(repeating: UInt8(0x20), count: 100)
+        let notAMovie = try await #require(throws: MP4Error.self) { _ = try await MovieLocator().locate(in: MemoryByteSource(text)) }
+        #expect(notAMovie.code == .notAMovie)
+        #expect((notAMovie as any Error).localizedDescription == notAMovie.description)
+        let decode = DecodeError(.decoderRejected, decoder: "openh264", sampleIndex: 3, "rejected the sample (state 0x4)")
+        #expect(decode.description == "openh264, sample 3: rejected the sample (state 0x4)")
+        #expect((decode as any Error).localizedDescription == decode.description)
+    }
 }

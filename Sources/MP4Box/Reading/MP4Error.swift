@@ -1,14 +1,8 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The one error type of the `MP4Box` layer: what went wrong, in which file, in which box, at which byte.
 ///
 /// Its description is one sentence that says where, then what:
 /// `movie.mp4, moov/trak[1]/mdia/minf/stbl/stsz at offset 5012: entry count 4000000000 exceeds box size 1024`.
-public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; callers branch on this.
     public enum Code: String, Sendable, Equatable {
         /// The input is not an MP4 or QuickTime file: its first box is not one such a file starts with.
@@ -63,7 +57,4 @@ public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible, Loc
         }
         return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
     }
-
-    /// The description, for `localizedDescription`.
-    public var errorDescription: String? { description }
 }

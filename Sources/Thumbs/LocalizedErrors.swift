@@ -1,0 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// `localizedDescription` comes from Foundation's `LocalizedError`. MP4Box and FrameDecode use nothing but the standard
+// library (and C), so that the parser can be embedded and fuzzed alone: their errors get the conformance here, where a
+// user of thumbnails meets them (`import Thumbs` re-exports both). Used alone, they are `CustomStringConvertible`.
+
+extension MP4Error: LocalizedError {
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
+
+extension DecodeError: LocalizedError {
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
