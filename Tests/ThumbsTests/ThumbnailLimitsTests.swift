@@ -30,7 +30,7 @@ import Testing
         // One stss entry and 50 million constant-size samples: the plan must not hold 50 million samples.
         let source = LongTrackMovie.standard(sampleCount: 50_000_000, constantSize: 10, syncSamples: [1])
         let track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack)
-        #expect(try await #require(throws: ThumbnailError.self) {
+        #expect(try #require(throws: ThumbnailError.self) {
             _ = try FramePlanner.plan(track: track, time: 49_999_000, selection: .exact)
         }.code == .limitExceeded)
     }
@@ -54,7 +54,7 @@ import Testing
         var limits = ThumbnailLimits()
         limits.maximumDecodedSamples = 100
         #expect(try FramePlanner.plan(track: track, time: 1099, selection: .exact, limits: limits).samples.count == 100)
-        #expect(try await #require(throws: ThumbnailError.self) {
+        #expect(try #require(throws: ThumbnailError.self) {
             _ = try FramePlanner.plan(track: track, time: 1100, selection: .exact, limits: limits)
         }.code == .limitExceeded)
         #expect(try FramePlanner.plan(track: track, time: 1100, selection: .nearestKeyframe, limits: limits).samples.count == 1)
