@@ -67,12 +67,16 @@ actor FetchLedger {
         redirectedURL = url
     }
 
-    /// Counts `bytes` more body bytes as they arrive, and stops the transfer once they pass the byte budget.
+    /// Counts `bytes` more body bytes as they arrive, and stops the transfer once they pass the byte budget or the
+    /// deadline has passed.
     func receive(_ bytes: Int, url: String, range: Range<UInt64>?) throws {
         received += UInt64(bytes)
         if let maximum = options.maximumBytes, received > maximum {
             throw FetchError(.budgetExceeded, url: url, range: range,
                              "byte budget of \(maximum) bytes reached: \(received) bytes received, the transfer stopped")
+        }
+        if let left = secondsLeft(), left <= 0, let deadline = options.deadline {
+            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed while the body arrived")
         }
     }
 

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import NIOCore
 
-/// Reading response bodies: exactly the bytes announced, a window of a whole body, or its tail, with the deadline
-/// checked as chunks arrive.
+/// Reading response bodies: exactly the bytes announced, a window of a whole body, the whole body, or its tail, with
+/// the byte budget and the deadline checked as chunks arrive.
 extension HTTPByteSource {
     /// Reads and drops a redirect's body, counting it (at most 64 KiB, then the connection is given up).
     func drain(_ body: HTTPClientResponse.Body, range: Range<UInt64>?, record: RequestRecord) async throws {
@@ -14,12 +14,11 @@ extension HTTPByteSource {
         }
     }
 
-    /// Counts a chunk of body as it arrives: the request's bytes, the byte budget (which may stop the transfer
-    /// here), and the deadline.
+    /// Counts a chunk of body as it arrives: the request's bytes, then the budgets (bytes and deadline), which may stop
+    /// the transfer here.
     func tally(_ buffer: ByteBuffer, range: Range<UInt64>?, record: RequestRecord) async throws {
         record.entry.bytes += UInt64(buffer.readableBytes)
         try await ledger.receive(buffer.readableBytes, url: url, range: range)
-        try await checkDeadline(range: range)
     }
 
     /// Reads a body that is the whole resource (a server that ignores Range sent it) from its start: to its end, to
@@ -49,12 +48,6 @@ extension HTTPByteSource {
         return (bytes, true)
     }
 
-    /// Throws `budgetExceeded` once the deadline has passed (checked as body chunks arrive).
-    func checkDeadline(range: Range<UInt64>?) async throws {
-        if let left = await ledger.secondsLeft(), left <= 0, let deadline = options.deadline {
-            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed while the body arrived")
-        }
-    }
 
     /// Reads `take` bytes after skipping `skip`, then stops reading. With `exact`, more or fewer is an error.
     func collect(_ body: HTTPClientResponse.Body, skip: UInt64, take: Int, exact: Bool, range: Range<UInt64>?,
@@ -110,5 +103,17 @@ extension HTTPByteSource {
         }
         if tail.count > count { tail.removeFirst(tail.count - count) }
         return (tail, total)
+    }
+
+    /// The bytes of `range` in a whole resource's `body` (fewer at its end).
+    static func bytes(_ range: Range<UInt64>, of body: [UInt8]) -> [UInt8] {
+        let end = Int(min(range.upperBound, UInt64(body.count)))
+        return Array(body[Int(min(range.lowerBound, UInt64(end)))..<end])
+    }
+
+    /// The last `count` bytes of a whole resource's `body`, with their offset.
+    static func suffix(_ count: UInt64, of body: [UInt8]) -> Fetched {
+        let start = body.count - Int(min(count, UInt64(body.count)))
+        return Fetched(bytes: Array(body[start...]), offset: UInt64(start))
     }
 }

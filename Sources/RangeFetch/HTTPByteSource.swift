@@ -92,7 +92,7 @@ public final class HTTPByteSource: ByteSource {
         }
         if range.isEmpty { return [] }
         if let body = await ledger.wholeBody {
-            return Array(body[Int(min(range.lowerBound, UInt64(body.count)))..<Int(min(range.upperBound, UInt64(body.count)))])
+            return Self.bytes(range, of: body)
         }
         return try await withRetries(range: range) { try await self.fetch(.bounded(range), attempt: $0) }.bytes
     }
@@ -102,8 +102,8 @@ public final class HTTPByteSource: ByteSource {
         // asked for once more; a resource that changes again is refused.
         var changes = 0
         if let body = await ledger.wholeBody {
-            let start = body.count - Int(min(count, UInt64(body.count)))
-            return (Array(body[start...]), UInt64(start))
+            let tail = Self.suffix(count, of: body)
+            return (tail.bytes, tail.offset)
         }
         while let length = await ledger.length {
             let start = length - min(length, count)
@@ -241,8 +241,7 @@ public final class HTTPByteSource: ByteSource {
                     let (body, complete) = try await collectWhole(response.body, announced: contentLength,
                                                                   needed: asked.upperBound, range: range, record: record)
                     if complete { await ledger.keep(wholeBody: body) }
-                    let end = Int(min(asked.upperBound, UInt64(body.count)))
-                    return Fetched(bytes: Array(body[Int(min(asked.lowerBound, UInt64(end)))..<end]), offset: asked.lowerBound)
+                    return Fetched(bytes: Self.bytes(asked, of: body), offset: asked.lowerBound)
                 }
                 try await ledger.checkBytes(url: url, range: range, adding: UInt64(asked.count))
                 let bytes = try await collect(response.body, skip: asked.lowerBound, take: asked.count, exact: false,
@@ -259,8 +258,7 @@ public final class HTTPByteSource: ByteSource {
                     let (body, _) = try await collectWhole(response.body, announced: contentLength, needed: contentLength,
                                                            range: nil, record: record)
                     await ledger.keep(wholeBody: body)
-                    let start = body.count - Int(min(count, UInt64(body.count)))
-                    return Fetched(bytes: Array(body[start...]), offset: UInt64(start))
+                    return Self.suffix(count, of: body)
                 }
                 let (bytes, total) = try await collectTail(response.body, count: Int(min(count, UInt64(Int.max))), record: record)
                 if let contentLength, total != contentLength {
