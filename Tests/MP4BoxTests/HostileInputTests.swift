@@ -232,6 +232,31 @@ import Testing
         await Self.expectError(sidx + Self.valid, .malformed, containing: "entry count 500")
     }
 
+    /// Boxes whose layout depends on the version: one past the versions the specification defines must not be
+    /// read with another version's layout (a version 2 sidx read as version 0 gives wrong offsets).
+    @Test(arguments: [
+        ("sidx", BoxBuilder.u32(1) + BoxBuilder.u32(1000) + [UInt8](repeating: 0, count: 24)),
+        ("tfra", BoxBuilder.u32(1) + BoxBuilder.u32(0) + BoxBuilder.u32(0)),
+        ("tfdt", [UInt8](repeating: 0, count: 16)),
+    ])
+    func topLevelOrFragmentBoxOfAnUnknownVersionIsUnsupported(type: String, payload: [UInt8]) async {
+        let box: [UInt8] = switch type {
+        case "tfdt":
+            BoxBuilder.box("moof", BoxBuilder.fullBox("mfhd", BoxBuilder.u32(1)) + BoxBuilder.box("traf",
+                BoxBuilder.fullBox("tfhd", flags: 0x02_0000, BoxBuilder.u32(1)) + BoxBuilder.fullBox("tfdt", version: 2, payload)))
+        case "tfra": BoxBuilder.box("mfra", BoxBuilder.fullBox("tfra", version: 2, payload))
+        default: BoxBuilder.fullBox(type, version: 2, payload)
+        }
+        await Self.expectError(box + Self.valid, .unsupported, containing: "\(type) version 2")
+    }
+
+    @Test func trackRunOfAnUnknownVersionIsUnsupported() async {
+        let trun = BoxBuilder.fullBox("trun", version: 2, flags: 0x200, BoxBuilder.u32(1) + BoxBuilder.u32(10))
+        let traf = BoxBuilder.box("traf", BoxBuilder.fullBox("tfhd", flags: 0x02_0000, BoxBuilder.u32(1)) + trun)
+        let bytes = BoxBuilder.box("moof", BoxBuilder.fullBox("mfhd", BoxBuilder.u32(1)) + traf) + Self.valid
+        await Self.expectError(bytes, .unsupported, containing: "trun version 2")
+    }
+
     @Test func randomByteFlipsNeverCrash() throws {
         let original = try Fixtures.bytes("h264-faststart")
         var generator = SplitMix64(seed: 42)

@@ -1,6 +1,7 @@
 /// `elst`: the edit list that maps the movie timeline onto media time (ISO/IEC 14496-12, 8.6.6; versions 0 and 1).
-public struct EditListBox: ParsableBox {
+public struct EditListBox: ParsableFullBox {
     public static let fourCC: FourCC = "elst"
+    static let versions: ClosedRange<UInt8> = 0...1
 
     /// One edit: a span of the movie timeline and where it reads the media.
     public struct Entry: Sendable, Equatable {
@@ -19,10 +20,9 @@ public struct EditListBox: ParsableBox {
     /// The edits in order.
     public let entries: [Entry]
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, _) = try reader.readVersionAndFlags()
-        guard version <= 1 else { throw reader.error(.unsupported, "elst version \(version)") }
         let count = try reader.readUInt32()
         try reader.requireTable(count: UInt64(count), entrySize: version == 1 ? 20 : 12, name: "elst")
         var entries: [Entry] = []

@@ -1,7 +1,7 @@
 /// The sample-table boxes that are a full box header, an entry count and that many fixed-size entries: stts, ctts,
 /// stss, stsc, stco and co64 (ISO/IEC 14496-12, 8.6 and 8.7). One type reads them all; the entries stay raw bytes,
 /// read where they are used (`SampleTable`), so a table of millions of entries costs no more than its bytes.
-public struct EntryTableBox: ParsableBox {
+public struct EntryTableBox: ParsableFullBox {
     /// Which table, with the layout of its entries.
     public enum Kind: Sendable, Equatable, CaseIterable {
         /// `stts`: runs of (sample_count u32, sample_delta u32), decode-time deltas in media timescale units (8.6.1.2).
@@ -54,13 +54,14 @@ public struct EntryTableBox: ParsableBox {
     /// The entries, in file order.
     public let entries: RawTable
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         guard let kind = Kind(type: header.type) else {
             throw MP4Error(.malformed, path: header.type.description, offset: header.offset, "not an entry table")
         }
         self.header = header
         self.kind = kind
-        version = try reader.readVersionAndFlags().version
+        self.version = version
         let count = try reader.readUInt32()
         entries = try RawTable.read(from: &reader, count: UInt64(count), entrySize: kind.entrySize(of: header.type),
                                     name: header.type.description)

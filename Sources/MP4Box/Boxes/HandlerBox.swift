@@ -4,7 +4,7 @@
 /// movies also put one in `minf` (component type `dhlr`, subtype `alis` or
 /// `url `) that names the data reference handler, and `meta` boxes have their
 /// own (`mdir`, `pict`); neither says anything about the samples.
-public struct HandlerBox: ParsableBox {
+public struct HandlerBox: ParsableFullBox {
     public static let fourCC: FourCC = "hdlr"
     public let header: BoxHeader
     /// The handler type.
@@ -12,9 +12,9 @@ public struct HandlerBox: ParsableBox {
     /// The human-readable name (may be empty).
     public let name: String
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        _ = try reader.readVersionAndFlags()
         _ = try reader.readUInt32()  // pre_defined (QuickTime: component type)
         handlerType = try reader.readFourCC()
         if reader.remaining < 12 {

@@ -1,6 +1,7 @@
 /// `mdhd`: the media timescale, duration and language (ISO/IEC 14496-12, 8.4.2; versions 0 and 1).
-public struct MediaHeaderBox: ParsableBox {
+public struct MediaHeaderBox: ParsableFullBox {
     public static let fourCC: FourCC = "mdhd"
+    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// Media time units per second.
     public let timescale: UInt32
@@ -9,10 +10,9 @@ public struct MediaHeaderBox: ParsableBox {
     /// ISO-639-2/T language code, packed as three 5-bit letters.
     public let language: UInt16
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, _) = try reader.readVersionAndFlags()
-        guard version <= 1 else { throw reader.error(.unsupported, "mdhd version \(version)") }
         _ = try reader.readUIntVersioned(version)  // creation_time
         _ = try reader.readUIntVersioned(version)  // modification_time
         timescale = try reader.readUInt32()

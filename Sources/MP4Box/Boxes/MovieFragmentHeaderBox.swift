@@ -1,13 +1,13 @@
 /// `mfhd`: the sequence number of a movie fragment (ISO/IEC 14496-12, 8.8.5).
-public struct MovieFragmentHeaderBox: ParsableBox {
+public struct MovieFragmentHeaderBox: ParsableFullBox {
     public static let fourCC: FourCC = "mfhd"
     public let header: BoxHeader
     /// The fragment's sequence number, increasing in file order.
     public let sequenceNumber: UInt32
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        _ = try reader.readVersionAndFlags()
         sequenceNumber = try reader.readUInt32()
     }
 }

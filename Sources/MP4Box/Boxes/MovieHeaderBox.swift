@@ -1,8 +1,9 @@
 /// `mvhd`: the movie's timescale, duration and matrix (ISO/IEC 14496-12, 8.2.2; versions 0 and 1).
 ///
 /// QuickTime files keep the poster time in what ISO calls `pre_defined`.
-public struct MovieHeaderBox: ParsableBox {
+public struct MovieHeaderBox: ParsableFullBox {
     public static let fourCC: FourCC = "mvhd"
+    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// 0 (32-bit times) or 1 (64-bit times).
     public let version: UInt8
@@ -19,10 +20,9 @@ public struct MovieHeaderBox: ParsableBox {
     /// The next free track ID.
     public let nextTrackID: UInt32
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, _) = try reader.readVersionAndFlags()
-        guard version <= 1 else { throw reader.error(.unsupported, "mvhd version \(version)") }
         self.version = version
         _ = try reader.readUIntVersioned(version)  // creation_time
         _ = try reader.readUIntVersioned(version)  // modification_time

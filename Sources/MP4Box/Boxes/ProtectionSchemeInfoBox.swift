@@ -12,7 +12,7 @@ public struct OriginalFormatBox: ParsableBox {
 }
 
 /// `schm`: the protection scheme, such as `cenc` or `cbcs` (ISO/IEC 14496-12, 8.12.5).
-public struct SchemeTypeBox: ParsableBox {
+public struct SchemeTypeBox: ParsableFullBox {
     public static let fourCC: FourCC = "schm"
     public let header: BoxHeader
     /// The scheme code.
@@ -20,9 +20,9 @@ public struct SchemeTypeBox: ParsableBox {
     /// The scheme version.
     public let schemeVersion: UInt32
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (_, flags) = try reader.readVersionAndFlags()
         schemeType = try reader.readFourCC()
         schemeVersion = try reader.readUInt32()
         if flags & 1 != 0 { _ = reader.readNullTerminatedString() }  // scheme_uri

@@ -1,15 +1,15 @@
 /// `sdtp`: per-sample dependency flags, one byte per sample (ISO/IEC 14496-12, 8.6.4).
-public struct SampleDependencyTypeBox: ParsableBox {
+public struct SampleDependencyTypeBox: ParsableFullBox {
     public static let fourCC: FourCC = "sdtp"
     public let header: BoxHeader
     /// One byte per sample: is_leading (2 bits), sample_depends_on (2), sample_is_depended_on (2), sample_has_redundancy (2).
     public let flags: RawTable
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags _: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        _ = try reader.readVersionAndFlags()
         // The count is implied by the sample count; keep every remaining byte.
-        flags = try RawTable.read(from: &reader, count: UInt64(reader.remaining), entrySize: 1, name: "sdtp")
+        self.flags = try RawTable.read(from: &reader, count: UInt64(reader.remaining), entrySize: 1, name: "sdtp")
     }
 }
 

@@ -3,7 +3,7 @@
 /// Each entry is parsed by the track's handler: `vide` entries as `VisualSampleEntry`,
 /// `soun` entries as `AudioSampleEntry`, anything else kept as `UnknownSampleEntry`
 /// with its four-character code.
-public struct SampleDescriptionBox: ParsableBox {
+public struct SampleDescriptionBox: ParsableFullBox {
     public static let fourCC: FourCC = "stsd"
     public let header: BoxHeader
     /// The entries, in order; samples refer to them by 1-based index through stsc or tfhd.
@@ -17,9 +17,9 @@ public struct SampleDescriptionBox: ParsableBox {
     /// Codes of audio entries recognised even when the handler is unknown.
     static let audioCodes: Set<FourCC> = ["mp4a", "enca", "ac-3", "ec-3", "Opus", "fLaC", "alac", "samr", "sowt", "twos", "lpcm"]
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        _ = try reader.readVersionAndFlags()
         let count = try reader.readUInt32()
         // Every entry has at least an 8-byte header and 8 bytes of fields.
         try reader.requireTable(count: UInt64(count), entrySize: 16, name: "stsd")

@@ -2,7 +2,7 @@
 ///
 /// stsz holds either one constant size or a 32-bit size per sample; stz2
 /// packs sizes in 4, 8 or 16 bits. Sizes are read on demand from the raw bytes.
-public struct SampleSizeBox: ParsableBox {
+public struct SampleSizeBox: ParsableFullBox {
     public static let fourCC: FourCC = "stsz"
     public static let compactFourCC: FourCC = "stz2"
     public let header: BoxHeader
@@ -15,9 +15,9 @@ public struct SampleSizeBox: ParsableBox {
     /// The packed entries (empty when `constantSize` is not 0).
     public let entries: RawTable
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        _ = try reader.readVersionAndFlags()
         if header.type == Self.compactFourCC {
             try reader.skip(3)  // reserved
             let size = Int(try reader.readUInt8())

@@ -1,6 +1,7 @@
 /// `sidx`: the index of subsegments (usually one per fragment) by time and byte size (ISO/IEC 14496-12, 8.16.3).
-public struct SegmentIndexBox: ParsableBox {
+public struct SegmentIndexBox: ParsableFullBox {
     public static let fourCC: FourCC = "sidx"
+    static let versions: ClosedRange<UInt8> = 0...1
 
     /// One reference: a subsegment (or another sidx).
     public struct Reference: Sendable, Equatable {
@@ -28,9 +29,9 @@ public struct SegmentIndexBox: ParsableBox {
     /// The references, in order.
     public let references: [Reference]
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, _) = try reader.readVersionAndFlags()
         referenceID = try reader.readUInt32()
         timescale = try reader.readUInt32()
         earliestPresentationTime = try reader.readUIntVersioned(version)

@@ -1,5 +1,5 @@
 /// `trex`: the defaults for a track's samples in movie fragments (ISO/IEC 14496-12, 8.8.3).
-public struct TrackExtendsBox: ParsableBox {
+public struct TrackExtendsBox: ParsableFullBox {
     public static let fourCC: FourCC = "trex"
     public let header: BoxHeader
     /// The track these defaults apply to.
@@ -13,9 +13,9 @@ public struct TrackExtendsBox: ParsableBox {
     /// Default sample flags (the layout of 8.8.3.1).
     public let defaultSampleFlags: UInt32
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        _ = try reader.readVersionAndFlags()
         trackID = try reader.readUInt32()
         defaultSampleDescriptionIndex = try reader.readUInt32()
         defaultSampleDuration = try reader.readUInt32()

@@ -1,5 +1,5 @@
 /// `tfhd`: a track fragment's track ID, base data offset and sample defaults (ISO/IEC 14496-12, 8.8.7).
-public struct TrackFragmentHeaderBox: ParsableBox {
+public struct TrackFragmentHeaderBox: ParsableFullBox {
     public static let fourCC: FourCC = "tfhd"
     public let header: BoxHeader
     /// The tf_flags.
@@ -22,9 +22,9 @@ public struct TrackFragmentHeaderBox: ParsableBox {
     /// Flag 0x020000: data offsets are relative to the enclosing moof.
     public var defaultBaseIsMoof: Bool { flags & 0x02_0000 != 0 }
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (_, flags) = try reader.readVersionAndFlags()
         self.flags = flags
         trackID = try reader.readUInt32()
         baseDataOffset = flags & 0x01 != 0 ? try reader.readUInt64() : nil
@@ -36,15 +36,16 @@ public struct TrackFragmentHeaderBox: ParsableBox {
 }
 
 /// `tfdt`: the decode time of a track fragment's first sample (ISO/IEC 14496-12, 8.8.12; versions 0 and 1).
-public struct TrackFragmentBaseMediaDecodeTimeBox: ParsableBox {
+public struct TrackFragmentBaseMediaDecodeTimeBox: ParsableFullBox {
     public static let fourCC: FourCC = "tfdt"
+    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// Decode time in media timescale units.
     public let baseMediaDecodeTime: UInt64
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, _) = try reader.readVersionAndFlags()
         baseMediaDecodeTime = try reader.readUIntVersioned(version)
     }
 }

@@ -1,6 +1,7 @@
 /// `tfra`: for one track, the times and moof offsets of its sync samples (ISO/IEC 14496-12, 8.8.10).
-public struct TrackFragmentRandomAccessBox: ParsableBox {
+public struct TrackFragmentRandomAccessBox: ParsableFullBox {
     public static let fourCC: FourCC = "tfra"
+    static let versions: ClosedRange<UInt8> = 0...1
 
     /// One random access point.
     public struct Entry: Sendable, Equatable {
@@ -16,9 +17,9 @@ public struct TrackFragmentRandomAccessBox: ParsableBox {
     /// The entries, in time order.
     public let entries: [Entry]
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, _) = try reader.readVersionAndFlags()
         trackID = try reader.readUInt32()
         let sizes = try reader.readUInt32()
         let trafSize = Int(sizes >> 4 & 3) + 1

@@ -1,6 +1,7 @@
 /// `tkhd`: a track's ID, duration, matrix and presentation size (ISO/IEC 14496-12, 8.3.2; versions 0 and 1).
-public struct TrackHeaderBox: ParsableBox {
+public struct TrackHeaderBox: ParsableFullBox {
     public static let fourCC: FourCC = "tkhd"
+    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// 0 (32-bit times) or 1 (64-bit times).
     public let version: UInt8
@@ -20,10 +21,9 @@ public struct TrackHeaderBox: ParsableBox {
     /// Whether the track is enabled (flag 1).
     public var isEnabled: Bool { flags & 1 != 0 }
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, flags) = try reader.readVersionAndFlags()
-        guard version <= 1 else { throw reader.error(.unsupported, "tkhd version \(version)") }
         self.version = version
         self.flags = flags
         _ = try reader.readUIntVersioned(version)  // creation_time

@@ -2,8 +2,9 @@
 ///
 /// Per-sample fields (duration, size, flags, composition offset) are present
 /// according to the flags and kept as raw bytes.
-public struct TrackRunBox: ParsableBox {
+public struct TrackRunBox: ParsableFullBox {
     public static let fourCC: FourCC = "trun"
+    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// 0 (unsigned composition offsets) or 1 (signed).
     public let version: UInt8
@@ -27,9 +28,9 @@ public struct TrackRunBox: ParsableBox {
     /// Flag 0x000800: each entry has a composition time offset.
     public var hasCompositionOffset: Bool { flags & 0x800 != 0 }
 
-    init(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
+         context: inout ParseContext) throws(MP4Error) {
         self.header = header
-        let (version, flags) = try reader.readVersionAndFlags()
         self.version = version
         self.flags = flags
         sampleCount = try reader.readUInt32()
