@@ -38,7 +38,7 @@ public struct SpriteSheet: Sendable {
 
     /// Puts `tile` in the next place and returns its region; a tile of another size is cut or left black at the
     /// edges of its place. `encodedBytes` adds to `estimatedBytes`. Returns nil, placing nothing, when the sheet is full.
-    public mutating func place(_ tile: RGBImage, encodedBytes: Int = 0) -> (x: Int, y: Int, width: Int, height: Int)? {
+    public mutating func place(_ tile: RGBImage, encodedBytes: Int = 0) -> PixelRegion? {
         guard !isFull else { return nil }
         let origin = origin(ofSlot: tileCount)
         let source = tile.pixelFormat == .rgb8 ? tile.packed() : tile
@@ -52,7 +52,7 @@ public struct SpriteSheet: Sendable {
         }
         tileCount += 1
         estimatedBytes += encodedBytes
-        return (origin.x, origin.y, tileSize.width, tileSize.height)
+        return PixelRegion(x: origin.x, y: origin.y, width: tileSize.width, height: tileSize.height)
     }
 
     /// The size of the finished sheet: the rows used, and all columns unless fewer tiles than one row.

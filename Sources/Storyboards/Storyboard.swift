@@ -13,29 +13,20 @@ public struct Storyboard: Sendable, Equatable {
         public var endMilliseconds: Int64
         /// Position of the sheet in `Storyboard.sheets`.
         public var sheet: Int
-        /// The tile's place in the sheet, in pixels.
-        public var x: Int
-        /// The tile's top edge in the sheet, in pixels.
-        public var y: Int
-        /// The tile's width.
-        public var width: Int
-        /// The tile's height.
-        public var height: Int
+        /// The tile's place in the sheet, in pixels (the whole image for single images).
+        public var region: PixelRegion
         /// The presentation time of the keyframe shown, in seconds.
         public var keyframeTime: Double
         /// The keyframe's sample index (decode order) in the track.
         public var keyframeSample: Int
 
         /// Makes a cue.
-        public init(startMilliseconds: Int64, endMilliseconds: Int64, sheet: Int, x: Int, y: Int, width: Int, height: Int,
+        public init(startMilliseconds: Int64, endMilliseconds: Int64, sheet: Int, region: PixelRegion,
                     keyframeTime: Double, keyframeSample: Int) {
             self.startMilliseconds = startMilliseconds
             self.endMilliseconds = endMilliseconds
             self.sheet = sheet
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
+            self.region = region
             self.keyframeTime = keyframeTime
             self.keyframeSample = keyframeSample
         }

@@ -34,7 +34,7 @@ struct Assembler {
             let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
             try await write(name, bytes)
             cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
-                                       sheet: sheets.count, x: 0, y: 0, width: tile.width, height: tile.height,
+                                       sheet: sheets.count, region: PixelRegion(x: 0, y: 0, width: tile.width, height: tile.height),
                                        keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
             sheets.append(Storyboard.Sheet(fileName: name, width: tile.width, height: tile.height, tileCount: 1,
                                            byteCount: bytes.count))
@@ -50,7 +50,7 @@ struct Assembler {
         }
         sheet = current
         cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
-                                   sheet: sheets.count, x: region.x, y: region.y, width: region.width, height: region.height,
+                                   sheet: sheets.count, region: region,
                                    keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
     }
 

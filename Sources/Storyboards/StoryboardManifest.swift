@@ -109,8 +109,8 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
             let file = storyboard.sheets.indices.contains(cue.sheet) ? storyboard.sheets[cue.sheet].fileName : ""
             let single = storyboard.singleImages
             return Cue(startMs: cue.startMilliseconds, endMs: cue.endMilliseconds, file: file,
-                       x: single ? nil : cue.x, y: single ? nil : cue.y, w: single ? nil : cue.width,
-                       h: single ? nil : cue.height, keyframeTime: cue.keyframeTime)
+                       x: single ? nil : cue.region.x, y: single ? nil : cue.region.y, w: single ? nil : cue.region.width,
+                       h: single ? nil : cue.region.height, keyframeTime: cue.keyframeTime)
         }
     }
 }

@@ -3,33 +3,13 @@
 /// Reads the media-fragment form `image.jpg#xywh=x,y,w,h` (also `#xywh=pixel:x,y,w,h`) and the bare form
 /// `image.jpg#x,y,w,h` some players write. Other fragments stay part of the URL.
 public struct StoryboardReference: Sendable, Equatable {
-    /// A rectangle of an image, in pixels.
-    public struct Region: Sendable, Equatable {
-        /// Left edge.
-        public var x: Int
-        /// Top edge.
-        public var y: Int
-        /// Width (positive).
-        public var width: Int
-        /// Height (positive).
-        public var height: Int
-
-        /// Makes a region.
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     /// The image URL as written (relative or absolute), without the region fragment.
     public var url: String
     /// The region, or nil for the whole image.
-    public var region: Region?
+    public var region: PixelRegion?
 
     /// Makes a reference.
-    public init(url: String, region: Region?) {
+    public init(url: String, region: PixelRegion?) {
         self.url = url
         self.region = region
     }
@@ -66,7 +46,7 @@ public struct StoryboardReference: Sendable, Equatable {
     }
 
     /// Four comma-separated integers, x and y >= 0, w and h > 0.
-    private static func region(_ text: Substring) -> Region? {
+    private static func region(_ text: Substring) -> PixelRegion? {
         let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Int? in
             let trimmed = part.trimmingASCIIWhitespace()
             guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
@@ -74,7 +54,7 @@ public struct StoryboardReference: Sendable, Equatable {
         }
         guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
               width > 0, height > 0 else { return nil }
-        return Region(x: x, y: y, width: width, height: height)
+        return PixelRegion(x: x, y: y, width: width, height: height)
     }
 
     /// `url` resolved against `base` (the URL or path of the track it came from), as RFC 3986 section 5.2 does for

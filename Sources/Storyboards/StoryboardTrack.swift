@@ -28,7 +28,7 @@ public struct StoryboardTrack: Sendable, Equatable {
         /// The image URL, resolved against the track's base when it was relative.
         public var url: String
         /// The region of the image, or nil for the whole image.
-        public var region: StoryboardReference.Region?
+        public var region: PixelRegion?
         /// The cue's start, in seconds.
         public var start: Double
         /// The cue's end, in seconds.
@@ -129,7 +129,7 @@ public struct StoryboardTrack: Sendable, Equatable {
         cues = (0..<Int(count)).map { tile in
             let slot = tile % perSheet
             let url = StoryboardOptions.fileName(template: template, index: firstIndex + tile / perSheet)
-            let region = singleImages ? nil : StoryboardReference.Region(x: slot % columns * tileWidth, y: slot / columns * tileHeight,
+            let region = singleImages ? nil : PixelRegion(x: slot % columns * tileWidth, y: slot / columns * tileHeight,
                                                                           width: tileWidth, height: tileHeight)
             let start = Int64(tile) * intervalMilliseconds
             return Cue(startMilliseconds: start, endMilliseconds: min(start + intervalMilliseconds, durationMilliseconds),

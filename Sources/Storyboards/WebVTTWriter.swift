@@ -20,7 +20,7 @@ public enum WebVTTWriter {
             if storyboard.singleImages {
                 text += file + "\n\n"
             } else {
-                text += "\(file)#xywh=\(cue.x),\(cue.y),\(cue.width),\(cue.height)\n\n"
+                text += "\(file)#xywh=\(cue.region.x),\(cue.region.y),\(cue.region.width),\(cue.region.height)\n\n"
             }
         }
         return text

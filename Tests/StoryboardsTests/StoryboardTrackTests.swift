@@ -140,7 +140,8 @@ import Thumbs
     @Test func writerOutputReadsBack() throws {
         let cues = (0..<3).map { index in
             Storyboard.Cue(startMilliseconds: Int64(index) * 1500, endMilliseconds: min(Int64(index + 1) * 1500, 4000), sheet: 0,
-                           x: index * 16, y: 0, width: 16, height: 9, keyframeTime: Double(index), keyframeSample: index)
+                           region: PixelRegion(x: index * 16, y: 0, width: 16, height: 9), keyframeTime: Double(index),
+                           keyframeSample: index)
         }
         let storyboard = Storyboard(durationMilliseconds: 4000, intervalMilliseconds: 1500, tileSize: PixelSize(width: 16, height: 9),
                                     columns: 3, rows: 1, singleImages: false, sheetTemplate: "s-$index$.jpg", firstSheetIndex: 1,
