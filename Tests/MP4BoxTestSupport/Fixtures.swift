@@ -96,12 +96,8 @@ public struct FixtureExpectation: Decodable, Sendable {
 
     /// The display matrix's linear part (a, b, c, d) as whole numbers, or identity when ffprobe reported none.
     public var matrixLinearPart: (Int, Int, Int, Int) {
-        guard let text = displayMatrix else { return (1, 0, 0, 1) }
-        let numbers = text.split(whereSeparator: \.isNewline).map { line in
-            line.split(separator: ":").dropFirst().joined().split(separator: " ").compactMap { Int($0) }
-        }.filter { $0.count == 3 }
-        guard numbers.count == 3 else { return (1, 0, 0, 1) }
-        return (numbers[0][0] / 65536, numbers[0][1] / 65536, numbers[1][0] / 65536, numbers[1][1] / 65536)
+        let (a, b, c, d) = FFprobeDisplayMatrix.linearPart(displayMatrix)
+        return (Int(a), Int(b), Int(c), Int(d))
     }
 
     /// The media timescale from `timeBase` ("1/12800").

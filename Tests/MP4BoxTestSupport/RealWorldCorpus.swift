@@ -89,14 +89,7 @@ public struct RealWorldExpectation: Decodable, Sendable {
         public var roles: [Role]?
 
         /// The display matrix's linear part (a, b, c, d) divided by 65536, or identity when ffprobe reported none.
-        public var matrixLinearPart: (Double, Double, Double, Double) {
-            guard let text = displayMatrix else { return (1, 0, 0, 1) }
-            let rows = text.split(whereSeparator: \.isNewline).map { line in
-                line.split(separator: ":").dropFirst().joined().split(separator: " ").compactMap { Double($0) }
-            }.filter { $0.count == 3 }
-            guard rows.count == 3 else { return (1, 0, 0, 1) }
-            return (rows[0][0] / 65536, rows[0][1] / 65536, rows[1][0] / 65536, rows[1][1] / 65536)
-        }
+        public var matrixLinearPart: (Double, Double, Double, Double) { FFprobeDisplayMatrix.linearPart(displayMatrix) }
     }
 
     public var file: String
