@@ -98,20 +98,13 @@ import Testing
         }
     }
 
-    @Test func hevcSampleIntoTheH264DecoderIsRefused() async throws {
-        let h264 = try await DecoderFixture("h264-faststart")
-        let hevc = try await DecoderFixture("hevc-8bit")
-        var input = try await hevc.keyframe()
-        input.sample = try h264.track.samples.sample(at: 0)
-        Self.expectRefusal(h264, [input], badIndex: input.sample.index)
-    }
-
-    @Test func h264SampleIntoTheHEVCDecoderIsRefused() async throws {
-        let h264 = try await DecoderFixture("h264-faststart")
-        let hevc = try await DecoderFixture("hevc-8bit")
-        var input = try await h264.keyframe()
-        input.sample = try hevc.track.samples.sample(at: 0)
-        Self.expectRefusal(hevc, [input], badIndex: input.sample.index)
+    /// An HEVC keyframe given to the H.264 decoder, and an H.264 one to the HEVC decoder.
+    @Test(arguments: [("h264-faststart", "hevc-8bit"), ("hevc-8bit", "h264-faststart")])
+    func keyframeOfTheOtherCodecIsRefused(decoderFixture: String, sampleFixture: String) async throws {
+        let decoding = try await DecoderFixture(decoderFixture)
+        var input = try await DecoderFixture(sampleFixture).keyframe()
+        input.sample = try decoding.track.samples.sample(at: 0)
+        Self.expectRefusal(decoding, [input], badIndex: input.sample.index)
     }
 
     @Test(arguments: codecs)

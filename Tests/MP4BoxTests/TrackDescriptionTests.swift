@@ -51,25 +51,19 @@ import Testing
         #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true))
     }
 
-    @Test func colrRangeWinsOverTheVUIRange() throws {
-        // A camera that marks full range in the VUI and limited range in colr: the box wins.
-        let track = try Self.track(Self.movie(vui: (1, 1, 1, true), colr: Self.colr(primaries: 1, transfer: 1, matrix: 1, fullRange: false)))
-        #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false))
-    }
-
-    @Test func colrCodePointsWinOverTheVUIs() throws {
-        let track = try Self.track(Self.movie(vui: (1, 1, 1, false), colr: Self.colr(primaries: 9, transfer: 16, matrix: 9, fullRange: false)))
-        #expect(track.colour == ColourDescription(primaries: 9, transfer: 16, matrix: 9, fullRange: false))
-    }
-
-    @Test func vuiFillsWhatTheColrBoxLeavesUnspecified() throws {
-        let track = try Self.track(Self.movie(vui: (6, 6, 6, false), colr: Self.colr(primaries: 2, transfer: 2, matrix: 2, fullRange: false)))
-        #expect(track.colour == ColourDescription(primaries: 6, transfer: 6, matrix: 6, fullRange: false))
-    }
-
-    @Test func nclcTakesTheRangeFromTheVUI() throws {
-        let track = try Self.track(Self.movie(vui: (1, 1, 1, true), colr: Self.colr(primaries: 1, transfer: 1, matrix: 1, fullRange: nil)))
-        #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true))
+    /// The colr box wins over the VUI where it speaks: its range (a camera that marks full range in the VUI and
+    /// limited range in colr), its code points; the VUI fills what colr leaves unspecified (2), and gives the range
+    /// to an nclc box, which has none.
+    @Test(arguments: [
+        ((1, 1, 1, true), (1, 1, 1, false), ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false)),
+        ((1, 1, 1, false), (9, 16, 9, false), ColourDescription(primaries: 9, transfer: 16, matrix: 9, fullRange: false)),
+        ((6, 6, 6, false), (2, 2, 2, false), ColourDescription(primaries: 6, transfer: 6, matrix: 6, fullRange: false)),
+        ((1, 1, 1, true), (1, 1, 1, nil), ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true)),
+    ] as [((UInt8, UInt8, UInt8, Bool), (UInt16, UInt16, UInt16, Bool?), ColourDescription)])
+    func colrAndVUIMakeOneColour(vui: (UInt8, UInt8, UInt8, Bool), colr: (UInt16, UInt16, UInt16, Bool?),
+                                 expected: ColourDescription) throws {
+        let box = Self.colr(primaries: colr.0, transfer: colr.1, matrix: colr.2, fullRange: colr.3)
+        #expect(try Self.track(Self.movie(vui: vui, colr: box)).colour == expected)
     }
 
     @Test func noColourAnywhereIsNil() throws {

@@ -19,7 +19,7 @@ import Thumbs
     func tilesMatchFFmpegAndTheTrackValidates(_ name: String) async throws {
         let references = try #require(try FrameReferences.load(name))
         let expectation = try Fixtures.expectation(name)
-        let firstReference = try PNGDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
+        let firstReference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
             ThumbnailReferences.path(name, role: "firstFrame")))))
         var options = StoryboardOptions()
         options.interval = max(0.001, (references.midTime * 1000).rounded() / 1000)
@@ -44,7 +44,7 @@ import Thumbs
             let keyPTS = try #require(StoryboardOracles.nearestKeyPTS(to: cue.startMilliseconds, in: expectation))
             #expect(Int64((cue.keyframeTime * timescale).rounded()) == keyPTS, "\(name) cue \(index)")
             for reference in references.frames where reference.pts == keyPTS && reference.role != "frameAtMid" {
-                let expected = try PNGDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
+                let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
                     ThumbnailReferences.path(name, role: reference.role)))))
                 let region = try #require(track.cues[index].reference.region)
                 let sheet = try #require(images[track.cues[index].reference.url])

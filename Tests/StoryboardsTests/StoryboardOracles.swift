@@ -47,7 +47,7 @@ enum StoryboardOracles {
 
     /// The decoded image of a written file (PNG or JPEG by its name).
     static func decode(_ fileName: String, _ bytes: [UInt8]) throws -> RGBImage {
-        fileName.hasSuffix(".png") ? try PNGDecoder().decode(bytes) : try JPEGDecoder().decode(bytes)
+        try ImageDecoder().decode(bytes)
     }
 
     /// Checks a WebVTT thumbnail track by rule: every timing line is `HH:MM:SS.mmm --> HH:MM:SS.mmm` (checked by a

@@ -82,31 +82,21 @@ import Thumbs
     }
 
     @Test func optionsOutOfRangeAreInvalid() {
-        var cases: [StoryboardOptions] = []
-        var options = StoryboardOptions()
-        options.interval = 0
-        cases.append(options)
-        options = StoryboardOptions()
-        options.interval = .nan
-        cases.append(options)
-        options = StoryboardOptions()
-        options.tileWidth = 0
-        cases.append(options)
-        options = StoryboardOptions()
-        options.columns = 0
-        cases.append(options)
-        options = StoryboardOptions()
-        options.format = .jpeg(quality: 101)
-        cases.append(options)
-        options = StoryboardOptions()
-        options.sheetTemplate = "sheet.jpg"
-        cases.append(options)
-        options = StoryboardOptions()
-        options.maximumConcurrentFetches = 0
-        cases.append(options)
-        options = StoryboardOptions()
-        options.maximumSheetBytes = 0
-        cases.append(options)
+        let changes: [(inout StoryboardOptions) -> Void] = [
+            { $0.interval = 0 },
+            { $0.interval = .nan },
+            { $0.tileWidth = 0 },
+            { $0.columns = 0 },
+            { $0.format = .jpeg(quality: 101) },
+            { $0.sheetTemplate = "sheet.jpg" },
+            { $0.maximumConcurrentFetches = 0 },
+            { $0.maximumSheetBytes = 0 },
+        ]
+        let cases = changes.map { change in
+            var options = StoryboardOptions()
+            change(&options)
+            return options
+        }
         for options in cases {
             #expect(throws: StoryboardError.self) { try options.validate() }
             #expect((try? options.validate()) == nil)

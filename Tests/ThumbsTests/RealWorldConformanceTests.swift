@@ -53,7 +53,7 @@ import Thumbs
             // The picture returned is the one whose time is reported: ffmpeg's frame starts exactly there.
             #expect(abs(thumbnail.actualTime - role.ptsSeconds) < 0.0005,
                     "\(name) \(role.role): actual time \(thumbnail.actualTime), ffmpeg's frame starts at \(role.ptsSeconds)")
-            let reference = try PNGDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
+            let reference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
                 RealWorldCorpus.referencePath(name, role: role.role)))))
             let image = thumbnail.image
             if let directory = ProcessInfo.processInfo.environment["THUMBS_DUMP_DIR"] {

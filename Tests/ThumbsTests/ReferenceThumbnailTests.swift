@@ -28,7 +28,7 @@ import Thumbs
             let options = RenderOptions(track: track, maximumSize: PixelSize(width: 160, height: 160))
             let image = try Renderer.render(frame, options: options)
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ThumbnailReferences.path(name, role: reference.role))))
-            let expected = try PNGDecoder().decode(bytes)
+            let expected = try ImageDecoder().decode(bytes)
             if let directory = ProcessInfo.processInfo.environment["THUMBS_DUMP_DIR"] {
                 // Our rendering beside ffmpeg's, to look at or diff when a figure drops.
                 let url = URL(fileURLWithPath: directory).appendingPathComponent("\(name).\(reference.role).png")

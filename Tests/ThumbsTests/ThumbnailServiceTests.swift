@@ -13,6 +13,18 @@ import Testing
         return ThumbnailRequest(asset: .source(key: key) { source }, time: time, options: options)
     }
 
+    /// `count` requests for one thumbnail of a closed gated source, started at once: they have reached the service
+    /// and its one read waits at the gate.
+    static func waitingRequests(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> (source: GatedByteSource, service: ThumbnailService, request: ThumbnailRequest, tasks: [Task<Thumbnail, any Error>]) {
+        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
+        let service = ThumbnailService()
+        let request = Self.request(source)
+        let tasks = (0..<count).map { _ in Task { try await service.thumbnail(request) } }
+        #expect(await eventually { await Self.settled(service, source, requests: count) }, sourceLocation: sourceLocation)
+        return (source, service, request, tasks)
+    }
+
     /// Whether `requests` requests reached the service and one read waits at the gate.
     static func settled(_ service: ThumbnailService, _ source: GatedByteSource, requests: Int) async -> Bool {
         let made = await service.statistics.requests
@@ -21,11 +33,7 @@ import Testing
     }
 
     @Test func concurrentRequestsForOneThumbnailShareOneFetchAndDecode() async throws {
-        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
-        let service = ThumbnailService()
-        let request = Self.request(source)
-        let tasks = (0..<5).map { _ in Task { try await service.thumbnail(request) } }
-        #expect(await eventually { await Self.settled(service, source, requests: 5) })
+        let (source, service, request, tasks) = try await Self.waitingRequests(5)
         await source.open()
         var results: [Thumbnail] = []
         for task in tasks { results.append(try await task.value) }
@@ -99,11 +107,7 @@ import Testing
     }
 
     @Test func cancellingOneOfSeveralWaitersLeavesTheWorkRunning() async throws {
-        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
-        let service = ThumbnailService()
-        let request = Self.request(source)
-        let tasks = (0..<3).map { _ in Task { try await service.thumbnail(request) } }
-        #expect(await eventually { await Self.settled(service, source, requests: 3) })
+        let (source, service, _, tasks) = try await Self.waitingRequests(3)
         tasks[0].cancel()
         await #expect(throws: CancellationError.self) { _ = try await tasks[0].value }
         await source.open()
@@ -116,11 +120,7 @@ import Testing
     }
 
     @Test func cancellingEveryWaiterCancelsTheWork() async throws {
-        let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
-        let service = ThumbnailService()
-        let request = Self.request(source)
-        let tasks = (0..<3).map { _ in Task { try await service.thumbnail(request) } }
-        #expect(await eventually { await Self.settled(service, source, requests: 3) })
+        let (source, service, request, tasks) = try await Self.waitingRequests(3)
         for task in tasks { task.cancel() }
         for task in tasks { await #expect(throws: CancellationError.self) { _ = try await task.value } }
         #expect(await eventually { await source.cancelledReads == 1 })

@@ -7,7 +7,7 @@ enum CoverArtRenderer {
     /// - Throws: `ThumbnailError` `invalidImage` when the art does not decode.
     static func render(_ art: Artwork, options: ThumbnailOptions) throws(ThumbnailError) -> RGBImage {
         let bytes = Array(art.data)
-        let decoded = art.format == .jpeg ? try JPEGDecoder().decode(bytes) : try PNGDecoder().decode(bytes)
+        let decoded = try ImageDecoder().decode(bytes)
         let source = decoded.packed()
         let channels = source.pixelFormat.channelCount
         let layout = ThumbnailLayout(display: PixelSize(width: source.width, height: source.height), box: options.maximumSize,
