@@ -8,27 +8,16 @@ struct CompositionOffsetMap: Sendable {
     let maximumOffset: Int64
 
     init(box: EntryTableBox?, path: String, limits: ParseLimits) throws(MP4Error) {
-        runs = box?.entries ?? .empty
-        var samples = [0]
-        samples.reserveCapacity(runs.count + 1)
-        var total: UInt64 = 0
+        let table = box?.entries ?? .empty
         var low = Int64.max
         var high = Int64.min
-        for run in 0..<runs.count {
-            let count = runs.uint32(run, 0)
-            total += UInt64(count)
-            guard total <= limits.maximumSampleCount else {
-                throw MP4Error(.limitExceeded, path: path, offset: runs.fileOffset + UInt64(run * 8),
-                               "ctts sample count \(total) exceeds the limit of \(limits.maximumSampleCount)")
-            }
-            samples.append(Int(total))
-            if count > 0 {
-                let offset = Self.offset(runs.uint32(run, 4))
-                low = min(low, offset)
-                high = max(high, offset)
-            }
+        index = try RunIndex(sampleCountsOf: table, name: "ctts", path: path, limits: limits) { run, count in
+            guard count > 0 else { return }
+            let offset = Self.offset(table.uint32(run, 4))
+            low = min(low, offset)
+            high = max(high, offset)
         }
-        index = RunIndex(firstSample: samples)
+        runs = table
         minimumOffset = low == Int64.max ? 0 : low
         maximumOffset = high == Int64.min ? 0 : high
     }

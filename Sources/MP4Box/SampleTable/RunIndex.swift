@@ -16,3 +16,26 @@ struct RunIndex: Sendable {
         return BinarySearch.prefixCount(firstSample.count - 1) { firstSample[$0] <= index } - 1
     }
 }
+
+extension RunIndex {
+    /// The index of a table whose entries start with a 32-bit sample count (stts, ctts); `each` sees every run (its
+    /// position and count) once its count has been checked.
+    /// - Throws: `MP4Error` `limitExceeded` when the counts pass `limits.maximumSampleCount`, or what `each` throws.
+    init(sampleCountsOf runs: RawTable, name: String, path: String, limits: ParseLimits,
+         each: (_ run: Int, _ count: UInt64) throws(MP4Error) -> Void = { _, _ in }) throws(MP4Error) {
+        var samples = [0]
+        samples.reserveCapacity(runs.count + 1)
+        var total: UInt64 = 0
+        for run in 0..<runs.count {
+            let count = UInt64(runs.uint32(run, 0))
+            total += count
+            guard total <= limits.maximumSampleCount else {
+                throw MP4Error(.limitExceeded, path: path, offset: runs.fileOffset + UInt64(run * runs.entrySize),
+                               "\(name) sample count \(total) exceeds the limit of \(limits.maximumSampleCount)")
+            }
+            try each(run, count)
+            samples.append(Int(total))
+        }
+        self.init(firstSample: samples)
+    }
+}

@@ -7,29 +7,18 @@ struct TimeToSampleMap: Sendable {
 
     /// Builds the cumulative index, checking every sum against overflow and `limits`.
     init(box: EntryTableBox?, path: String, limits: ParseLimits) throws(MP4Error) {
-        runs = box?.entries ?? .empty
-        var samples = [0]
+        let table = box?.entries ?? .empty
         var times: [Int64] = [0]
-        samples.reserveCapacity(runs.count + 1)
-        times.reserveCapacity(runs.count + 1)
-        var sampleTotal: UInt64 = 0
+        times.reserveCapacity(table.count + 1)
         var timeTotal: UInt64 = 0
-        for run in 0..<runs.count {
-            let count = UInt64(runs.uint32(run, 0))
-            let delta = UInt64(runs.uint32(run, 4))
-            sampleTotal += count
-            guard sampleTotal <= limits.maximumSampleCount else {
-                throw MP4Error(.limitExceeded, path: path, offset: runs.fileOffset + UInt64(run * 8),
-                               "stts sample count \(sampleTotal) exceeds the limit of \(limits.maximumSampleCount)")
-            }
-            timeTotal += count * delta  // count < 2^26 and delta < 2^32: no overflow for one run
+        index = try RunIndex(sampleCountsOf: table, name: "stts", path: path, limits: limits) { run, count throws(MP4Error) in
+            timeTotal += count * UInt64(table.uint32(run, 4))  // count < 2^26 and delta < 2^32: no overflow for one run
             guard timeTotal < UInt64(Int64.max) >> 1 else {
-                throw MP4Error(.malformed, path: path, offset: runs.fileOffset + UInt64(run * 8), "stts total duration overflows")
+                throw MP4Error(.malformed, path: path, offset: table.fileOffset + UInt64(run * 8), "stts total duration overflows")
             }
-            samples.append(Int(sampleTotal))
             times.append(Int64(timeTotal))
         }
-        index = RunIndex(firstSample: samples)
+        runs = table
         firstTime = times
     }
 
