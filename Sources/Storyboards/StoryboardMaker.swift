@@ -88,11 +88,9 @@ public struct StoryboardMaker: Sendable {
                                 try Task.checkCancellation()
                                 let keyframe = keyframes[ordinal]
                                 try lease.decoder.reset()
-                                let framePlan = FramePlan(target: keyframe.sample, samples: [keyframe.sample],
-                                                          requestedTime: keyframe.presentationTime,
-                                                          targetPresentationTime: keyframe.presentationTime,
-                                                          keyframePresentationTime: keyframe.presentationTime,
-                                                          timescale: track.timescale)
+                                let framePlan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
+                                                                   requestedTime: keyframe.presentationTime,
+                                                                   timescale: track.timescale)
                                 let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
                                 let image = try Renderer.render(frame, options: render)
                                 let encoded = encodesTiles ? try format.encode(image) : nil

@@ -15,15 +15,11 @@ public struct FramePlan: Sendable {
     /// The media timescale.
     public var timescale: UInt32
 
-    /// Makes a plan (planners do).
-    package init(target: Sample, samples: [Sample], requestedTime: Int64, targetPresentationTime: Int64,
-                 keyframePresentationTime: Int64, timescale: UInt32) {
-        self.target = target
-        self.samples = samples
-        self.requestedTime = requestedTime
-        self.targetPresentationTime = targetPresentationTime
-        self.keyframePresentationTime = keyframePresentationTime
-        self.timescale = timescale
+    /// The plan that decodes one sync sample, shown at `presentationTime`, for a request at `requestedTime`.
+    package static func keyframe(_ sample: Sample, presentationTime: Int64, requestedTime: Int64,
+                                 timescale: UInt32) -> FramePlan {
+        FramePlan(target: sample, samples: [sample], requestedTime: requestedTime, targetPresentationTime: presentationTime,
+                  keyframePresentationTime: presentationTime, timescale: timescale)
     }
 
     /// Total bytes of the samples.

@@ -23,8 +23,7 @@ public enum FramePlanner {
             let inWindow = Double(clamped.saturatingSubtract(shown)) <= selection.toleranceBefore * scale + 0.5
                 && Double(shown.saturatingSubtract(clamped)) <= selection.toleranceAfter * scale + 0.5
             if inWindow {
-                return FramePlan(target: keyframe, samples: [keyframe], requestedTime: time, targetPresentationTime: shown,
-                                 keyframePresentationTime: shown, timescale: track.timescale)
+                return .keyframe(keyframe, presentationTime: shown, requestedTime: time, timescale: track.timescale)
             }
         }
         guard let target = try track.sample(displayedAt: clamped) else {
