@@ -13,9 +13,7 @@ struct DecodeCommand: AsyncParsableCommand {
 
     @OptionGroup var source: InputOptions
 
-    // `.unconditional`: `--time -5` is a (refused) negative time, not an unknown option `-5`.
-    @Option(parsing: .unconditional, help: "Time in seconds on the movie timeline (default: the middle).")
-    var time: Double?
+    @OptionGroup var when: TimeOption
 
     @Flag(help: "Decode the frame on screen at the time, from the keyframe before it, instead of the nearest keyframe.")
     var exact = false
@@ -23,18 +21,13 @@ struct DecodeCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the raw planes.")
     var output: String
 
-    func validate() throws {
-        if let time, !time.isFinite { throw ValidationError("--time must be a finite number of seconds") }
-    }
-
     func run() async throws {
-        let input = try source.openSourceOrExit()
-        do {
+        try await source.withOpenedSource { input in
             let movie = try await source.locator.locate(in: input).movie
             let track = try movie.thumbnailTrack()
-            let seconds = time ?? track.durationSeconds / 2
-            let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: seconds),
-                                             selection: exact ? .exact : .nearestKeyframe)
+            let (time, selection) = try ThumbnailTime.resolve(when.time.map(ThumbnailTime.seconds), in: movie, track: track,
+                                                              selection: exact ? .exact : .nearestKeyframe)
+            let plan = try FramePlanner.plan(track: track, time: time, selection: selection)
             let frame = try await FrameExtractor(source: input, track: track).frame(for: plan)
             do {
                 try Data(frame.rawVideoBytes()).write(to: URL(fileURLWithPath: output))
@@ -46,12 +39,6 @@ struct DecodeCommand: AsyncParsableCommand {
             printError("\(frame.width)x\(frame.height) \(frame.pixelFormatName) pts \(plan.targetPresentationTime)/\(track.timescale) (\(shown) s)"
                 + " sample \(plan.target.index) decoded \(plan.samples.count)")
             await source.printStats(of: input)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError(errorMessage(error, about: source.input))
-            await source.printStats(of: input)
-            throw ExitCode.forError(error)
         }
     }
 }

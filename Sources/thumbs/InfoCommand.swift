@@ -15,24 +15,17 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let input = try source.openSourceOrExit()
-        let located: MovieLocator.Result
-        do {
-            located = try await source.locator.locate(in: input)
-        } catch {
-            printError(errorMessage(error, about: source.input))
+        try await source.withOpenedSource { input in
+            let summary = MovieSummary(try await source.locator.locate(in: input))
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+                let data = try encoder.encode(summary)
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print(summary.text)
+            }
             await source.printStats(of: input)
-            throw ExitCode.forError(error)
         }
-        let summary = MovieSummary(located)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            let data = try encoder.encode(summary)
-            print(String(decoding: data, as: UTF8.self))
-        } else {
-            print(summary.text)
-        }
-        await source.printStats(of: input)
     }
 }

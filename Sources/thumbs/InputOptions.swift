@@ -76,6 +76,21 @@ struct InputOptions: ParsableArguments {
         }
     }
 
+    /// Opens the input and runs `body` on it. An error other than an exit code is told as one line about the input,
+    /// then the statistics of what was fetched, and becomes the exit code sysexits.h gives it.
+    func withOpenedSource(_ body: (any ByteSource) async throws -> Void) async throws {
+        let source = try openSourceOrExit()
+        do {
+            try await body(source)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError(errorMessage(error, about: input))
+            await printStats(of: source)
+            throw ExitCode.forError(error)
+        }
+    }
+
     /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.
     func printStats(of source: any ByteSource, extra: [String: Double] = [:]) async {
         guard stats else { return }

@@ -105,9 +105,9 @@ struct StoryboardCommand: AsyncParsableCommand {
             printError("thumbs: \(output): \(error.localizedDescription)")
             throw ExitCode.ioError
         }
-        let input = try source.openSourceOrExit()
-        let line = isatty(2) == 1 ? ProgressLine() : nil
-        do {
+        try await source.withOpenedSource { input in
+            let line = isatty(2) == 1 ? ProgressLine() : nil
+            defer { line?.end() }
             var report: (@Sendable (StoryboardProgress) -> Void)?
             if let line { report = { progress in line.show(progress) } }
             let maker = StoryboardMaker(source: input, options: options)
@@ -133,14 +133,6 @@ struct StoryboardCommand: AsyncParsableCommand {
             extra["tileHeight"] = Double(storyboard.tileSize.height)
             extra["wallMs"] = (wall * 100).rounded() / 100
             await source.printStats(of: input, extra: extra)
-        } catch let error as ExitCode {
-            line?.end()
-            throw error
-        } catch {
-            line?.end()
-            printError(errorMessage(error, about: source.input))
-            await source.printStats(of: input)
-            throw ExitCode.forError(error)
         }
     }
 
@@ -175,8 +167,12 @@ final class ProgressLine: Sendable {
         FileHandle.standardError.write(Data(("\r" + text + String(repeating: " ", count: padding)).utf8))
     }
 
+    /// Ends the line, once: later calls do nothing until it is drawn again.
     func end() {
-        let drawn = last.withLock { $0.shown != nil }
+        let drawn = last.withLock { state in
+            defer { state = (nil, 0) }
+            return state.shown != nil
+        }
         if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

@@ -12,9 +12,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     @OptionGroup var source: InputOptions
 
-    // `.unconditional`: `--time -5` is a (refused) negative time, not an unknown option `-5`.
-    @Option(parsing: .unconditional, help: "Time in seconds (default: the poster time, else 10 % of the duration).")
-    var time: Double?
+    @OptionGroup var when: TimeOption
 
     @Option(help: "Time as a percentage of the duration.")
     var percent: Double?
@@ -56,10 +54,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var output: String
 
     func validate() throws {
-        if [time != nil, percent != nil, frame != nil].filter({ $0 }).count > 1 {
+        if [when.time != nil, percent != nil, frame != nil].filter({ $0 }).count > 1 {
             throw ValidationError("give at most one of --time, --percent and --frame")
         }
-        if let time, !time.isFinite || time < 0 { throw ValidationError("--time must be a non-negative number of seconds") }
         if let percent, !(0...100).contains(percent) { throw ValidationError("--percent must be between 0 and 100") }
         if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
@@ -118,11 +115,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         if let toleranceBefore { options.requestedTimeToleranceBefore = toleranceBefore }
         if let toleranceAfter { options.requestedTimeToleranceAfter = toleranceAfter }
-        let when: ThumbnailTime? = if let time { .seconds(time) } else if let percent { .fraction(percent / 100) }
+        let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
-        let input = try source.openSourceOrExit()
-        do {
-            let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: when)
+        try await source.withOpenedSource { input in
+            let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: time)
             do {
                 if output == "-" {
                     try FileHandle.standardOutput.write(contentsOf: Data(thumbnail.encoded))
@@ -143,12 +139,6 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
                 "decodedSamples": Double(thumbnail.decodedSamples),
             ])
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError(errorMessage(error, about: source.input))
-            await source.printStats(of: input)
-            throw ExitCode.forError(error)
         }
     }
 

@@ -15,4 +15,24 @@ import Testing
                                                "-o", FileManager.default.temporaryDirectory.appendingPathComponent("unused.yuv").path])
         #expect(output.status == 65)
     }
+
+    /// Without `--time`, decode takes the frame `thumbs thumbnail` takes (the poster time, else 10 % of the duration),
+    /// on a movie whose 10 % is not its middle's keyframe.
+    @Test func withoutATimeItDecodesTheFrameTheThumbnailShows() throws {
+        let movie = Fixtures.path("h264-bframes")
+        let decoded = try InfoCommandTests.run(["decode", movie, "-o", ThumbnailCommandTests.temporaryPath("x.yuv")])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let thumbnail = try InfoCommandTests.run(["thumbnail", movie, "-o", ThumbnailCommandTests.temporaryPath("x.png"), "--stats"])
+        let stats = try #require(thumbnail.stderr.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        let actual = try #require(json["actualTime"] as? Double)
+        #expect(decoded.stderr.contains("(\(actual) s)"), "decode: \(decoded.stderr), thumbnail at \(actual) s")
+    }
+
+    @Test(arguments: [["--time", "-5"], ["--time=-5"]])
+    func aNegativeTimeIsRefusedClearly(_ time: [String]) throws {
+        let output = try InfoCommandTests.run(["decode", Fixtures.path("rotate-90"), "-o", ThumbnailCommandTests.temporaryPath("x.yuv")] + time)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--time must be a non-negative number of seconds"), "\(output.stderr)")
+    }
 }

@@ -179,7 +179,7 @@ public actor ThumbnailGenerator {
         let movie = try await loadMovie()
         if !hadIndex { timings.indexMilliseconds = indexWatch.milliseconds }
         let track = try movie.thumbnailTrack()
-        let (requested, selection) = try resolve(time, in: movie, track: track, options: options)
+        let (requested, selection) = try ThumbnailTime.resolve(time, in: movie, track: track, selection: options.selection)
         var plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         var frame = try await decode(plan, track: track, timings: &timings)
         if options.skipsDarkFrames {
@@ -257,44 +257,6 @@ public actor ThumbnailGenerator {
     private func limited<T: Sendable>(_ limiter: AsyncLimiter?, _ body: @Sendable () async throws -> T) async throws -> T {
         guard let limiter else { return try await body() }
         return try await limiter.run(body)
-    }
-
-    /// The requested time on the track's presentation timeline, and the frame selection it implies.
-    private func resolve(_ time: ThumbnailTime?, in movie: Movie, track: Track,
-                         options: ThumbnailOptions) throws -> (Int64, FrameSelection) {
-        let duration = track.durationSeconds
-        switch time {
-        case nil:
-            if let poster = movie.posterTimeSeconds { return (track.presentationTime(seconds: poster), options.selection) }
-            return (track.presentationTime(seconds: duration * 0.1), options.selection)
-        case .seconds(let seconds):
-            guard seconds.isFinite else { throw ThumbnailError(.invalidOption, "time \(seconds) is not finite") }
-            return (track.presentationTime(seconds: seconds), options.selection)
-        case .rational(let value, let timescale):
-            guard timescale > 0 else { throw ThumbnailError(.invalidOption, "timescale \(timescale) is not positive") }
-            return (MediaTime(value: value, timescale: UInt32(timescale)).converted(to: track.timescale).value, options.selection)
-        case .fraction(let fraction):
-            guard fraction.isFinite else { throw ThumbnailError(.invalidOption, "fraction \(fraction) is not finite") }
-            return (track.presentationTime(seconds: duration * min(max(fraction, 0), 1)), options.selection)
-        case .frame(let number):
-            guard number >= 0 else { throw ThumbnailError(.invalidOption, "frame \(number) is negative") }
-            return (try presentationTime(ofFrame: number, in: track), .exact)
-        }
-    }
-
-    /// The presentation time of the `number`th frame in presentation order (the last frame when past the end).
-    ///
-    /// Pictures move at most 16 places between decode and presentation order (the most H.264 and HEVC allow),
-    /// so the answer is among the decode-order neighbours of `number`.
-    private func presentationTime(ofFrame number: Int, in track: Track) throws -> Int64 {
-        let count = track.samples.count
-        let target = min(number, count - 1)
-        let low = max(0, target - 16)
-        let high = min(count - 1, target + 16)
-        var times: [Int64] = []
-        for index in low...high { times.append(track.presentationTime(of: try track.samples.sample(at: index))) }
-        times.sort()
-        return times[min(times.count - 1, target - low)]
     }
 
     /// The first sync sample shown after `time`.
