@@ -65,8 +65,9 @@ esac
 
 # The Swift runtime's own crash reporter would catch the trap before libFuzzer and can hang under ASan.
 export SWIFT_BACKTRACE=enable=no
-# Leak checks are off: the Swift runtime's one-time caches read as leaks and would stop the run.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+# Leak checks are on: after an input that leaves more allocations than it frees, LeakSanitizer looks for memory no
+# longer reachable, and a leak ends the run (in-process) as a crash does.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 
 if [ "${FUZZ_FORK:-1}" = 1 ]; then
     mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
