@@ -32,7 +32,9 @@ import Testing
             position += UInt64(LongTrackMovie.tableSize(of: index))
         }
         var random = SplitMix64(seed: 11)
-        for index in [0, 1, 4095, 4096, 4097, 8192, count - 1] + (0..<2000).map({ _ in Int(random.next() % UInt64(count)) }) {
+        let spacing = StandardSampleTable.checkpointSpacing
+        let edges = [0, 1, spacing - 1, spacing, spacing + 1, 2 * spacing, 4095, 4096, 4097, count - 1]
+        for index in edges + (0..<2000).map({ _ in Int(random.next() % UInt64(count)) }) {
             let sample = try track.samples.sample(at: index)
             #expect(sample.offset == offsets[index], "sample \(index)")
             #expect(sample.size == LongTrackMovie.tableSize(of: index))

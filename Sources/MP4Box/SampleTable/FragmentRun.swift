@@ -46,8 +46,8 @@ struct FragmentRun: Sendable {
     private let offsetField: Int?
     /// Data offset and decode time of every `checkpointSpacing`-th sample, for runs with duration or size fields.
     private let checkpoints: [(offset: UInt64, time: Int64)]
-    /// Samples walked at most to place one.
-    static let checkpointSpacing = 4096
+    /// Samples walked at most to place one (as `StandardSampleTable.checkpointSpacing`), for 16 bytes per 256 samples.
+    static let checkpointSpacing = 256
 
     init(firstSample: Int, dataOffset: UInt64, baseDecodeTime: Int64, run: TrackRunBox, defaultDuration: UInt32,
          defaultSize: UInt32, defaultFlags: UInt32, descriptionIndex: UInt32, moofOffset: UInt64) {
