@@ -104,6 +104,13 @@ public struct Storyboard: Sendable, Equatable {
     /// The WebVTT thumbnail track, with sheet references relative to the track's own location.
     public func webVTT() -> String { WebVTTWriter.write(self) }
 
+    /// The HLS Image Media Playlist (`#EXT-X-IMAGES-ONLY`, `#EXT-X-TILES`), with relative sheet references.
+    public func hlsImagePlaylist() -> String { HLSImagePlaylistWriter.write(self) }
+
+    /// A DASH MPD with the thumbnail-tile AdaptationSet of DASH-IF IOP 6.2.6.
+    /// - Throws: `StoryboardError` `invalidOption` when a byte cap cut sheets short (DASH needs full grids).
+    public func dashManifest() throws(StoryboardError) -> String { try DASHThumbnailWriter.write(self) }
+
     /// The JSON manifest's contents (encode it with any `Encoder`).
     public var manifest: StoryboardManifest { StoryboardManifest(self) }
 }

@@ -9,7 +9,7 @@ import Thumbs
 struct StoryboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storyboard",
-        abstract: "Make scrubbing previews: sprite sheets (or single images), storyboard.vtt and storyboard.json, from keyframes alone."
+        abstract: "Make scrubbing previews: sprite sheets (or single images) and the tracks players read (WebVTT, JSON, HLS, DASH), from keyframes alone."
     )
 
     @OptionGroup var source: InputOptions
@@ -53,14 +53,26 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
     var noTransform = false
 
+    @Option(help: "Which tracks to write, comma-separated: vtt (storyboard.vtt), json (storyboard.json), hls (storyboard.m3u8), dash (storyboard.mpd).")
+    var manifests: String = "vtt,json"
+
     @Option(name: .shortAndLong, help: "The directory to write into (made when missing).")
     var output: String
+
+    /// The tracks `--manifests` names, each with the file it is written to.
+    private var parsedManifests: [String] {
+        manifests.lowercased().split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+    }
 
     func validate() throws {
         if tile != nil && width != nil { throw ValidationError("give --tile or --width, not both") }
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
         if !["jpeg", "jpg", "png"].contains(format.lowercased()) { throw ValidationError("--format takes jpeg or png") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
+        let known = ["vtt", "json", "hls", "dash"]
+        if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
+            throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls and dash")
+        }
         do {
             try options.validate()
         } catch {
@@ -115,13 +127,20 @@ struct StoryboardCommand: AsyncParsableCommand {
                 try Self.write(bytes, to: directory.appendingPathComponent(name))
             }
             line?.end()
-            try Self.write(Array(storyboard.webVTT().utf8), to: directory.appendingPathComponent("storyboard.vtt"))
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            try Self.write(Array(try encoder.encode(storyboard.manifest)), to: directory.appendingPathComponent("storyboard.json"))
+            var written: [String] = []
+            for manifest in parsedManifests {
+                let (name, text): (String, String) = switch manifest {
+                case "json": ("storyboard.json", try Self.json(storyboard.manifest))
+                case "hls": ("storyboard.m3u8", storyboard.hlsImagePlaylist())
+                case "dash": ("storyboard.mpd", try storyboard.dashManifest())
+                default: ("storyboard.vtt", storyboard.webVTT())
+                }
+                try Self.write(Array(text.utf8), to: directory.appendingPathComponent(name))
+                written.append(directory.appendingPathComponent(name).path)
+            }
             print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
                   + "\(storyboard.singleImages ? "images" : "sheets") of \(storyboard.tileSize) tiles: "
-                  + directory.appendingPathComponent("storyboard.vtt").path)
+                  + written.joined(separator: ", "))
             let wall = (ContinuousClock.now - started).milliseconds
             var extra: [String: Double] = [:]
             extra["cues"] = Double(storyboard.cues.count)
@@ -134,6 +153,13 @@ struct StoryboardCommand: AsyncParsableCommand {
             extra["wallMs"] = (wall * 100).rounded() / 100
             await source.printStats(of: input, extra: extra)
         }
+    }
+
+    /// The JSON manifest, with sorted keys and unescaped slashes.
+    static func json(_ manifest: StoryboardManifest) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(manifest), as: UTF8.self)
     }
 
     /// Writes a file, turning a failure into the I/O exit code.

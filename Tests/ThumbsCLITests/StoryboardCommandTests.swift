@@ -79,6 +79,26 @@ import Testing
         #expect(output.stdout.split(separator: "\n").count == 1)
     }
 
+    @Test func manifestsChooseTheTracksWritten() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--interval", "0.5", "--columns", "3",
+                                               "--rows", "1", "--manifests", "hls,dash", "-o", directory.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files == ["storyboard-1.jpg", "storyboard-2.jpg", "storyboard.m3u8", "storyboard.mpd"])
+        let playlist = try String(contentsOf: directory.appendingPathComponent("storyboard.m3u8"), encoding: .utf8)
+        // 160x120 tiles, 3 to a sheet, 0.5 s each: two segments of 1.5 s.
+        #expect(playlist.components(separatedBy: "#EXT-X-TILES:RESOLUTION=160x120,LAYOUT=3x1,DURATION=0.500\n#EXTINF:1.500,\n").count == 3)
+        let mpd = try String(contentsOf: directory.appendingPathComponent("storyboard.mpd"), encoding: .utf8)
+        #expect(mpd.contains("value=\"3x1\"") && mpd.contains("media=\"storyboard-$Number$.jpg\""))
+
+        let refused = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--manifests", "vtt,bmp",
+                                                "-o", directory.path])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--manifests takes"), "\(refused.stderr)")
+    }
+
     @Test func singleImagesWriteOneImagePerCue() throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
