@@ -7,6 +7,8 @@ struct Assembler {
     let tileSize: PixelSize
     private(set) var cues: [Storyboard.Cue] = []
     private(set) var sheets: [Storyboard.Sheet] = []
+    /// One JPEG per cue placed, when the options ask for a BIF.
+    private(set) var bifFrames: [[UInt8]] = []
     private var sheet: SpriteSheet?
 
     init(plan: StoryboardPlan, options: StoryboardOptions, tileSize: PixelSize) {
@@ -29,6 +31,8 @@ struct Assembler {
         let index = cues.count
         let keyframe = plan.keyframes[plan.cueKeyframes[index]]
         let keyframeTime = Double(keyframe.presentationTime) / Double(plan.timescale)
+        if options.bifFileName != nil { try addBIFFrame(tile, encoded: encoded, sameAsLast: index > 0
+                                                        && plan.cueKeyframes[index - 1] == plan.cueKeyframes[index]) }
         if options.singleImages {
             let bytes = try encoded ?? options.format.encode(tile)
             let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
@@ -52,6 +56,19 @@ struct Assembler {
         cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
                                    sheet: sheets.count, region: region,
                                    keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
+    }
+
+    /// Adds the cue's BIF image: the tile's own JPEG when it has one, the previous cue's when they show one keyframe.
+    private mutating func addBIFFrame(_ tile: RGBImage, encoded: [UInt8]?, sameAsLast: Bool) throws(ThumbnailError) {
+        if sameAsLast, let last = bifFrames.last {
+            bifFrames.append(last)
+        } else if case .jpeg = options.format, let encoded {
+            bifFrames.append(encoded)
+        } else if case .jpeg(let quality) = options.format {
+            bifFrames.append(try ImageFormat.jpeg(quality: quality).encode(tile))
+        } else {
+            bifFrames.append(try ImageFormat.jpeg(quality: 75).encode(tile))
+        }
     }
 
     /// Encodes and writes the sheet being filled, if any.

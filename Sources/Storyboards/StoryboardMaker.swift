@@ -118,6 +118,9 @@ public struct StoryboardMaker: Sendable {
             }
         }
         try await assembler.finish(write: write)
+        if let name = options.bifFileName {
+            try await write(name, try BIFWriter.write(frames: assembler.bifFrames, intervalMilliseconds: plan.intervalMilliseconds))
+        }
         return Storyboard(durationMilliseconds: plan.durationMilliseconds, intervalMilliseconds: plan.intervalMilliseconds,
                           tileSize: tileSize, columns: sheetColumns, rows: sheetRows, singleImages: options.singleImages,
                           sheetTemplate: options.effectiveSheetTemplate, firstSheetIndex: options.firstSheetIndex,

@@ -29,6 +29,9 @@ public struct StoryboardOptions: Sendable, Hashable {
     public var sheetTemplate: String?
     /// The number of the first sheet in file names. Default 1, as DASH's `$Number$`.
     public var firstSheetIndex = 1
+    /// When set, the maker also writes Roku's BIF under this name, through `write` after the sheets: one JPEG per cue
+    /// at the tile size (the format's quality, or 75 for PNG sheets), from the same decoded keyframes.
+    public var bifFileName: String?
     /// Keyframe reads closer than this many bytes are merged into one request. Default 0: only touching
     /// ranges merge; keyframes are a GOP apart, and merging across the gap would read the whole GOP.
     public var coalescingGap: UInt64 = 0
@@ -96,6 +99,9 @@ public struct StoryboardOptions: Sendable, Hashable {
         }
         guard effectiveSheetTemplate.contains("$index$") else {
             throw StoryboardError(.invalidOption, "sheet template '\(effectiveSheetTemplate)' has no $index$")
+        }
+        if let bifFileName, bifFileName.isEmpty || bifFileName.contains("/") {
+            throw StoryboardError(.invalidOption, "BIF file name '\(bifFileName)' is empty or has a '/'")
         }
         guard maximumConcurrentFetches >= 1, (maximumConcurrentDecodes ?? 1) >= 1 else {
             throw StoryboardError(.invalidOption, "concurrency must be at least 1")

@@ -53,7 +53,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
     var noTransform = false
 
-    @Option(help: "Which tracks to write, comma-separated: vtt (storyboard.vtt), json (storyboard.json), hls (storyboard.m3u8), dash (storyboard.mpd).")
+    @Option(help: "Which tracks to write, comma-separated: vtt (storyboard.vtt), json (storyboard.json), hls (storyboard.m3u8), dash (storyboard.mpd), bif (storyboard.bif, Roku).")
     var manifests: String = "vtt,json"
 
     @Option(name: .shortAndLong, help: "The directory to write into (made when missing).")
@@ -69,9 +69,9 @@ struct StoryboardCommand: AsyncParsableCommand {
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
         if !["jpeg", "jpg", "png"].contains(format.lowercased()) { throw ValidationError("--format takes jpeg or png") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
-        let known = ["vtt", "json", "hls", "dash"]
+        let known = ["vtt", "json", "hls", "dash", "bif"]
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
-            throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls and dash")
+            throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls, dash and bif")
         }
         do {
             try options.validate()
@@ -105,6 +105,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         options.maximumConcurrentFetches = fetches
         options.maximumConcurrentDecodes = decodes
         options.appliesPreferredTrackTransform = !noTransform
+        if parsedManifests.contains("bif") { options.bifFileName = "storyboard.bif" }
         return options
     }
 
@@ -129,6 +130,10 @@ struct StoryboardCommand: AsyncParsableCommand {
             line?.end()
             var written: [String] = []
             for manifest in parsedManifests {
+                if manifest == "bif" {  // written by the maker, through `write`, after the sheets
+                    written.append(directory.appendingPathComponent("storyboard.bif").path)
+                    continue
+                }
                 let (name, text): (String, String) = switch manifest {
                 case "json": ("storyboard.json", try Self.json(storyboard.manifest))
                 case "hls": ("storyboard.m3u8", storyboard.hlsImagePlaylist())

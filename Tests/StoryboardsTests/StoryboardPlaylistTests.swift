@@ -7,19 +7,27 @@ import MP4BoxTestSupport
 import Testing
 import Thumbs
 
-/// The HLS image playlist and the DASH thumbnail MPD of made storyboards: read back by the rules of RFC 8216 with the
-/// image playlist tags, and of DASH-IF IOP 6.2.6, every cue's time leads a player to the sheet and tile the WebVTT
-/// names.
+/// The HLS image playlist, the DASH thumbnail MPD and Roku's BIF of made storyboards: read back by the rules of
+/// RFC 8216 with the image playlist tags, of DASH-IF IOP 6.2.6 and of Roku's BIF, every cue's time leads a player to
+/// the picture the WebVTT names.
 @Suite struct StoryboardPlaylistTests {
-    /// 10 cues of 0.3 s in sheets of 4x2: a full sheet of 8, then a last one of 2 tiles (one row of two).
-    static func storyboard(singleImages: Bool = false, maximumSheetBytes: Int? = nil) async throws -> Storyboard {
+    /// 10 cues of 0.3 s (of h264-bframes' 3 s) in sheets of 4x2: a full sheet of 8, then a last one of 2 tiles (one
+    /// row of two).
+    static func options(_ change: (inout StoryboardOptions) -> Void = { _ in }) -> StoryboardOptions {
         var options = StoryboardOptions()
         options.interval = 0.3
         options.tileWidth = 64
         options.columns = 4
         options.rows = 2
-        options.singleImages = singleImages
-        options.maximumSheetBytes = maximumSheetBytes
+        change(&options)
+        return options
+    }
+
+    static func storyboard(singleImages: Bool = false, maximumSheetBytes: Int? = nil) async throws -> Storyboard {
+        let options = Self.options {
+            $0.singleImages = singleImages
+            $0.maximumSheetBytes = maximumSheetBytes
+        }
         return try await StoryboardOracles.make("h264-bframes", options: options).storyboard
     }
 
@@ -193,5 +201,58 @@ import Thumbs
     @Test func dashTemplatesEscapeWhatXMLAndDASHReserve() {
         #expect(DASHThumbnailWriter.mediaTemplate("a$b-$index$.jpg") == "a$$b-$Number$.jpg")
         #expect(DASHThumbnailWriter.escaped("a&b<\"c\">") == "a&amp;b&lt;&quot;c&quot;&gt;")
+    }
+
+    /// Little-endian 32-bit value at `offset`.
+    static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+    }
+
+    @Test func bifHoldsEveryCuesPictureAtItsTime() async throws {
+        let options = Self.options {
+            $0.format = .png            // lossless sheets: the oracle for each BIF JPEG
+            $0.bifFileName = "storyboard.bif"
+        }
+        var files: [String: [UInt8]] = [:]
+        var order: [String] = []
+        let storyboard = try await StoryboardMaker(source: try FileByteSource(path: Fixtures.path("h264-bframes")), options: options)
+            .make { name, bytes in
+                files[name] = bytes
+                order.append(name)
+            }
+        #expect(order == storyboard.sheets.map(\.fileName) + ["storyboard.bif"], "the BIF comes after the sheets")
+        let bif = try #require(files["storyboard.bif"])
+        // Header: magic, version 0, count, framewise separation (ms), 44 reserved zero bytes.
+        #expect(Array(bif.prefix(8)) == [0x89, 0x42, 0x49, 0x46, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(Self.u32(bif, 8) == 0)
+        let count = Int(Self.u32(bif, 12))
+        #expect(count == storyboard.cues.count)
+        let separation = Int64(Self.u32(bif, 16))
+        #expect(separation == storyboard.intervalMilliseconds)
+        #expect(bif[20..<64].allSatisfy { $0 == 0 })
+        // Index: count entries of (timestamp, offset), then 0xFFFFFFFF and the end of the data.
+        #expect(Self.u32(bif, 64 + 8 * count) == .max)
+        #expect(Int(Self.u32(bif, 64 + 8 * count + 4)) == bif.count)
+        for (index, cue) in storyboard.cues.enumerated() {
+            let timestamp = Int64(Self.u32(bif, 64 + 8 * index))
+            #expect(timestamp * separation == cue.startMilliseconds, "image \(index) is shown from its cue's start")
+            let start = Int(Self.u32(bif, 64 + 8 * index + 4))
+            let end = Int(Self.u32(bif, 64 + 8 * index + 12))
+            #expect(start < end && end <= bif.count)
+            let picture = try ImageDecoder().decode(Array(bif[start..<end]))
+            #expect(Array(bif[start..<start + 3]) == [0xFF, 0xD8, 0xFF], "Roku's BIF holds JPEGs")
+            let sheet = try ImageDecoder().decode(try #require(files[storyboard.sheets[cue.sheet].fileName]))
+            let tile = StoryboardOracles.crop(sheet, x: cue.region.x, y: cue.region.y, width: cue.region.width,
+                                              height: cue.region.height)
+            #expect(picture.width == tile.width && picture.height == tile.height)
+            // The sheet's tile, read back from the lossless PNG, encoded as the BIF's JPEG (quality 75): the same bytes.
+            #expect(Array(bif[start..<end]) == (try ImageFormat.jpeg(quality: 75).encode(tile)), "cue \(index)")
+        }
+    }
+
+    @Test func bifRefusesAnIntervalItsHeaderCannotHold() throws {
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], intervalMilliseconds: 0) }
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], intervalMilliseconds: 1 << 32) }
+        #expect(try BIFWriter.write(frames: [], intervalMilliseconds: 1000).count == 72)  // header and the end entry
     }
 }

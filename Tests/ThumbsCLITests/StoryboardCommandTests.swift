@@ -83,10 +83,12 @@ import Testing
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--interval", "0.5", "--columns", "3",
-                                               "--rows", "1", "--manifests", "hls,dash", "-o", directory.path])
+                                               "--rows", "1", "--manifests", "hls,dash,bif", "-o", directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(files == ["storyboard-1.jpg", "storyboard-2.jpg", "storyboard.m3u8", "storyboard.mpd"])
+        #expect(files == ["storyboard-1.jpg", "storyboard-2.jpg", "storyboard.bif", "storyboard.m3u8", "storyboard.mpd"])
+        let bif = try Data(contentsOf: directory.appendingPathComponent("storyboard.bif"))
+        #expect(bif.starts(with: [0x89, 0x42, 0x49, 0x46, 0x0D, 0x0A, 0x1A, 0x0A]) && bif[12] == 6)  // six cues
         let playlist = try String(contentsOf: directory.appendingPathComponent("storyboard.m3u8"), encoding: .utf8)
         // 160x120 tiles, 3 to a sheet, 0.5 s each: two segments of 1.5 s.
         #expect(playlist.components(separatedBy: "#EXT-X-TILES:RESOLUTION=160x120,LAYOUT=3x1,DURATION=0.500\n#EXTINF:1.500,\n").count == 3)
