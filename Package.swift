@@ -44,13 +44,14 @@ let package = Package(
         .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
 
         // Decoders: H.264 through openh264, HEVC through libde265.
         .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265"]),
 
         // The thumbnail API: planning, fetching, rendering, encoding, caches. Byte sources only through MP4Box's
         // protocols (ByteSource, MovieInput): no HTTP here, so a user of local files builds no networking.
-        .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG"]),
+        .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG", "CWebP"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.
@@ -87,6 +88,6 @@ let package = Package(
         .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "MP4Box",
                                                           "MP4BoxTestSupport", "RangeFetchTestSupport"]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
-        .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
     ]
 )

@@ -66,9 +66,9 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
     public var sheetTemplate: String
     /// The number of the first sheet.
     public var firstSheetIndex: Int
-    /// `jpeg` or `png`.
+    /// `jpeg`, `png` or `webp`.
     public var format: String
-    /// `image/jpeg` or `image/png`.
+    /// `image/jpeg`, `image/png` or `image/webp`.
     public var mediaType: String
     /// Whether every cue has its own image (no regions).
     public var singleImages: Bool
@@ -97,6 +97,7 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
         switch storyboard.format {
         case .jpeg: format = "jpeg"
         case .png: format = "png"
+        case .webp: format = "webp"
         }
         mediaType = storyboard.format.mediaType
         singleImages = storyboard.singleImages

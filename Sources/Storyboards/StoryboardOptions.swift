@@ -94,6 +94,9 @@ public struct StoryboardOptions: Sendable, Hashable {
         if case .jpeg(let quality) = format, !(1...100).contains(quality) {
             throw StoryboardError(.invalidOption, "jpeg quality \(quality) is outside 1...100")
         }
+        if case .webp(let quality, _) = format, !(0...100).contains(quality) {
+            throw StoryboardError(.invalidOption, "webp quality \(quality) is outside 0...100")
+        }
         if let maximumSheetBytes, maximumSheetBytes < 1 {
             throw StoryboardError(.invalidOption, "maximum sheet bytes \(maximumSheetBytes) is not positive")
         }

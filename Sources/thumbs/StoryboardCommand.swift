@@ -29,10 +29,10 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Option(help: "Tile rows in a sheet.")
     var rows: Int = 10
 
-    @Option(help: "Image format: jpeg or png.")
+    @Option(help: "Image format: jpeg, png or webp.")
     var format: String = "jpeg"
 
-    @Option(help: "JPEG quality, 1-100.")
+    @Option(help: "JPEG or WebP quality, 1-100.")
     var quality: Int = 75
 
     @Flag(name: .customLong("single-images"), help: "One image per cue instead of sprite sheets (cues without #xywh).")
@@ -67,7 +67,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     func validate() throws {
         if tile != nil && width != nil { throw ValidationError("give --tile or --width, not both") }
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
-        if !["jpeg", "jpg", "png"].contains(format.lowercased()) { throw ValidationError("--format takes jpeg or png") }
+        if !["jpeg", "jpg", "png", "webp"].contains(format.lowercased()) { throw ValidationError("--format takes jpeg, png or webp") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
         let known = ["vtt", "json", "hls", "dash", "bif"]
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
@@ -98,7 +98,11 @@ struct StoryboardCommand: AsyncParsableCommand {
         }
         options.columns = columns
         options.rows = rows
-        options.format = format.lowercased() == "png" ? .png : .jpeg(quality: quality)
+        options.format = switch format.lowercased() {
+        case "png": .png
+        case "webp": .webp(quality: quality, lossless: false)
+        default: .jpeg(quality: quality)
+        }
         options.singleImages = singleImages
         options.maximumSheetBytes = maxSheetBytes
         options.sheetTemplate = template

@@ -38,11 +38,14 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
     var noTransform = false
 
-    @Option(help: "Output format: png or jpeg (default: from the file name, else png).")
+    @Option(help: "Output format: png, jpeg or webp (default: from the file name, else png).")
     var format: String?
 
-    @Option(help: "JPEG quality, 1-100.")
+    @Option(help: "JPEG or lossy WebP quality, 1-100.")
     var quality: Int = 85
+
+    @Flag(help: "Lossless WebP (every pixel kept) instead of lossy.")
+    var lossless = false
 
     @Flag(name: .customLong("skip-dark"), help: "Move to the next keyframe when the frame is near-black or flat.")
     var skipDark = false
@@ -50,7 +53,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-hdr"), help: "Keep HDR signal values in a 16-bit PNG instead of tone-mapping.")
     var keepHDR = false
 
-    @Option(name: .shortAndLong, help: "Where to write the image: a .png or .jpg file name (or another with --format), or - for standard output.")
+    @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg or .webp file name (or another with --format), or - for standard output.")
     var output: String
 
     func validate() throws {
@@ -62,10 +65,13 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
         if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        if let format, !["png", "jpeg", "jpg"].contains(format.lowercased()) { throw ValidationError("--format takes png or jpeg") }
-        if format == nil, output != "-", !["", "png", "jpg", "jpeg"].contains(outputExtension) {
-            throw ValidationError("cannot write a .\(outputExtension) file: name it .png or .jpg, or give --format png or jpeg")
+        if let format, !["png", "jpeg", "jpg", "webp"].contains(format.lowercased()) {
+            throw ValidationError("--format takes png, jpeg or webp")
         }
+        if format == nil, output != "-", !["", "png", "jpg", "jpeg", "webp"].contains(outputExtension) {
+            throw ValidationError("cannot write a .\(outputExtension) file: name it .png, .jpg or .webp, or give --format png, jpeg or webp")
+        }
+        if lossless, outputFormatName != "webp" { throw ValidationError("--lossless is for WebP output") }
         for tolerance in [toleranceBefore, toleranceAfter] {
             if let tolerance, !(tolerance >= 0) { throw ValidationError("tolerances must be non-negative seconds") }
         }
@@ -94,10 +100,15 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     private var outputExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
 
-    /// --format, else the output's extension; PNG for standard output or a name without an extension.
+    /// --format, else the output's extension; `png` for standard output or a name without an extension.
+    private var outputFormatName: String { format?.lowercased() ?? (output == "-" ? "png" : outputExtension) }
+
     private var outputFormat: ImageFormat {
-        let name = format?.lowercased() ?? (output == "-" ? "png" : outputExtension)
-        return name == "jpeg" || name == "jpg" ? .jpeg(quality: quality) : .png
+        switch outputFormatName {
+        case "jpeg", "jpg": .jpeg(quality: quality)
+        case "webp": .webp(quality: quality, lossless: lossless)
+        default: .png
+        }
     }
 
     func run() async throws {

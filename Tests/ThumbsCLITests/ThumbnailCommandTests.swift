@@ -2,6 +2,7 @@ import Foundation
 import MP4BoxTestSupport
 import RangeFetchTestSupport
 import Testing
+import Thumbs
 
 /// `thumbs thumbnail` run as a process: the README's first command, standard output, and the arguments it refuses.
 @Suite struct ThumbnailCommandTests {
@@ -43,11 +44,31 @@ import Testing
         #expect(output.stderr.contains("--time must be a non-negative number of seconds"), "\(output.stderr)")
     }
 
+    /// `-o x.webp` writes WebP (lossy, or with --lossless the PNG's very pixels), read back by libwebp's decoder and
+    /// compared with the PNG the same command writes.
+    @Test func webPOutputMatchesThePNGPath() throws {
+        let png = Self.temporaryPath("x.png"), lossy = Self.temporaryPath("x.webp"), lossless = Self.temporaryPath("y.webp")
+        for (path, extra) in [(png, [String]()), (lossy, ["--quality", "80"]), (lossless, ["--lossless"])] {
+            let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let reference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: png))))
+        let exact = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: lossless))))
+        #expect(exact == reference)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: lossy)))
+        #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+        let picture = try ImageDecoder().decode(bytes)
+        #expect(picture.width == reference.width && picture.height == reference.height)
+        #expect(psnr(picture.pixels, reference.pixels) >= 30, "\(psnr(picture.pixels, reference.pixels)) dB")
+        let refused = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--lossless", "-o", png])
+        #expect(refused.status == 64 && refused.stderr.contains("--lossless is for WebP output"), "\(refused.stderr)")
+    }
+
     @Test func anOutputExtensionItCannotWriteIsRefused() throws {
-        let path = Self.temporaryPath("x.webp")
+        let path = Self.temporaryPath("x.gif")
         let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", path])
         #expect(output.status == 64)
-        #expect(output.stderr.contains("cannot write a .webp file"), "\(output.stderr)")
+        #expect(output.stderr.contains("cannot write a .gif file"), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 

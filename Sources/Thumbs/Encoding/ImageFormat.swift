@@ -4,12 +4,15 @@ public enum ImageFormat: Sendable, Hashable {
     case png
     /// Baseline JPEG at a quality of 1...100.
     case jpeg(quality: Int)
+    /// WebP: lossy at a quality of 0...100, or lossless.
+    case webp(quality: Int, lossless: Bool)
 
     /// The encoder that writes this format.
     public var encoder: any ImageEncoder {
         switch self {
         case .png: PNGEncoder()
         case .jpeg(let quality): JPEGEncoder(quality: quality)
+        case .webp(let quality, let lossless): WebPEncoder(quality: quality, lossless: lossless)
         }
     }
 
@@ -19,9 +22,9 @@ public enum ImageFormat: Sendable, Hashable {
         try encoder.encode(image)
     }
 
-    /// The usual file name extension, without the dot: `png` or `jpg`.
+    /// The usual file name extension, without the dot: `png`, `jpg` or `webp`.
     public var fileExtension: String { encoder.fileExtension }
 
-    /// The media type: `image/png` or `image/jpeg`.
+    /// The media type: `image/png`, `image/jpeg` or `image/webp`.
     public var mediaType: String { encoder.mediaType }
 }

@@ -29,14 +29,7 @@ enum TurboJPEG {
     /// The JPEG file of an 8-bit image (alpha is ignored) at `quality` 1...100.
     /// - Throws: `ThumbnailError` `encodingFailed` for a 16-bit or ill-formed image, or when libjpeg-turbo fails.
     static func compress(_ image: RGBImage, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling) throws(ThumbnailError) -> [UInt8] {
-        guard image.pixelFormat != .rgb16 else {
-            throw ThumbnailError(.encodingFailed, "jpeg: holds 8-bit samples only, not \(image.pixelFormat)")
-        }
-        guard image.isWellFormed, let width = Int32(exactly: image.width), let height = Int32(exactly: image.height),
-              let pitch = Int32(exactly: image.bytesPerRow) else {
-            throw ThumbnailError(.encodingFailed, "jpeg: a \(image.width)x\(image.height) \(image.pixelFormat) image "
-                                 + "with \(image.bytesPerRow) bytes per row and \(image.pixels.count) bytes is not well formed")
-        }
+        let (width, height, pitch) = try image.eightBitEncoderInput(for: "jpeg")
         let handle = try TurboJPEGHandle(compressing: true)
         let sampling: Int32 = switch subsampling {
         case .yuv420: Int32(TJSAMP_420.rawValue)
