@@ -45,9 +45,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CDav1d", pkgConfig: "dav1d", providers: [.apt(["libdav1d-dev"])]),
 
-        // Decoders: H.264 through openh264, HEVC through libde265.
-        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265"]),
+        // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d.
+        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d"]),
 
         // The thumbnail API: planning, fetching, rendering, encoding, caches. Byte sources only through MP4Box's
         // protocols (ByteSource, MovieInput): no HTTP here, so a user of local files builds no networking.

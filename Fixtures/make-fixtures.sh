@@ -6,6 +6,8 @@
 #   usage: Fixtures/make-fixtures.sh                 (from anywhere; needs ffmpeg, ffprobe, python3)
 #          Fixtures/make-fixtures.sh --frames-only   (only the decode references, from the
 #                                                     existing .mp4 and .expect.json files)
+#          Fixtures/make-fixtures.sh --av1-only      (only the AV1 fixtures and their references,
+#                                                     added later: the others are left as they are)
 #
 # Outputs are overwritten; intermediates live in a temp dir that is removed on exit.
 # Encoders run single-threaded with bitexact flags so a re-run with the same
@@ -13,10 +15,12 @@
 set -euo pipefail
 
 FRAMES_ONLY=0
+AV1_ONLY=0
 case "${1:-}" in
   "") ;;
   --frames-only) FRAMES_ONLY=1 ;;
-  *) echo "usage: $0 [--frames-only]" >&2; exit 2 ;;
+  --av1-only) AV1_ONLY=1 ;;
+  *) echo "usage: $0 [--frames-only | --av1-only]" >&2; exit 2 ;;
 esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -173,8 +177,8 @@ def cmd_first_nals(path, stream_index):
     print(" ".join(map(str, types)))
 
 def sps_info(path, stream_index, codec):
-    """The first SPS as ffmpeg's own bitstream parser (trace_headers bsf) reads it."""
-    if codec not in ("h264", "hevc"):
+    """The first SPS (AV1: sequence header) as ffmpeg's own bitstream parser (trace_headers bsf) reads it."""
+    if codec not in ("h264", "hevc", "av1"):
         return None
     err = subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "trace", "-i", path,
                           "-map", f"0:{stream_index}", "-c", "copy", "-bsf:v", "trace_headers",
@@ -183,7 +187,7 @@ def sps_info(path, stream_index, codec):
     lines = [l.split("] ", 1)[1] for l in err.splitlines() if l.startswith("[trace_headers")]
     f, inside = {}, False
     for l in lines:
-        if l.strip() == "Sequence Parameter Set":
+        if l.strip() in ("Sequence Parameter Set", "Sequence Header"):
             inside = True; continue
         if inside:
             m = re.match(r"\s*\d+\s+(\S+)\s+[01]+ = (-?\d+)$", l)
@@ -192,6 +196,8 @@ def sps_info(path, stream_index, codec):
             f.setdefault(m.group(1), int(m.group(2)))
     if not f:
         raise SystemExit(f"{path}: no SPS found by trace_headers")
+    if codec == "av1":
+        return av1_sequence_header_info(f)
     cf = f.get("chroma_format_idc", 1)
     sub_w, sub_h = {0: (1, 1), 1: (2, 2), 2: (2, 1), 3: (1, 1)}[cf]
     if codec == "h264":
@@ -215,6 +221,26 @@ def sps_info(path, stream_index, codec):
             "bitDepthChroma": f.get("bit_depth_chroma_minus8", 0) + 8,
             "videoFullRangeFlag": f.get("video_full_range_flag"),
             "colourPrimaries": f.get("colour_primaries"),
+            "transferCharacteristics": f.get("transfer_characteristics"),
+            "matrixCoefficients": f.get("matrix_coefficients")}
+
+def av1_sequence_header_info(f):
+    """sps_info's fields from an AV1 sequence header (AV1 5.5.2 color_config): the largest frame size as the coded
+    size, no cropping, subsampling not coded in profiles 0 (4:2:0) and 1 (4:4:4)."""
+    w, h = f["max_frame_width_minus_1"] + 1, f["max_frame_height_minus_1"] + 1
+    depth = 12 if f.get("twelve_bit") else 10 if f.get("high_bitdepth") else 8
+    if f.get("mono_chrome"):
+        cf = 0
+    else:
+        default = (0, 0) if f["seq_profile"] == 1 else (1, 1)
+        sx, sy = f.get("subsampling_x", default[0]), f.get("subsampling_y", default[1])
+        cf = 3 if not sx else 1 if sy else 2
+    return {"codedWidth": w, "codedHeight": h,
+            "cropLeft": 0, "cropRight": 0, "cropTop": 0, "cropBottom": 0,
+            "croppedWidth": w, "croppedHeight": h,
+            "chromaFormatIdc": cf, "bitDepthLuma": depth, "bitDepthChroma": depth,
+            "videoFullRangeFlag": f.get("color_range"),
+            "colourPrimaries": f.get("color_primaries"),
             "transferCharacteristics": f.get("transfer_characteristics"),
             "matrixCoefficients": f.get("matrix_coefficients")}
 
@@ -539,8 +565,29 @@ make_frames() {
   done
 }
 
+# 18. AV1 (av01 + av1C with the sequence header in configOBUs), decoded for the references by ffmpeg's libdav1d
+#     (ffmpeg's default AV1 decoder). av1-8bit: libaom, single-threaded, GOP of 12, moov in front; its encoder
+#     codes hidden alt-ref frames and shows them later with 3-byte show-existing-frame temporal units.
+#     av1-10bit: SVT-AV1 Main at 10 bits, 320x180, GOP of 12 (SVT-AV1 is not promised to be bit-exact
+#     across runs or builds: a re-run may give other bytes, with references to match).
+make_av1() {
+  "${FF[@]}" -f lavfi -i "$SRC_320x240" -c:v libaom-av1 -threads 1 -row-mt 0 -cpu-used 6 -crf 40 -g 12 \
+    -keyint_min 12 -pix_fmt yuv420p -flags:v +bitexact "${MUXDET[@]}" -movflags +faststart "$OUT/av1-8bit.mp4"
+  py has "$OUT/av1-8bit.mp4" av01 av1C
+  done_fixture av1-8bit
+  "${FF[@]}" -f lavfi -i "$SRC_320x180" -c:v libsvtav1 -preset 8 -crf 40 -g 12 -svtav1-params lp=1 \
+    -pix_fmt yuv420p10le -flags:v +bitexact "${MUXDET[@]}" "$OUT/av1-10bit.mp4" 2>/dev/null
+  py has "$OUT/av1-10bit.mp4" av01 av1C
+  done_fixture av1-10bit
+}
+
 if ((FRAMES_ONLY)); then
   make_frames
+  exit 0
+fi
+if ((AV1_ONLY)); then
+  make_av1
+  make_frames "${NAMES[@]}"
   exit 0
 fi
 
@@ -669,6 +716,8 @@ done
 "${FF[@]}" -f lavfi -i "$SRC_320x240" "${X264[@]}" "${MUXDET[@]}" -movflags +faststart -f mov "$OUT/quicktime-h264.mov"
 done_fixture quicktime-h264
 py has "$OUT/quicktime-h264.mov" mhlr dhlr
+
+make_av1
 
 echo
 echo "$(ffmpeg -hide_banner -version | head -1)"

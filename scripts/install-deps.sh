@@ -5,7 +5,7 @@
 # SKIPPED where it is not.
 set -euo pipefail
 
-required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev)
+required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev)
 optional=(nginx)
 
 missing() {

@@ -2,20 +2,22 @@ import MP4Box
 
 /// What a decoder needs from a sample entry: the codec, the NAL length size and the out-of-band parameter sets.
 public struct CodecConfiguration: Sendable {
-    /// The two codecs decoded here.
+    /// The codecs decoded here.
     public enum Codec: Sendable {
-        case h264, hevc
+        case h264, hevc, av1
     }
 
     /// The codec.
     public var codec: Codec
-    /// The coding format (avc1, avc3, hvc1, hev1): the sample entry code, or the original format of an encrypted entry.
+    /// The coding format (avc1, avc3, hvc1, hev1, av01): the sample entry code, or the original format of an encrypted
+    /// entry.
     public var codingFormat: FourCC
-    /// Bytes in each NAL unit length prefix.
+    /// Bytes in each NAL unit length prefix (0 for AV1, whose samples are OBUs that carry their own sizes).
     public var nalUnitLengthSize: Int
-    /// Parameter sets to send before the first picture, in order (VPS, SPS, PPS), without start codes.
+    /// Parameter sets to send before the first picture, in order: H.264 SPS and PPS, HEVC VPS, SPS and PPS, without
+    /// start codes; for AV1 one element, av1C's configOBUs as stored (the sequence header OBU), when it has any.
     public var parameterSets: [[UInt8]]
-    /// What the first SPS says, when there is one out of band.
+    /// What the first SPS (AV1: the sequence header) says, when there is one out of band.
     public var videoParameters: VideoParameters?
 
     /// Reads the configuration of a visual sample entry.
@@ -45,6 +47,18 @@ public struct CodecConfiguration: Sendable {
             parameterSets = hvcC.nalUnits(ofType: 32) + hvcC.nalUnits(ofType: 33) + hvcC.nalUnits(ofType: 34)
             // libde265 reads the SPS itself: one our reader cannot read only leaves the reorder depth at its default.
             if case .success(let parameters) = entry.sequenceParameters { videoParameters = parameters }
+        case "av01":
+            guard let av1C = entry.av1Configuration else {
+                throw DecodeError(.badConfiguration, "av01 sample entry has no av1C")
+            }
+            codec = .av1
+            nalUnitLengthSize = 0
+            parameterSets = av1C.configOBUs.isEmpty ? [] : [av1C.configOBUs]
+            switch entry.sequenceParameters {
+            case .success(let parameters): videoParameters = parameters
+            case .failure(let error): throw DecodeError(.badConfiguration, "av1C sequence header: \(error.detail)")
+            case nil: break
+            }
         default:
             throw DecodeError(.unsupportedCodec, "no decoder for \(codingFormat)")
         }

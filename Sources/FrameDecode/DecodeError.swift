@@ -2,15 +2,15 @@
 public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Sendable, Equatable {
-        /// The track's codec has no decoder here (av01, vp09, mp4v, ...).
+        /// The track's codec has no decoder here (vp09, mp4v, ...), or the track is encrypted.
         case unsupportedCodec
         /// The stream uses a feature the decoder cannot decode (interlaced H.264 in openh264, 4:2:2 in openh264, ...).
         case unsupportedFeature
-        /// The codec configuration (avcC/hvcC) is missing or unreadable.
+        /// The codec configuration (avcC/hvcC/av1C) is missing or unreadable.
         case badConfiguration
         /// No parameter sets reached the decoder before a picture.
         case missingParameterSets
-        /// A sample's NAL unit lengths do not fit the sample.
+        /// A sample's NAL unit lengths (AV1: OBU headers and sizes) do not fit the sample.
         case malformedSample
         /// The decoder library rejected a sample.
         case decoderRejected
@@ -24,7 +24,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The kind of failure.
     public var code: Code
-    /// The decoder library that failed (`openh264`, `libde265`), when one did; its state, when it gave one, is in
+    /// The decoder library that failed (`openh264`, `libde265`, `dav1d`), when one did; its state, when it gave one, is in
     /// `detail`.
     public var decoder: String?
     /// The sample's index in decode order, when one is involved.

@@ -1,14 +1,15 @@
 import MP4Box
 
 /// How large a picture a decoder may be asked to make, checked on every sequence parameter set before the decoder
-/// library sees it (the sample entry's and every one in band), so that no SPS can make openh264 or libde265
-/// allocate past it.
+/// library sees it (the sample entry's and every one in band), so that no SPS can make openh264, libde265 or dav1d
+/// allocate past it (dav1d is also given the limit itself, and refuses any larger frame header).
 ///
 /// A decoder holds at most 17 pictures (16 in its picture buffer, as both standards allow, and the one being
 /// decoded), so its pictures take at most 17 x `maximumLumaSamples` x 1.5 bytes at 8-bit 4:2:0 (about 910 MB at
 /// the default, twice that above 8 bits): lower the limit to lower that ceiling.
 public struct DecoderLimits: Sendable, Hashable {
-    /// The most luma samples any level of H.264 (6.2: 139,264 macroblocks of 256) or HEVC (6.2: MaxLumaPs) allows.
+    /// The most luma samples any level of H.264 (6.2: 139,264 macroblocks of 256), HEVC (6.2: MaxLumaPs) or AV1
+    /// (A.3: MaxPicSize of levels 6 and 7) allows.
     public static let largestLevelLumaSamples = 35_651_584
 
     /// Most luma samples (coded width x coded height) in one picture. Default `largestLevelLumaSamples`
@@ -18,7 +19,8 @@ public struct DecoderLimits: Sendable, Hashable {
     /// The defaults.
     public init() {}
 
-    /// Checks one sequence parameter set (H.264 NAL type 7, HEVC type 33 of the base layer, with its header).
+    /// Checks one sequence parameter set (H.264 NAL type 7, HEVC type 33 of the base layer, with its header; for AV1
+    /// the payload of a sequence header OBU).
     /// - Throws: `DecodeError` `limitExceeded` when its pictures are larger than the limit; `badConfiguration`
     ///   (out of band, `sampleIndex` nil) or `malformedSample` (in band) when it cannot be read, since its
     ///   picture size then cannot be checked.
@@ -31,6 +33,7 @@ public struct DecoderLimits: Sendable, Hashable {
             switch codec {
             case .h264: parameters = try H264SequenceParameterSet.parse(nal)
             case .hevc: parameters = try HEVCSequenceParameterSet.parse(nal)
+            case .av1: parameters = try AV1SequenceHeader.parse(nal)
             }
         } catch {
             throw DecodeError(sampleIndex == nil ? .badConfiguration : .malformedSample, sampleIndex: sampleIndex,
@@ -74,6 +77,8 @@ public struct DecoderLimits: Sendable, Hashable {
             guard (first >> 1) & 0x3F == 33 else { return false }
             let second = nal.dropFirst().first ?? 0
             return (first & 1) == 0 && (second >> 3) == 0
+        case .av1:
+            return false  // AV1 samples are OBUs, not NAL units: Dav1dDecoder finds its sequence headers itself
         }
     }
 }

@@ -31,8 +31,8 @@ public enum VideoDecoderFactory {
     /// Makes a decoder for the sample entry of `track` that samples with `descriptionIndex` use (1-based; the first
     /// visual entry when that one is not visual). A track may carry an encrypted entry beside a clear one, with
     /// clear samples pointing at the clear one (Shaka's clear-lead streams).
-    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1 (and encrypted entries),
-    ///   `badConfiguration` when avcC/hvcC is missing, `unsupportedFeature` for interlaced H.264, `limitExceeded` when
+    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1/av01 (and encrypted entries),
+    ///   `badConfiguration` when avcC/hvcC/av1C is missing or its sequence header cannot be read, `unsupportedFeature` for interlaced H.264, `limitExceeded` when
     ///   its sequence parameter set asks for pictures past `limits`.
     public static func makeDecoder(for track: Track, descriptionIndex: UInt32 = 1, threading: Threading = .single,
                                    limits: DecoderLimits = DecoderLimits()) throws(DecodeError) -> any VideoDecoder {
@@ -49,6 +49,8 @@ public enum VideoDecoderFactory {
             return try OpenH264Decoder(configuration: configuration, colour: colour, limits: limits)
         case .hevc:
             return try De265Decoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
+        case .av1:
+            return try Dav1dDecoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
         }
     }
 }

@@ -3,8 +3,8 @@ import MP4Box
 import MP4BoxTestSupport
 import Testing
 
-/// `DecoderLimits`: no sequence parameter set, in the sample entry or in band, reaches openh264 or libde265 when its
-/// pictures are larger than the limit, so no SPS can size the decoder's allocations past it.
+/// `DecoderLimits`: no sequence parameter set (AV1: sequence header), in the sample entry or in band, reaches openh264,
+/// libde265 or dav1d when its pictures are larger than the limit, so none can size the decoder's allocations past it.
 @Suite struct DecoderLimitsTests {
     /// A track of one 64x48 picture whose avcC holds `sps`.
     static func track(sps: [UInt8]) throws -> Track {
@@ -41,7 +41,7 @@ import Testing
         #expect(throws: DecodeError.self) { _ = try VideoDecoderFactory.makeDecoder(for: oneRowMore) }
     }
 
-    @Test(arguments: ["h264-faststart", "hevc-8bit"])
+    @Test(arguments: ["h264-faststart", "hevc-8bit", "av1-8bit"])
     func limitIsInclusiveOnTheSampleEntrysSPS(_ name: String) async throws {
         let fixture = try await DecoderFixture(name)
         let expected = try Fixtures.expectation(name)
@@ -68,31 +68,48 @@ import Testing
         #expect(error.sampleIndex == input.sample.index)
     }
 
-    @Test func inBandSPSThatCannotBeReadIsRefused() async throws {
-        let fixture = try await DecoderFixture("h264-faststart")
+    /// An SPS cut off after its profile (H.264), a sequence header OBU of one byte (AV1), before the sample's own.
+    @Test(arguments: [("h264-faststart", [0, 0, 0, 2, 0x67, 0x42]), ("av1-8bit", [0x0A, 0x01, 0x00])] as [(String, [UInt8])])
+    func inBandSPSThatCannotBeReadIsRefused(_ name: String, prefix: [UInt8]) async throws {
+        let fixture = try await DecoderFixture(name)
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
         var input = try await fixture.keyframe()
-        input.bytes = Self.lengthPrefixed([0x67, 0x42]) + input.bytes  // an SPS cut off after its profile
+        input.bytes = prefix + input.bytes
         let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(input) }
         #expect(error.code == .malformedSample)
         #expect(error.sampleIndex == input.sample.index)
     }
 
-    @Test func inBandHEVCSPSPastTheLimitIsRefusedWithItsSample() async throws {
-        // hev1 keyframes carry VPS, SPS and PPS in band: leave them out of the configuration so only those count.
-        let fixture = try await DecoderFixture("hevc-hev1")
+    /// hev1 keyframes carry VPS, SPS and PPS in band, and the AV1 fixture's keyframes their sequence header: with the
+    /// configuration's left out, only the in-band ones can be refused.
+    @Test(arguments: ["hevc-hev1", "av1-8bit"])
+    func inBandSequenceParameterSetPastTheLimitIsRefusedWithItsSample(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
         var configuration = try CodecConfiguration(entry: try #require(fixture.track.visualEntry))
         configuration.parameterSets = []
+        configuration.videoParameters = nil
+        func decoder(limit: Int) throws -> any VideoDecoder {
+            configuration.codec == .av1
+                ? try Dav1dDecoder(configuration: configuration, colour: nil, limits: Self.limits(limit))
+                : try De265Decoder(configuration: configuration, colour: nil, limits: Self.limits(limit))
+        }
         let input = try await fixture.keyframe()
-        let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize)
-        try #require(units.contains { (input.bytes[$0.lowerBound] >> 1) & 0x3F == 33 })
         let parameters = try #require(fixture.track.videoParameters)
         let samples = parameters.codedWidth * parameters.codedHeight
-        let fits = try De265Decoder(configuration: configuration, colour: nil, limits: Self.limits(samples))
+        let fits = try decoder(limit: samples)
         #expect(!(try fits.decode(input) + fits.flush()).isEmpty)
-        let tight = try De265Decoder(configuration: configuration, colour: nil, limits: Self.limits(samples - 1))
+        let tight = try decoder(limit: samples - 1)
         let error = try #require(throws: DecodeError.self) { _ = try tight.decode(input) }
         #expect(error.code == .limitExceeded)
         #expect(error.sampleIndex == input.sample.index)
+    }
+
+    @Test func av1CSequenceHeaderOf65536SquareIsRefusedBeforeDav1dSeesIt() throws {
+        let header = SyntheticMovie.av1SequenceHeader(level: 31, width: 65536, height: 65536)
+        let movie = SyntheticMovie(sampleEntry: SyntheticMovie.av01Entry(configOBUs: header, level: 31))
+        let track = try #require(try MovieParser.parse(fileBytes: movie.bytes()).tracks.first)
+        let error = try #require(throws: DecodeError.self) { _ = try VideoDecoderFactory.makeDecoder(for: track) }
+        #expect(error.code == .limitExceeded)
+        #expect(error.detail.contains("65536x65536"))
     }
 }

@@ -5,7 +5,9 @@ import Testing
 
 /// Corrupt and hostile samples: typed errors or no picture, never a crash.
 @Suite struct HostileSampleTests {
-    static let codecs = ["h264-faststart", "hevc-8bit"]
+    static let codecs = ["h264-faststart", "hevc-8bit", "av1-8bit"]
+    /// The codecs whose samples are length-prefixed NAL units.
+    static let nalCodecs = ["h264-faststart", "hevc-8bit"]
 
     /// Decoding must either throw a `DecodeError` or produce no picture for the bad sample.
     static func expectRefusal(_ fixture: DecoderFixture, _ inputs: [DecoderInput], badIndex: Int,
@@ -19,7 +21,7 @@ import Testing
         }
     }
 
-    @Test(arguments: codecs)
+    @Test(arguments: nalCodecs)
     func nalLengthBeyondTheSampleIsMalformed(_ name: String) async throws {
         let fixture = try await DecoderFixture(name)
         var input = try await fixture.keyframe()
@@ -40,7 +42,7 @@ import Testing
         }
     }
 
-    @Test(arguments: codecs)
+    @Test(arguments: nalCodecs)
     func truncatedNALWithAConsistentLengthIsRefused(_ name: String) async throws {
         // Cut the last NAL short and rewrite its length to match: the slice data itself ends early.
         let fixture = try await DecoderFixture(name)
@@ -61,7 +63,7 @@ import Testing
         Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
     }
 
-    @Test(arguments: codecs)
+    @Test(arguments: nalCodecs)
     func randomBytesAfterAValidLengthAreRefused(_ name: String) async throws {
         let fixture = try await DecoderFixture(name)
         var input = try await fixture.keyframe()
@@ -98,8 +100,9 @@ import Testing
         }
     }
 
-    /// An HEVC keyframe given to the H.264 decoder, and an H.264 one to the HEVC decoder.
-    @Test(arguments: [("h264-faststart", "hevc-8bit"), ("hevc-8bit", "h264-faststart")])
+    /// Each codec's keyframe given to another codec's decoder.
+    @Test(arguments: [("h264-faststart", "hevc-8bit"), ("hevc-8bit", "h264-faststart"), ("av1-8bit", "hevc-8bit"),
+                      ("h264-faststart", "av1-8bit")])
     func keyframeOfTheOtherCodecIsRefused(decoderFixture: String, sampleFixture: String) async throws {
         let decoding = try await DecoderFixture(decoderFixture)
         var input = try await DecoderFixture(sampleFixture).keyframe()
@@ -131,5 +134,48 @@ import Testing
         } catch {
             #expect(error.code == .missingParameterSets || error.code == .decoderRejected)
         }
+    }
+
+    @Test func obuSizeBeyondTheSampleIsMalformed() async throws {
+        let fixture = try await DecoderFixture("av1-8bit")
+        var input = try await fixture.keyframe()
+        // The first OBU (a temporal delimiter or the sequence header) now says it runs past the sample's end.
+        input.bytes.replaceSubrange(1..<2, with: [0xFF, 0xFF, 0x03])
+        let error = try #require(throws: DecodeError.self) { _ = try fixture.decodeAll([input]) }
+        #expect(error.code == .malformedSample)
+        #expect(error.sampleIndex == input.sample.index)
+    }
+
+    @Test func obuForbiddenBitIsMalformed() async throws {
+        let fixture = try await DecoderFixture("av1-8bit")
+        var input = try await fixture.keyframe()
+        input.bytes[0] |= 0x80
+        let error = try #require(throws: DecodeError.self) { _ = try fixture.decodeAll([input]) }
+        #expect(error.code == .malformedSample)
+        #expect(error.detail.contains("forbidden"))
+    }
+
+    @Test func truncatedFrameOBUWithAConsistentSizeIsRefused() async throws {
+        // Cut the last OBU (the frame) short and rewrite its size to match: the tile data itself ends early.
+        let fixture = try await DecoderFixture("av1-8bit")
+        var input = try await fixture.keyframe()
+        let last = try #require(try AV1OBU.units(in: input.bytes, name: "sample").last)
+        let header = Array(input.bytes[last.range.lowerBound..<last.range.lowerBound + 1])
+        input.bytes = Array(input.bytes[..<last.range.lowerBound]) + header + [16] + input.bytes[last.payload.prefix(16)]
+        Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
+    }
+
+    @Test func av1WithoutASequenceHeaderAnywhereIsMissingParameterSets() async throws {
+        // av1C without configOBUs, and a temporal unit whose sequence header OBU is taken out.
+        let entry = SyntheticMovie.av01Entry(configOBUs: [])
+        let track = try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
+        var input = try await DecoderFixture("av1-8bit").keyframe()
+        let units = try AV1OBU.units(in: input.bytes, name: "sample")
+        input.bytes = units.filter { $0.type != AV1OBU.sequenceHeaderType }.flatMap { input.bytes[$0.range] }
+        input.sample = try track.samples.sample(at: 0)
+        let decoder = try VideoDecoderFactory.makeDecoder(for: track)
+        let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(input) }
+        #expect(error.code == .missingParameterSets)
+        #expect(error.decoder == "dav1d")
     }
 }

@@ -18,9 +18,10 @@ import Testing
         return digests
     }
 
-    /// Streams that openh264 and libde265 decode exactly like ffmpeg, frame for frame: all HEVC, and H.264
-    /// without B-frames.
-    static let exactStreams = ["hevc-8bit", "hevc-main10", "hevc-hev1", "hevc-hlg", "hevc-pq", "h264-p-only", "one-frame"]
+    /// Streams that openh264, libde265 and dav1d decode exactly like ffmpeg, frame for frame: all HEVC and AV1
+    /// (ffmpeg decodes AV1 with libdav1d too), and H.264 without B-frames.
+    static let exactStreams = ["hevc-8bit", "hevc-main10", "hevc-hev1", "hevc-hlg", "hevc-pq", "h264-p-only", "one-frame",
+                               "av1-8bit", "av1-10bit"]
 
     /// H.264 streams with B-frames: openh264 2.3.1 deviates from the standard on some B-frames (and on
     /// P-frames that follow B-pyramid references), so every sync sample is compared here and the

@@ -74,6 +74,11 @@ public struct RealWorldExpectation: Decodable, Sendable {
         public var codecName: String?
         public var codecTag: String?
         public var pixFmt: String?
+        /// ffprobe's colour names (`bt709`, `bt2020`, `smpte2084`, `bt2020nc`, ...; range `tv` or `pc`), nil when unspecified.
+        public var colorPrimaries: String?
+        public var colorTransfer: String?
+        public var colorSpace: String?
+        public var colorRange: String?
         public var width: Int
         public var height: Int
         public var displayWidth: Int?

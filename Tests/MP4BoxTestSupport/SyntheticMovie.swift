@@ -159,15 +159,21 @@ public struct SyntheticMovie {
             bits += "0"                                // no VUI
         }
         bits += "1"                                    // stop bit
-        while bits.count % 8 != 0 { bits += "0" }
-        var payload: [UInt8] = []
-        var index = bits.startIndex
-        while index < bits.endIndex {
-            let next = bits.index(index, offsetBy: 8)
-            payload.append(UInt8(bits[index..<next], radix: 2) ?? 0)
+        return [0x67] + withEmulationPrevention(bytes(fromBits: bits))
+    }
+
+    /// A string of "0" and "1" as bytes, the last one padded with zero bits.
+    public static func bytes(fromBits bits: String) -> [UInt8] {
+        var padded = bits
+        while padded.count % 8 != 0 { padded += "0" }
+        var bytes: [UInt8] = []
+        var index = padded.startIndex
+        while index < padded.endIndex {
+            let next = padded.index(index, offsetBy: 8)
+            bytes.append(UInt8(padded[index..<next], radix: 2) ?? 0)
             index = next
         }
-        return [0x67] + withEmulationPrevention(payload)
+        return bytes
     }
 
     /// `value` as ue(v): the unsigned Exp-Golomb code of H.264 and HEVC, as a string of bits.

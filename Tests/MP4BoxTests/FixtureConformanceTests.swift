@@ -36,7 +36,11 @@ import Testing
         let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path(name))).movie
         let track = try #require(movie.primaryVideoTrack)
         #expect(track.sampleEntryType?.description == expected.codecTag)
-        let codec = expected.codecName == "h264" ? ["avc1", "avc3"] : ["hvc1", "hev1"]
+        let codec = switch expected.codecName {
+        case "h264": ["avc1", "avc3"]
+        case "av1": ["av01"]
+        default: ["hvc1", "hev1"]
+        }
         #expect(codec.contains(track.codingFormat?.description ?? ""))
         #expect(track.croppedSize?.width == expected.width)
         #expect(track.croppedSize?.height == expected.height)

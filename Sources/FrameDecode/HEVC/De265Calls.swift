@@ -1,27 +1,11 @@
 internal import CDe265
+import MP4Box
 
 /// The one owner of a libde265 decoder context; every call into libde265 goes through here.
 ///
 /// Pictures are copied out as soon as libde265 hands them over (its images are
 /// valid only until the next call). `deinit` frees the context, on every path.
 final class De265Handle {
-    /// A picture copied out of libde265.
-    struct Picture {
-        var planes: [DecodedFrame.Plane]
-        var bitDepth: Int
-        var chromaFormat: DecodedFrame.ChromaFormat
-        var timestamp: Int64
-        var colour: ColourCodes
-    }
-
-    /// The VUI colour code points libde265 read from the SPS.
-    struct ColourCodes {
-        var primaries: Int
-        var transfer: Int
-        var matrix: Int
-        var fullRange: Bool
-    }
-
     /// What one step of decoding reported.
     enum Status {
         case ok, needsInput, finished
@@ -76,8 +60,8 @@ final class De265Handle {
     }
 
     /// Decodes what has been pushed, collecting pictures as they come out.
-    func decodePending() -> (pictures: [Picture], status: Status) {
-        var pictures: [Picture] = []
+    func decodePending() -> (pictures: [LibraryPicture], status: Status) {
+        var pictures: [LibraryPicture] = []
         var steps = 0
         while true {
             steps += 1
@@ -103,15 +87,15 @@ final class De265Handle {
         return texts
     }
 
-    private func takePictures() -> [Picture] {
-        var pictures: [Picture] = []
+    private func takePictures() -> [LibraryPicture] {
+        var pictures: [LibraryPicture] = []
         while let image = de265_get_next_picture(UnsafeMutableRawPointer(context)) {
             pictures.append(copy(image))
         }
         return pictures
     }
 
-    private func copy(_ image: OpaquePointer) -> Picture {
+    private func copy(_ image: OpaquePointer) -> LibraryPicture {
         let chroma = DecodedFrame.ChromaFormat(rawValue: Int(de265_get_chroma_format(image).rawValue)) ?? .yuv420
         let bitDepth = Int(de265_get_bits_per_pixel(image, 0))
         let bytesPerSample = bitDepth > 8 ? 2 : 1
@@ -121,22 +105,15 @@ final class De265Handle {
             let height = Int(de265_get_image_height(image, Int32(channel)))
             var stride: Int32 = 0
             guard let source = de265_get_image_plane(image, Int32(channel), &stride), width > 0, height > 0 else { continue }
-            let rowBytes = width * bytesPerSample
-            let data = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
-                guard let base = buffer.baseAddress else { count = 0; return }
-                for row in 0..<height {
-                    (base + row * rowBytes).update(from: source + row * Int(stride), count: rowBytes)
-                }
-                count = rowBytes * height
-            }
-            planes.append(DecodedFrame.Plane(width: width, height: height, bytesPerRow: rowBytes, data: data))
+            planes.append(LibraryPicture.copyPlane(from: source, stride: Int(stride), width: width, height: height,
+                                                   bytesPerSample: bytesPerSample))
         }
-        let colour = ColourCodes(primaries: Int(de265_get_image_colour_primaries(image)),
-                                 transfer: Int(de265_get_image_transfer_characteristics(image)),
-                                 matrix: Int(de265_get_image_matrix_coefficients(image)),
-                                 fullRange: de265_get_image_full_range_flag(image) != 0)
-        return Picture(planes: planes, bitDepth: bitDepth, chromaFormat: chroma,
-                       timestamp: de265_get_image_PTS(image), colour: colour)
+        let colour = ColourDescription(primaries: Int(de265_get_image_colour_primaries(image)),
+                                       transfer: Int(de265_get_image_transfer_characteristics(image)),
+                                       matrix: Int(de265_get_image_matrix_coefficients(image)),
+                                       fullRange: de265_get_image_full_range_flag(image) != 0)
+        return LibraryPicture(planes: planes, bitDepth: bitDepth, chromaFormat: chroma,
+                              sampleIndex: Int(de265_get_image_PTS(image)), streamColour: colour)
     }
 
     private static func text(_ error: de265_error) -> String {

@@ -99,12 +99,8 @@ public final class De265Decoder: VideoDecoder {
         parameterSetsSent = false
     }
 
-    private func frame(_ picture: De265Handle.Picture) -> DecodedFrame {
-        let index = Int(picture.timestamp)
-        let vui = ColourDescription(primaries: picture.colour.primaries, transfer: picture.colour.transfer,
-                                    matrix: picture.colour.matrix, fullRange: picture.colour.fullRange)
-        return DecodedFrame(planes: picture.planes, bitDepth: picture.bitDepth, chromaFormat: picture.chromaFormat,
-                            colour: colour?.filling(from: vui) ?? vui, sampleIndex: index,
-                            compositionTime: compositionTimes.removeValue(forKey: index) ?? 0)
+    private func frame(_ picture: LibraryPicture) -> DecodedFrame {
+        picture.frame(containerColour: colour,
+                      compositionTime: compositionTimes.removeValue(forKey: picture.sampleIndex) ?? 0)
     }
 }

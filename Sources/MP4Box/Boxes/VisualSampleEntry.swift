@@ -1,7 +1,7 @@
-/// A visual sample entry: avc1/avc3, hvc1/hev1, encv, ... (ISO/IEC 14496-12, 12.1.3).
+/// A visual sample entry: avc1/avc3, hvc1/hev1, av01, encv, ... (ISO/IEC 14496-12, 12.1.3).
 ///
 /// Holds the coded size from the entry and the boxes inside it that matter
-/// for a picture: avcC or hvcC, pasp, clap, colr, btrt, and for encrypted
+/// for a picture: avcC, hvcC or av1C, pasp, clap, colr, btrt, and for encrypted
 /// entries sinf (frma, schm).
 public struct VisualSampleEntry: Sendable {
     public let header: BoxHeader
@@ -17,15 +17,17 @@ public struct VisualSampleEntry: Sendable {
     public let compressorName: String
     /// The child boxes.
     public let children: [any Box]
-    /// What the first sequence parameter set in avcC or hvcC says, read once when the entry is parsed: nil when
-    /// the configuration holds none (parameter sets only in band, or another codec), a failure (kept, not hidden)
-    /// when it cannot be read.
+    /// What the first sequence parameter set in avcC or hvcC (or the sequence header OBU in av1C) says, read once
+    /// when the entry is parsed: nil when the configuration holds none (parameter sets only in band, or another
+    /// codec), a failure (kept, not hidden) when it cannot be read.
     public let sequenceParameters: Result<VideoParameters, MP4Error>?
 
     /// The H.264 decoder configuration, if any.
     public var avcConfiguration: AVCConfigurationBox? { first(AVCConfigurationBox.self) }
     /// The HEVC decoder configuration, if any.
     public var hevcConfiguration: HEVCConfigurationBox? { first(HEVCConfigurationBox.self) }
+    /// The AV1 codec configuration, if any.
+    public var av1Configuration: AV1ConfigurationBox? { first(AV1ConfigurationBox.self) }
     /// The pixel aspect ratio, if stated.
     public var pixelAspectRatio: PixelAspectRatioBox? { first(PixelAspectRatioBox.self) }
     /// The clean aperture, if stated.
@@ -73,7 +75,7 @@ public struct VisualSampleEntry: Sendable {
         sequenceParameters = Self.readSequenceParameters(in: children)
     }
 
-    /// The first SPS of the first avcC, else of the first hvcC, read.
+    /// The first SPS of the first avcC, else of the first hvcC, else the sequence header OBU of the first av1C, read.
     private static func readSequenceParameters(in children: [any Box]) -> Result<VideoParameters, MP4Error>? {
         let avcC = children.lazy.compactMap { $0 as? AVCConfigurationBox }.first
         if let sps = avcC?.sequenceParameterSets.first {
@@ -83,6 +85,12 @@ public struct VisualSampleEntry: Sendable {
         if let sps = hvcC?.nalUnits(ofType: 33).first {
             return Result { () throws(MP4Error) in try HEVCSequenceParameterSet.parse(sps) }
         }
-        return nil
+        guard let av1C = children.lazy.compactMap({ $0 as? AV1ConfigurationBox }).first else { return nil }
+        do {
+            guard let payload = try av1C.sequenceHeaderPayload() else { return nil }
+            return Result { () throws(MP4Error) in try AV1SequenceHeader.parse(payload) }
+        } catch {
+            return .failure(error)
+        }
     }
 }

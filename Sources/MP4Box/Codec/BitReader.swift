@@ -1,4 +1,4 @@
-/// Reads bits, Exp-Golomb codes and flags from a NAL unit payload (RBSP).
+/// Reads bits, Exp-Golomb codes and flags from a NAL unit payload (RBSP) or an AV1 OBU payload.
 ///
 /// Built from the escaped NAL bytes: emulation-prevention bytes (00 00 03)
 /// are dropped. Every read is bounds-checked and throws `needMoreBytes`.
@@ -21,6 +21,12 @@ struct BitReader {
             rbsp.append(byte)
         }
         bytes = rbsp
+        self.name = name
+    }
+
+    /// A reader over `bytes` as they are (no emulation prevention: AV1 OBU payloads).
+    init<C: Collection>(bytes: C, name: String) where C.Element == UInt8 {
+        self.bytes = Array(bytes)
         self.name = name
     }
 

@@ -1,9 +1,10 @@
 extension Track {
     /// What the codec configuration's sequence parameter set says about the picture, if it can be read.
     ///
-    /// From the first SPS in avcC (avc1/avc3) or hvcC (hvc1/hev1), parsed once with the sample entry. Tracks whose
-    /// parameter sets are only in band (some avc3/hev1 files) return nil here, and so do tracks whose SPS cannot be
-    /// read: the sizes below then come from the sample entry, and why is in `visualEntry?.sequenceParameters`.
+    /// From the first SPS in avcC (avc1/avc3) or hvcC (hvc1/hev1), or the sequence header OBU in av1C (av01), parsed
+    /// once with the sample entry. Tracks whose parameter sets are only in band (some avc3/hev1/av01 files) return
+    /// nil here, and so do tracks whose SPS cannot be read: the sizes below then come from the sample entry, and why
+    /// is in `visualEntry?.sequenceParameters`.
     public var videoParameters: VideoParameters? {
         guard case .success(let parameters) = visualEntry?.sequenceParameters else { return nil }
         return parameters

@@ -34,6 +34,7 @@ enum BoxRegistry {
         "wide": FreeSpaceBox.self,
         AVCConfigurationBox.fourCC: AVCConfigurationBox.self,
         HEVCConfigurationBox.fourCC: HEVCConfigurationBox.self,
+        AV1ConfigurationBox.fourCC: AV1ConfigurationBox.self,
         PixelAspectRatioBox.fourCC: PixelAspectRatioBox.self,
         CleanApertureBox.fourCC: CleanApertureBox.self,
         ColourInformationBox.fourCC: ColourInformationBox.self,

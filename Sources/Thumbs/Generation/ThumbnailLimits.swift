@@ -5,7 +5,7 @@ import FrameDecode
 ///
 /// The index has its own ceilings (`ParseLimits`: 256 MiB for moov or a moof, 50 million samples a track).
 /// Decoders are refused any sequence parameter set whose pictures exceed `maximumPictureLumaSamples`
-/// (`DecodeError` `limitExceeded`), checked before openh264 or libde265 sees it.
+/// (`DecodeError` `limitExceeded`), checked before openh264, libde265 or dav1d sees it.
 ///
 /// So one thumbnail holds at most: the index (`ParseLimits`), `maximumSampleSize` plus `batchBytes` of samples
 /// being decoded and `sampleCacheBytes` kept, the decoder's pictures (at most 17 of `maximumPictureLumaSamples`

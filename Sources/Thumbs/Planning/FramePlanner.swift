@@ -53,7 +53,8 @@ public enum FramePlanner {
         return try plan(from: start, to: target, in: track, requestedTime: requestedTime, limits: limits)
     }
 
-    /// The samples from `start` to `target` in decode order, without the disposable ones between them.
+    /// The samples from `start` to `target` in decode order, without the disposable ones between them where a sample
+    /// is one picture.
     static func plan(from start: Sample, to target: Sample, in track: Track, requestedTime: Int64,
                      limits: ThumbnailLimits) throws -> FramePlan {
         let samples = track.samples
@@ -63,13 +64,27 @@ public enum FramePlanner {
             throw ThumbnailError(.limitExceeded, "the frame needs \(span) samples decoded from the keyframe at sample "
                                  + "\(start.index), more than the limit of \(limits.maximumDecodedSamples)", sample: target.index)
         }
+        let skipsDisposable = samplesAreSinglePictures(track)
         var plan: [Sample] = []
         for index in start.index...target.index {
-            if index != target.index && index != start.index, samples.dependency(of: index)?.isDisposable == true { continue }
+            if skipsDisposable, index != target.index && index != start.index, samples.dependency(of: index)?.isDisposable == true {
+                continue
+            }
             plan.append(index == target.index ? target : try samples.sample(at: index))
         }
         return FramePlan(target: target, samples: plan, requestedTime: requestedTime, targetPresentationTime: targetTime,
                          keyframePresentationTime: track.presentationTime(of: start), timescale: track.timescale)
+    }
+
+    /// Whether a sample of `track` holds one picture, so that sdtp's "no sample depends on this one" lets a decode
+    /// leave it out: H.264 and HEVC access units. An AV1 temporal unit may hold hidden frames that later ones show or
+    /// reference beside its one shown frame, and writers mark such units disposable when the shown frame is not a
+    /// reference (media3's `sample_with_av1c.mp4`: without them dav1d refuses the frame that shows one), so AV1
+    /// samples are never left out; nor are other codecs'.
+    static func samplesAreSinglePictures(_ track: Track) -> Bool {
+        guard let format = track.codingFormat else { return false }
+        let singlePictureFormats: [FourCC] = ["avc1", "avc3", "hvc1", "hev1"]
+        return singlePictureFormats.contains(format)
     }
 
     /// Times past the last frame clamp to it; times before the first frame clamp to it.

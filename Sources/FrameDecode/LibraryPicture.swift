@@ -1,0 +1,34 @@
+import MP4Box
+
+/// A picture copied out of a decoder library (libde265, dav1d) into Swift-owned planes, before it becomes a
+/// `DecodedFrame`: the libraries' pictures are valid only until their next call.
+struct LibraryPicture {
+    var planes: [DecodedFrame.Plane]
+    var bitDepth: Int
+    var chromaFormat: DecodedFrame.ChromaFormat
+    /// The sample index the picture's input was tagged with.
+    var sampleIndex: Int
+    /// The colour code points the bitstream gave (the SPS's VUI, AV1's sequence header).
+    var streamColour: ColourDescription
+
+    /// One plane of `height` rows of `width` samples, `stride` bytes apart in the library's memory, packed.
+    static func copyPlane(from source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
+                          bytesPerSample: Int) -> DecodedFrame.Plane {
+        let rowBytes = width * bytesPerSample
+        let data = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { buffer, count in
+            guard let base = buffer.baseAddress else { count = 0; return }
+            for row in 0..<height {
+                (base + row * rowBytes).update(from: source + row * stride, count: rowBytes)
+            }
+            count = rowBytes * height
+        }
+        return DecodedFrame.Plane(width: width, height: height, bytesPerRow: rowBytes, data: data)
+    }
+
+    /// The frame, with the container's colour (colr) where it states one and the stream's elsewhere.
+    func frame(containerColour: ColourDescription?, compositionTime: Int64) -> DecodedFrame {
+        DecodedFrame(planes: planes, bitDepth: bitDepth, chromaFormat: chromaFormat,
+                     colour: containerColour?.filling(from: streamColour) ?? streamColour, sampleIndex: sampleIndex,
+                     compositionTime: compositionTime)
+    }
+}
