@@ -22,7 +22,9 @@ public struct AV1OBU: Sendable, Equatable {
 
     /// The OBUs of `bytes`, in order. An OBU without a size field runs to the end of `bytes` (AV1-ISOBMFF allows it for
     /// the last OBU of a sample).
-    /// - Parameter name: what the bytes are, for errors (`av1C`, `sample`).
+    /// - Parameters:
+    ///   - bytes: the OBUs, one after another.
+    ///   - name: what the bytes are, for errors (`av1C`, `sample`).
     /// - Throws: `MP4Error` `malformed` for a set forbidden bit or a size past 2^32 - 1, `needMoreBytes` for an OBU
     ///   whose header or payload runs past the end; the offset is the OBU's, counted from the start of `bytes`.
     public static func units<C: Collection>(in bytes: C, name: String) throws(MP4Error) -> [AV1OBU]
