@@ -92,9 +92,9 @@ struct InputOptions: ParsableArguments {
     }
 
     /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.
-    func printStats(of source: any ByteSource, extra: [String: Double] = [:]) async {
+    func printStats(of source: any ByteSource, extra: [String: Double] = [:], labels: [String: String?] = [:]) async {
         guard stats else { return }
-        printError(StatsLine(fetch: await source.statistics ?? FetchStats(), extra: extra).json)
+        printError(StatsLine(fetch: await source.statistics ?? FetchStats(), extra: extra, labels: labels.compactMapValues { $0 }).json)
     }
 }
 
@@ -102,6 +102,8 @@ struct InputOptions: ParsableArguments {
 struct StatsLine {
     var fetch: FetchStats
     var extra: [String: Double]
+    /// Text fields (the thumbnail's placeholder).
+    var labels: [String: String] = [:]
 
     var json: String {
         var object: [String: Any] = [
@@ -118,6 +120,7 @@ struct StatsLine {
         ]
         if let firstByte = fetch.timeToFirstByteMilliseconds { object["ttfbMs"] = (firstByte * 10).rounded() / 10 }
         for (key, value) in extra { object[key] = value }
+        for (key, value) in labels { object[key] = value }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -7,7 +7,7 @@ import Thumbs
 struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make a thumbnail: the keyframe nearest a time (or the exact frame), upright, fitted to a size, as PNG or JPEG."
+        abstract: "Make a thumbnail: the keyframe nearest a time (or the exact frame), upright, fitted to a size, as PNG, JPEG or WebP, and its placeholder (ThumbHash)."
     )
 
     @OptionGroup var source: InputOptions
@@ -53,8 +53,15 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-hdr"), help: "Keep HDR signal values in a 16-bit PNG instead of tone-mapping.")
     var keepHDR = false
 
+    @Flag(help: "Print the thumbnail's placeholder (a ThumbHash, base64) on standard output; without -o, only that.")
+    var placeholder = false
+
+    @Option(name: .customLong("placeholder-image"),
+            help: "Also write the placeholder as the picture it stands for (a PNG, 32 px along the longer side).")
+    var placeholderImage: String?
+
     @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg or .webp file name (or another with --format), or - for standard output.")
-    var output: String
+    var output: String?
 
     func validate() throws {
         if [when.time != nil, percent != nil, frame != nil].filter({ $0 }).count > 1 {
@@ -68,6 +75,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let format, !["png", "jpeg", "jpg", "webp"].contains(format.lowercased()) {
             throw ValidationError("--format takes png, jpeg or webp")
         }
+        guard let output else {
+            if placeholder || placeholderImage != nil { return }
+            throw ValidationError("give -o FILE (or - for standard output), --placeholder or --placeholder-image FILE")
+        }
+        if placeholder, output == "-" { throw ValidationError("--placeholder prints on standard output: give -o a file name") }
         if format == nil, output != "-", !["", "png", "jpg", "jpeg", "webp"].contains(outputExtension) {
             throw ValidationError("cannot write a .\(outputExtension) file: name it .png, .jpg or .webp, or give --format png, jpeg or webp")
         }
@@ -98,7 +110,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         return PixelSize(width: width, height: height)
     }
 
-    private var outputExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
+    private var outputExtension: String { URL(fileURLWithPath: output ?? "").pathExtension.lowercased() }
 
     /// --format, else the output's extension; `png` for standard output or a name without an extension.
     private var outputFormatName: String { format?.lowercased() ?? (output == "-" ? "png" : outputExtension) }
@@ -117,7 +129,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         options.maximumSize = try parsedMaximumSize()
         options.fitMode = parsedFit ?? .fit
         options.appliesPreferredTrackTransform = !noTransform
-        options.format = outputFormat
+        options.format = output == nil ? nil : outputFormat
         options.skipsDarkFrames = skipDark
         options.keepsHDR = keepHDR
         if exact {
@@ -130,15 +142,27 @@ struct ThumbnailCommand: AsyncParsableCommand {
             else if let frame { .frame(frame) } else { nil }
         try await source.withOpenedSource { input in
             let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: time)
-            do {
-                if output == "-" {
-                    try FileHandle.standardOutput.write(contentsOf: Data(thumbnail.encoded))
-                } else {
-                    try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
+            if let output {
+                do {
+                    if output == "-" {
+                        try FileHandle.standardOutput.write(contentsOf: Data(thumbnail.encoded))
+                    } else {
+                        try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
+                    }
+                } catch {
+                    printError("thumbs: \(output): \(error.localizedDescription)")
+                    throw ExitCode.ioError
                 }
-            } catch {
-                printError("thumbs: \(output): \(error.localizedDescription)")
-                throw ExitCode.ioError
+            }
+            if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
+            if let placeholderImage, let hash = thumbnail.placeholder {
+                let png = try ImageFormat.png.encode(hash.image())
+                do {
+                    try Data(png).write(to: URL(fileURLWithPath: placeholderImage))
+                } catch {
+                    printError("thumbs: \(placeholderImage): \(error.localizedDescription)")
+                    throw ExitCode.ioError
+                }
             }
             let wall = (ContinuousClock.now - started).milliseconds
             let timings = thumbnail.timings
@@ -149,7 +173,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 "encodeMs": rounded(timings.encodeMilliseconds), "wallMs": rounded(wall),
                 "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
                 "decodedSamples": Double(thumbnail.decodedSamples),
-            ])
+            ], labels: ["placeholder": thumbnail.placeholder?.base64])
         }
     }
 

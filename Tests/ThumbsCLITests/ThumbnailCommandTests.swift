@@ -64,6 +64,39 @@ import Thumbs
         #expect(refused.status == 64 && refused.stderr.contains("--lossless is for WebP output"), "\(refused.stderr)")
     }
 
+    /// `--placeholder` alone prints only the ThumbHash; with -o and --stats, the image is written and the same hash is
+    /// printed and in the stats line, the hash of the very image written.
+    @Test func placeholderIsPrintedAloneOrBesideTheImage() throws {
+        let alone = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "--placeholder"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let printed = alone.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hash = try ThumbHash(base64: printed)
+        #expect(hash.approximateAspectRatio < 1, "the upright picture is portrait")
+
+        let path = Self.temporaryPath("x.png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let both = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path,
+                                             "--placeholder", "--stats"])
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(both.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == printed)
+        let stats = try #require(both.stderr.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        #expect(json["placeholder"] as? String == printed)
+        let written = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(try ThumbHash(image: written).base64 == printed)
+
+        // --placeholder-image writes the picture the hash stands for: the library's decoding of the printed hash.
+        let image = Self.temporaryPath("placeholder.png")
+        defer { try? FileManager.default.removeItem(atPath: image) }
+        let drawn = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "--placeholder-image", image])
+        #expect(drawn.status == 0 && drawn.stdout.isEmpty, "\(drawn.stderr)")
+        let placeholder = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: image))))
+        #expect(placeholder == hash.image())
+
+        let neither = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90")])
+        #expect(neither.status == 64 && neither.stderr.contains("--placeholder"), "\(neither.stderr)")
+    }
+
     @Test func anOutputExtensionItCannotWriteIsRefused() throws {
         let path = Self.temporaryPath("x.gif")
         let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", path])

@@ -12,7 +12,7 @@ public struct Thumbnail: Sendable {
         public var decodeMilliseconds: Double = 0
         /// Cropping, scaling, colour conversion, rotation.
         public var renderMilliseconds: Double = 0
-        /// PNG or JPEG encoding.
+        /// Encoding (PNG, JPEG or WebP) and the placeholder's ThumbHash.
         public var encodeMilliseconds: Double = 0
 
         /// No time spent yet.
@@ -23,6 +23,10 @@ public struct Thumbnail: Sendable {
     public var image: RGBImage
     /// The picture encoded as `ThumbnailOptions.format` asked (empty when it is nil).
     public var encoded: [UInt8]
+    /// A ThumbHash of the picture (about 25 bytes; `placeholder.base64` to store it inline, `placeholder.image()` to
+    /// show it): what a list can show in the picture's place while the picture loads. The generator makes one for
+    /// every thumbnail; nil only in a thumbnail made by hand without one.
+    public var placeholder: ThumbHash?
     /// The time asked for, in seconds.
     public var requestedTime: Double
     /// The presentation time of the frame used, in seconds (AVAssetImageGenerator's actual time).
@@ -45,11 +49,13 @@ public struct Thumbnail: Sendable {
     public var timings: Timings
 
     /// Makes a thumbnail: the generator does; an app's tests may, to stand in for one.
-    public init(image: RGBImage, encoded: [UInt8] = [], requestedTime: Double, actualTime: Double, keyframeTime: Double,
+    public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: Double,
+                actualTime: Double, keyframeTime: Double,
                 isSyncSample: Bool = true, orientation: Orientation = .identity, isCoverArt: Bool = false,
                 decodedSamples: Int = 1, bytesFetched: UInt64 = 0, requests: Int = 0, timings: Timings = Timings()) {
         self.image = image
         self.encoded = encoded
+        self.placeholder = placeholder
         self.requestedTime = requestedTime
         self.actualTime = actualTime
         self.keyframeTime = keyframeTime

@@ -140,12 +140,10 @@ public actor ThumbnailGenerator {
         let watch = Stopwatch()
         let image = try CoverArtRenderer.render(art, options: options)
         timings.renderMilliseconds = watch.milliseconds
-        let encodeWatch = Stopwatch()
-        let encoded = try options.format?.encode(image) ?? []
-        timings.encodeMilliseconds = encodeWatch.milliseconds
+        let (encoded, placeholder) = try encode(image, timings: &timings)
         let end = await totals
-        return Thumbnail(image: image, encoded: encoded, requestedTime: 0, actualTime: 0, keyframeTime: 0, isSyncSample: false,
-                         orientation: .identity, isCoverArt: true, decodedSamples: 0,
+        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: 0, actualTime: 0,
+                         keyframeTime: 0, isSyncSample: false, orientation: .identity, isCoverArt: true, decodedSamples: 0,
                          bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
     }
 
@@ -196,17 +194,24 @@ public actor ThumbnailGenerator {
         let renderWatch = Stopwatch()
         let image = try Renderer.render(frame, options: renderOptions(for: track, frame: frame, options: options))
         timings.renderMilliseconds = renderWatch.milliseconds
-        let encodeWatch = Stopwatch()
-        let encoded = try options.format?.encode(image) ?? []
-        timings.encodeMilliseconds = encodeWatch.milliseconds
+        let (encoded, placeholder) = try encode(image, timings: &timings)
         let end = await totals
         let scale = Double(track.timescale)
-        return Thumbnail(image: image, encoded: encoded, requestedTime: Double(requested) / scale,
+        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: Double(requested) / scale,
                          actualTime: Double(plan.targetPresentationTime) / scale,
                          keyframeTime: Double(plan.keyframePresentationTime) / scale, isSyncSample: plan.target.isSync,
                          orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
                          isCoverArt: false, decodedSamples: plan.samples.count,
                          bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+    }
+
+    /// `image` in `options.format` (nothing when it is nil) and its ThumbHash, the time both took in `timings`.
+    private func encode(_ image: RGBImage, timings: inout Thumbnail.Timings) throws -> ([UInt8], ThumbHash) {
+        let watch = Stopwatch()
+        let encoded = try options.format?.encode(image) ?? []
+        let placeholder = try ThumbHash(image: image)
+        timings.encodeMilliseconds = watch.milliseconds
+        return (encoded, placeholder)
     }
 
     /// Decodes `plan` batch by batch: each batch's bytes come from the sample cache or one fetch, and are held by
