@@ -29,12 +29,7 @@ struct DecodeCommand: AsyncParsableCommand {
                                                               selection: exact ? .exact : .nearestKeyframe)
             let plan = try FramePlanner.plan(track: track, time: time, selection: selection)
             let frame = try await FrameExtractor(source: input, track: track).frame(for: plan)
-            do {
-                try Data(frame.rawVideoBytes()).write(to: URL(fileURLWithPath: output))
-            } catch {
-                printError("thumbs: \(output): \(error.localizedDescription)")
-                throw ExitCode.ioError
-            }
+            try writeOutput(frame.rawVideoBytes(), to: output)
             let shown = Double(plan.targetPresentationTime) / Double(track.timescale)
             printError("\(frame.width)x\(frame.height) \(frame.pixelFormatName) pts \(plan.targetPresentationTime)/\(track.timescale) (\(shown) s)"
                 + " sample \(plan.target.index) decoded \(plan.samples.count)")

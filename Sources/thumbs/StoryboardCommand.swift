@@ -129,7 +129,7 @@ struct StoryboardCommand: AsyncParsableCommand {
             if let line { report = { progress in line.show(progress) } }
             let maker = StoryboardMaker(source: input, options: options)
             let storyboard = try await maker.make(progress: report) { name, bytes in
-                try Self.write(bytes, to: directory.appendingPathComponent(name))
+                try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
             }
             line?.end()
             var written: [String] = []
@@ -144,7 +144,7 @@ struct StoryboardCommand: AsyncParsableCommand {
                 case "dash": ("storyboard.mpd", try storyboard.dashManifest())
                 default: ("storyboard.vtt", storyboard.webVTT())
                 }
-                try Self.write(Array(text.utf8), to: directory.appendingPathComponent(name))
+                try writeOutput(Array(text.utf8), to: directory.appendingPathComponent(name).path)
                 written.append(directory.appendingPathComponent(name).path)
             }
             print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
@@ -169,16 +169,6 @@ struct StoryboardCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(manifest), as: UTF8.self)
-    }
-
-    /// Writes a file, turning a failure into the I/O exit code.
-    static func write(_ bytes: [UInt8], to url: URL) throws {
-        do {
-            try Data(bytes).write(to: url)
-        } catch {
-            printError("thumbs: \(url.path): \(error.localizedDescription)")
-            throw ExitCode.ioError
-        }
     }
 }
 

@@ -142,27 +142,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
             else if let frame { .frame(frame) } else { nil }
         try await source.withOpenedSource { input in
             let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: time)
-            if let output {
-                do {
-                    if output == "-" {
-                        try FileHandle.standardOutput.write(contentsOf: Data(thumbnail.encoded))
-                    } else {
-                        try Data(thumbnail.encoded).write(to: URL(fileURLWithPath: output))
-                    }
-                } catch {
-                    printError("thumbs: \(output): \(error.localizedDescription)")
-                    throw ExitCode.ioError
-                }
-            }
+            if let output { try writeOutput(thumbnail.encoded, to: output) }
             if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
             if let placeholderImage, let hash = thumbnail.placeholder {
-                let png = try ImageFormat.png.encode(hash.image())
-                do {
-                    try Data(png).write(to: URL(fileURLWithPath: placeholderImage))
-                } catch {
-                    printError("thumbs: \(placeholderImage): \(error.localizedDescription)")
-                    throw ExitCode.ioError
-                }
+                try writeOutput(try ImageFormat.png.encode(hash.image()), to: placeholderImage)
             }
             let wall = (ContinuousClock.now - started).milliseconds
             let timings = thumbnail.timings

@@ -28,4 +28,19 @@ import Thumbs
         let plan = try FramePlanner.plan(track: track, time: 3 * 512, selection: .exact)
         #expect(plan.samples.map(\.index) == [0, 1, 2, 3])
     }
+
+    @Test func leadingPictureOfTheFirstSyncSampleIsDecodedFromTheFirstSample() async throws {
+        // media3's file: 23 samples before its first sync sample (a CRA, sample 23), then RASL pictures shown before
+        // it. At 0.26 s the frame on screen is one of them: it needs the samples before the CRA, as ffmpeg decodes
+        // them (from the start); from the CRA alone libde265 drops it and there was no picture.
+        let name = "media3-sample_edit_list_no_sync_frame_before_edit.mp4"
+        let source = try FileByteSource(path: RealWorldCorpus.path(name))
+        let track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack)
+        let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: 0.26), selection: .exact)
+        let firstSync = try track.samples.sample(at: track.samples.sampleIndex(ofSyncSample: 0))
+        #expect(plan.targetPresentationTime < track.presentationTime(of: firstSync), "a leading picture")
+        #expect(plan.samples.first?.index == 0)
+        let frame = try await FrameExtractor(source: source, track: track).frame(for: plan)
+        #expect(frame.sampleIndex == plan.target.index)
+    }
 }

@@ -17,6 +17,9 @@ package struct DecodeSession {
     /// The first sample not yet handed out by `nextBatch()`.
     private var next = 0
     private var found: DecodedFrame?
+    /// Called with every picture the decoder gives, in presentation order, before the session looks for the
+    /// target's: how a run of frames (an animated preview) takes the pictures it wants on the way.
+    package var onPicture: ((DecodedFrame) throws -> Void)?
     /// Milliseconds spent waiting for `run`'s batches.
     private(set) var fetchMilliseconds = 0.0
     /// Milliseconds spent decoding in `run` (not waiting for a permit).
@@ -66,8 +69,9 @@ package struct DecodeSession {
             guard let data = bytes[sample.index] else {
                 throw ThumbnailError(.sampleOutOfRange, "not fetched", sample: sample.index)
             }
-            for frame in try decoder.decode(DecoderInput(sample: sample, bytes: data)) where frame.sampleIndex == plan.target.index {
-                found = frame
+            for frame in try decoder.decode(DecoderInput(sample: sample, bytes: data)) {
+                try onPicture?(frame)
+                if frame.sampleIndex == plan.target.index { found = frame }
             }
             if let found { return found }
         }
@@ -78,8 +82,9 @@ package struct DecodeSession {
     /// - Throws: `DecodeError`; `ThumbnailError` `noFrame` when the decoder never gave the target's picture.
     package mutating func finish() throws -> DecodedFrame {
         if let found { return found }
-        for frame in try decoder.flush() where frame.sampleIndex == plan.target.index {
-            found = frame
+        for frame in try decoder.flush() {
+            try onPicture?(frame)
+            if frame.sampleIndex == plan.target.index { found = frame }
         }
         guard let found else {
             throw ThumbnailError(.noFrame, "the decoder gave no picture", sample: plan.target.index)

@@ -192,7 +192,7 @@ public actor ThumbnailGenerator {
         }
         try Task.checkCancellation()
         let renderWatch = Stopwatch()
-        let image = try Renderer.render(frame, options: renderOptions(for: track, frame: frame, options: options))
+        let image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: options))
         timings.renderMilliseconds = renderWatch.milliseconds
         let (encoded, placeholder) = try encode(image, timings: &timings)
         let end = await totals
@@ -275,23 +275,5 @@ public actor ThumbnailGenerator {
             next += 1
         }
         return nil
-    }
-
-    private func renderOptions(for track: Track, frame: DecodedFrame, options: ThumbnailOptions) -> RenderOptions {
-        var render = RenderOptions(track: track, maximumSize: options.maximumSize, fitMode: options.fitMode)
-        render.allowsUpscaling = options.allowsUpscaling
-        render.appliesOrientation = options.appliesPreferredTrackTransform
-        render.keepsHDR = options.keepsHDR
-        switch options.apertureMode {
-        case .cleanAperture:
-            if let clap = track.visualEntry?.cleanAperture {
-                render.crop = CropRectangle(cleanAperture: clap, pictureWidth: frame.width, pictureHeight: frame.height)
-            }
-        case .productionAperture:
-            break
-        case .encodedPixels:
-            render.pixelAspectRatio = .square
-        }
-        return render
     }
 }

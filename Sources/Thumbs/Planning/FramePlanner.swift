@@ -32,7 +32,8 @@ public enum FramePlanner {
         return try planDecode(of: target, in: track, requestedTime: time, limits: limits)
     }
 
-    /// Plans the decode of `target` from the sync sample it depends on (from the first sample when none precedes it).
+    /// Plans the decode of `target` from the sync sample it depends on (from the first sample when none precedes it,
+    /// or when it is a leading picture of the first sync sample and samples come before that).
     public static func planDecode(of target: Sample, in track: Track, requestedTime: Int64,
                                   limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan {
         let samples = track.samples
@@ -49,6 +50,11 @@ public enum FramePlanner {
         while targetTime < track.presentationTime(of: start) && syncPosition > lowest && start.index != target.index {
             syncPosition -= 1
             start = try samples.sample(at: samples.sampleIndex(ofSyncSample: syncPosition))
+        }
+        // A leading picture of the first sync sample with samples before it (a file cut at a CRA, its RASL pictures
+        // kept): its references are those samples, so decode from the first sample, as players and ffmpeg do.
+        if syncPosition == 0, start.index > 0, targetTime < track.presentationTime(of: start), start.index != target.index {
+            start = try samples.sample(at: 0)
         }
         return try plan(from: start, to: target, in: track, requestedTime: requestedTime, limits: limits)
     }

@@ -1,0 +1,32 @@
+/// An animated preview: an animated WebP file and what went into it.
+public struct AnimatedPreview: Sendable {
+    /// One frame of the animation.
+    public struct Frame: Sendable, Equatable {
+        /// When it starts, from the start of the animation.
+        public var startMilliseconds: Int
+        /// How long it is shown.
+        public var durationMilliseconds: Int
+        /// The time on the movie's timeline it shows, in seconds (the presentation time of its sample).
+        public var sourceTime: Double
+        /// Its sample's index in decode order.
+        public var sampleIndex: Int
+        /// Whether that sample is a keyframe.
+        public var isSyncSample: Bool
+    }
+
+    /// The animated WebP file (it loops for ever).
+    public var encoded: [UInt8]
+    /// The canvas size.
+    public var width: Int
+    public var height: Int
+    /// The frames in order; a movie frame shown for several of the preview's frame times is one frame, shown longer.
+    public var frames: [Frame]
+    /// The length of the animation.
+    public var durationMilliseconds: Int
+    /// Samples fetched and decoded (every sample fetched is decoded once): keyframes, and the frames between a
+    /// keyframe and a frame the preview shows when the frame rate asks for frames that are not keyframes.
+    public var samplesDecoded: Int
+    /// Bytes read from the source and requests made (the index included, unless it was given).
+    public var bytesFetched: UInt64
+    public var requests: Int
+}

@@ -1,0 +1,68 @@
+import MP4Box
+
+/// Which movie frame each frame of an animated preview shows, and the decode runs that give them.
+///
+/// Frame `k` is for `start + k / fps`. It shows the keyframe within half a frame's time of that time when there is
+/// one (`FramePlanner` with that tolerance), else the frame on screen then. Consecutive frame times that show the
+/// same movie frame become one longer frame. The decodes of frames that share a keyframe are one run: the union of
+/// their plans, in decode order, decoded once.
+struct AnimationPlan {
+    struct Frame {
+        var startMilliseconds: Int
+        var sample: Sample
+        var presentationTime: Int64
+    }
+
+    /// The preview's frames, in time order, each a different movie frame from the one before.
+    let frames: [Frame]
+    /// The end of the last frame.
+    let durationMilliseconds: Int
+    /// The decodes, one per keyframe, in decode order; each ends at its last wanted sample in decode order.
+    let runs: [FramePlan]
+
+    /// The plan for `track`.
+    /// - Throws: `ThumbnailError` `invalidOption` when the start is not before the end of the movie (or the span is
+    ///   past the ceiling), `noSamples`, `limitExceeded` from `FramePlanner`; `MP4Error` when the tables cannot place
+    ///   a sample.
+    init(track: Track, options: AnimatedPreviewOptions) throws {
+        try options.validate()
+        let duration = track.durationSeconds
+        guard options.start < duration else {
+            throw ThumbnailError(.invalidOption, "the start (\(options.start) s) is not before the end of the movie (\(duration) s)")
+        }
+        let end = min(options.end ?? options.start + 5, duration, options.start + AnimatedPreviewOptions.maximumDuration)
+        let fps = options.framesPerSecond
+        let count = max(1, Int(((end - options.start) * fps).rounded(.up)))
+        let halfFrame = 0.5 / fps
+        var frames: [Frame] = []
+        var plans: [Int: FramePlan] = [:]
+        for index in 0..<count {
+            let time = options.start + Double(index) / fps
+            let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: time),
+                                             selection: FrameSelection(toleranceBefore: halfFrame, toleranceAfter: halfFrame),
+                                             limits: options.limits)
+            if let last = frames.last, last.sample.index == plan.target.index { continue }
+            frames.append(Frame(startMilliseconds: Int((Double(index) / fps * 1000).rounded()), sample: plan.target,
+                                presentationTime: plan.targetPresentationTime))
+            plans[plan.target.index] = plan
+        }
+        self.frames = frames
+        durationMilliseconds = max(Int(((end - options.start) * 1000).rounded()), (frames.last?.startMilliseconds ?? 0) + 1)
+        runs = Self.runs(merging: Array(plans.values))
+    }
+
+    /// One plan per first sample: the union of the samples of the plans that start there, sorted, ending at the
+    /// target latest in decode order.
+    private static func runs(merging plans: [FramePlan]) -> [FramePlan] {
+        let byStart = Dictionary(grouping: plans) { $0.samples.first?.index ?? $0.target.index }
+        return byStart.keys.sorted().compactMap { start in
+            guard let group = byStart[start], var run = group.max(by: { $0.target.index < $1.target.index }) else { return nil }
+            var samples: [Int: Sample] = [:]
+            for plan in group {
+                for sample in plan.samples { samples[sample.index] = sample }
+            }
+            run.samples = samples.keys.sorted().compactMap { samples[$0] }
+            return run
+        }
+    }
+}

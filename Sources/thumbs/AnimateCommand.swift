@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import MP4Box
+import Thumbs
+
+/// `thumbs animate`: a short animated WebP of a span of the movie, for hover previews.
+struct AnimateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "animate",
+        abstract: "Make an animated WebP preview of up to 10 s of the movie (keyframes, and the frames between them only when the frame rate asks for them)."
+    )
+
+    @OptionGroup var source: InputOptions
+
+    @Option(help: "Where the preview starts, in seconds.")
+    var start: Double = 0
+
+    @Option(help: "Where it ends, in seconds (default: 5 s after the start; at most 10 s after it).")
+    var end: Double?
+
+    @Option(help: "Frames a second, at most 30.")
+    var fps: Double = 15
+
+    @Option(help: "Width in pixels; the height follows the picture (a smaller video is not enlarged).")
+    var width: Int = 320
+
+    @Option(help: "Lossy WebP quality, 0-100.")
+    var quality: Int = 75
+
+    @Flag(help: "Lossless WebP frames.")
+    var lossless = false
+
+    @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
+    var noTransform = false
+
+    @Option(name: .shortAndLong, help: "Where to write the animated WebP, or - for standard output.")
+    var output: String
+
+    private var options: AnimatedPreviewOptions {
+        var options = AnimatedPreviewOptions()
+        options.start = start
+        options.end = end
+        options.framesPerSecond = fps
+        options.width = width
+        options.quality = quality
+        options.lossless = lossless
+        options.appliesPreferredTrackTransform = !noTransform
+        return options
+    }
+
+    func validate() throws {
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError(error.detail)
+        }
+    }
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        try await source.withOpenedSource { input in
+            let preview = try await AnimatedPreviewMaker(source: input, options: options).make()
+            try writeOutput(preview.encoded, to: output)
+            let keyframes = preview.frames.filter(\.isSyncSample).count
+            await source.printStats(of: input, extra: [
+                "frames": Double(preview.frames.count), "keyframeFrames": Double(keyframes),
+                "samplesFetched": Double(preview.samplesDecoded), "samplesDecoded": Double(preview.samplesDecoded),
+                "width": Double(preview.width), "height": Double(preview.height),
+                "durationMs": Double(preview.durationMilliseconds),
+                "wallMs": ((ContinuousClock.now - started).milliseconds * 100).rounded() / 100,
+            ])
+        }
+    }
+}
