@@ -54,7 +54,12 @@ if [ -z "$(ls -A "$corpus")" ]; then
             # (a 200 for the whole file, a reset mid-body, a 503) with one retry.
             framed_seeds honest '\x00\x00\x00' faults '\x01\x00\x0c\x01\x00\x00\x00\x06\x00\x04\x20\x04\x00\x00\x08' ;;
         WebVTTFuzzer) cp seeds/webvtt/*.vtt "$corpus/" ;;
-        SPSFuzzer) printf '\x00\x67\x42\xc0\x1e\xd9\x00\xa0\x47\xfe\xc8' > "$corpus/h264-sps-seed" ;;
+        SPSFuzzer)
+            # Selector byte (modulo 3: H.264, HEVC, AV1), then an H.264 SPS, or the fixtures' AV1 configOBUs (one
+            # sequence header OBU each: libaom 8-bit, SVT-AV1 10-bit).
+            printf '\x00\x67\x42\xc0\x1e\xd9\x00\xa0\x47\xfe\xc8' > "$corpus/h264-sps-seed"
+            printf '\x02\x0a\x0b\x00\x00\x00\x04\x3c\xff\xbc\xda\xf9\x00\x40' > "$corpus/av1-8bit-seed"
+            printf '\x02\x0a\x0b\x00\x00\x00\x04\x3c\xfe\xcc\x02\xf8\x40\x40' > "$corpus/av1-10bit-seed" ;;
     esac
 fi
 # Movies need room for real moov boxes; a thumbnail track repeats one cue shape, so 16 KB (about 250 cues) reaches

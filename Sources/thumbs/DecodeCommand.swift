@@ -18,7 +18,7 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(help: "Decode the frame on screen at the time, from the keyframe before it, instead of the nearest keyframe.")
     var exact = false
 
-    @Option(name: .shortAndLong, help: "Where to write the raw planes.")
+    @Option(name: .shortAndLong, help: "Where to write the raw planes, or - for standard output.")
     var output: String
 
     func run() async throws {

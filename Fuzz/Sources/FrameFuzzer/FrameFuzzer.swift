@@ -5,9 +5,9 @@ import Thumbs
 
 /// libFuzzer entry point: the whole path from bytes to a picture. The input is located as a file, its thumbnail
 /// track planned at mid-duration (nearest keyframe) and exactly at a third (at most 8 samples), the samples
-/// fetched and decoded by openh264 or libde265 (NAL splitting, parameter sets, reorder), and each picture rendered
-/// into 64x64. Typed errors (`MP4Error`, `DecodeError`, `ThumbnailError`) are expected; traps, sanitizer reports,
-/// decoder crashes, hangs and OOMs are findings.
+/// fetched and decoded by openh264, libde265 or dav1d (NAL splitting or OBU framing, parameter sets, reorder), and
+/// each picture rendered into 64x64. Typed errors (`MP4Error`, `DecodeError`, `ThumbnailError`) are expected;
+/// traps, sanitizer reports, decoder crashes, hangs and OOMs are findings.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

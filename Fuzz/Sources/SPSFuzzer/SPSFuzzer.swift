@@ -1,15 +1,28 @@
 import MP4Box
 
-/// libFuzzer entry point for the SPS parsers: an even first byte picks H.264, an odd one HEVC;
-/// the remaining bytes are the NAL unit (with its NAL header).
+/// libFuzzer entry point for the parameter-set readers, picked by the first byte modulo 3: 0 the H.264 SPS, 1 the
+/// HEVC SPS (the rest a NAL unit with its header), 2 AV1's OBU framing and the sequence header of every sequence
+/// header OBU among them (the rest a run of OBUs, as a sample or av1C's configOBUs hold them).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 1 else { return 0 }
-    let nal = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let parameters = data[0] & 1 == 0
-        ? try? H264SequenceParameterSet.parse(nal)
-        : try? HEVCSequenceParameterSet.parse(nal)
-    if let parameters { blackHole(parameters.width &+ parameters.height) }
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    switch data[0] % 3 {
+    case 0:
+        if let parameters = try? H264SequenceParameterSet.parse(bytes) { blackHole(parameters.width &+ parameters.height) }
+    case 1:
+        if let parameters = try? HEVCSequenceParameterSet.parse(bytes) { blackHole(parameters.width &+ parameters.height) }
+    default:
+        guard let units = try? AV1OBU.units(in: bytes, name: "fuzz") else { return 0 }
+        for unit in units {
+            // Every range the reader gives lies inside the bytes, in order: a broken one is a finding.
+            precondition(unit.range.lowerBound >= 0 && unit.payload.upperBound <= bytes.count
+                         && unit.range.lowerBound < unit.payload.lowerBound && unit.payload.upperBound == unit.range.upperBound)
+            if unit.type == AV1OBU.sequenceHeaderType, let parameters = try? AV1SequenceHeader.parse(bytes[unit.payload]) {
+                blackHole(parameters.width &+ parameters.height)
+            }
+        }
+    }
     return 0
 }
 
