@@ -57,7 +57,7 @@ public struct AnimatedPreviewMaker: Sendable {
             decoder = runDecoder
             decoderDescription = description
             let render = { (frame: DecodedFrame) throws in
-                guard uses[frame.sampleIndex] != nil, pictures[frame.sampleIndex] == nil else { return }
+                guard uses[frame.sampleIndex, default: 0] > 0, pictures[frame.sampleIndex] == nil else { return }
                 var image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: thumbnailOptions))
                 if let canvas, canvas != PixelSize(width: image.width, height: image.height) {
                     // A picture of another size (the stream changed resolution): fitted on black to the canvas.
