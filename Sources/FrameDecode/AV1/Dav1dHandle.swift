@@ -18,6 +18,7 @@ final class Dav1dHandle {
         settings.frame_size_limit = UInt32(clamping: frameSizeLimit)
         settings.all_layers = 0       // the highest spatial layer only, one picture per temporal unit, as ffmpeg does
         settings.apply_grain = 1      // film grain on, as ffmpeg's libdav1d decoder outputs by default
+        settings.logger.callback = nil  // no lines on standard error: a refusal comes back as a typed error instead
         var opened: OpaquePointer?
         let result = dav1d_open(&opened, &settings)
         guard result == 0, let opened else {
