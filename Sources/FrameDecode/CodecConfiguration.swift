@@ -5,6 +5,22 @@ public struct CodecConfiguration: Sendable {
     /// The codecs decoded here.
     public enum Codec: Sendable {
         case h264, hevc, av1
+
+        /// The codec a sample entry code (or an encrypted entry's original format) names; nil for one not decoded here.
+        public init?(codingFormat: FourCC) {
+            switch codingFormat {
+            case "avc1", "avc3": self = .h264
+            case "hvc1", "hev1": self = .hevc
+            case "av01": self = .av1
+            default: return nil
+            }
+        }
+
+        /// Whether a sample holds one picture, so that sdtp's "no sample depends on this one" lets a decode leave it
+        /// out: H.264 and HEVC access units. An AV1 temporal unit may hold hidden frames that later ones show or
+        /// reference beside its one shown frame, and writers mark such units disposable when the shown frame is not
+        /// a reference (media3's `sample_with_av1c.mp4`: without them dav1d refuses the frame that shows one).
+        public var samplesAreSinglePictures: Bool { self != .av1 }
     }
 
     /// The codec.
@@ -24,12 +40,15 @@ public struct CodecConfiguration: Sendable {
     /// - Throws: `DecodeError` `unsupportedCodec` or `badConfiguration`, or `unsupportedFeature` for interlaced H.264.
     public init(entry: VisualSampleEntry) throws(DecodeError) {
         codingFormat = entry.codingFormat
-        switch codingFormat {
-        case "avc1", "avc3":
+        guard let codec = Codec(codingFormat: codingFormat) else {
+            throw DecodeError(.unsupportedCodec, "no decoder for \(codingFormat)")
+        }
+        self.codec = codec
+        switch codec {
+        case .h264:
             guard let avcC = entry.avcConfiguration else {
                 throw DecodeError(.badConfiguration, "\(codingFormat) sample entry has no avcC")
             }
-            codec = .h264
             nalUnitLengthSize = avcC.nalUnitLengthSize
             parameterSets = avcC.sequenceParameterSets + avcC.pictureParameterSets
             switch entry.sequenceParameters {
@@ -38,20 +57,18 @@ public struct CodecConfiguration: Sendable {
             case nil: break
             }
             try Self.checkDecodable(videoParameters)
-        case "hvc1", "hev1":
+        case .hevc:
             guard let hvcC = entry.hevcConfiguration else {
                 throw DecodeError(.badConfiguration, "\(codingFormat) sample entry has no hvcC")
             }
-            codec = .hevc
             nalUnitLengthSize = hvcC.nalUnitLengthSize
             parameterSets = hvcC.nalUnits(ofType: 32) + hvcC.nalUnits(ofType: 33) + hvcC.nalUnits(ofType: 34)
             // libde265 reads the SPS itself: one our reader cannot read only leaves the reorder depth at its default.
             if case .success(let parameters) = entry.sequenceParameters { videoParameters = parameters }
-        case "av01":
+        case .av1:
             guard let av1C = entry.av1Configuration else {
                 throw DecodeError(.badConfiguration, "av01 sample entry has no av1C")
             }
-            codec = .av1
             nalUnitLengthSize = 0
             parameterSets = av1C.configOBUs.isEmpty ? [] : [av1C.configOBUs]
             switch entry.sequenceParameters {
@@ -59,8 +76,6 @@ public struct CodecConfiguration: Sendable {
             case .failure(let error): throw DecodeError(.badConfiguration, "av1C sequence header: \(error.detail)")
             case nil: break
             }
-        default:
-            throw DecodeError(.unsupportedCodec, "no decoder for \(codingFormat)")
         }
     }
 

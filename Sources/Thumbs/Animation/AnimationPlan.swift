@@ -20,12 +20,10 @@ struct AnimationPlan {
     /// The decodes, one per keyframe, in decode order; each ends at its last wanted sample in decode order.
     let runs: [FramePlan]
 
-    /// The plan for `track`.
-    /// - Throws: `ThumbnailError` `invalidOption` when the start is not before the end of the movie (or the span is
-    ///   past the ceiling), `noSamples`, `limitExceeded` from `FramePlanner`; `MP4Error` when the tables cannot place
-    ///   a sample.
+    /// The plan for `track`, with `options` already validated (`AnimatedPreviewMaker` does).
+    /// - Throws: `ThumbnailError` `invalidOption` when the start is not before the end of the movie, `noSamples`,
+    ///   `limitExceeded` from `FramePlanner`; `MP4Error` when the tables cannot place a sample.
     init(track: Track, options: AnimatedPreviewOptions) throws {
-        try options.validate()
         let duration = track.durationSeconds
         guard options.start < duration else {
             throw ThumbnailError(.invalidOption, "the start (\(options.start) s) is not before the end of the movie (\(duration) s)")

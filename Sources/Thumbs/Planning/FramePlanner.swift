@@ -1,3 +1,4 @@
+import FrameDecode
 import MP4Box
 
 /// Turns a time and a tolerance into the samples to decode.
@@ -82,15 +83,11 @@ public enum FramePlanner {
                          keyframePresentationTime: track.presentationTime(of: start), timescale: track.timescale)
     }
 
-    /// Whether a sample of `track` holds one picture, so that sdtp's "no sample depends on this one" lets a decode
-    /// leave it out: H.264 and HEVC access units. An AV1 temporal unit may hold hidden frames that later ones show or
-    /// reference beside its one shown frame, and writers mark such units disposable when the shown frame is not a
-    /// reference (media3's `sample_with_av1c.mp4`: without them dav1d refuses the frame that shows one), so AV1
-    /// samples are never left out; nor are other codecs'.
+    /// Whether sdtp's disposable samples of `track` may be left out: only where a sample is one picture (see
+    /// `CodecConfiguration.Codec.samplesAreSinglePictures`); never for AV1 or a codec not decoded here.
     static func samplesAreSinglePictures(_ track: Track) -> Bool {
-        guard let format = track.codingFormat else { return false }
-        let singlePictureFormats: [FourCC] = ["avc1", "avc3", "hvc1", "hev1"]
-        return singlePictureFormats.contains(format)
+        guard let format = track.codingFormat, let codec = CodecConfiguration.Codec(codingFormat: format) else { return false }
+        return codec.samplesAreSinglePictures
     }
 
     /// Times past the last frame clamp to it; times before the first frame clamp to it.
