@@ -49,9 +49,10 @@ extension HTTPByteSource {
     }
 
 
-    /// Reads `take` bytes after skipping `skip`, then stops reading. With `exact`, more or fewer is an error.
+    /// Reads `take` bytes after skipping `skip`, then stops reading. With `exact`, more is an error, and so is fewer
+    /// unless `allowsShorter` (a body whose length is only bounded).
     func collect(_ body: HTTPClientResponse.Body, skip: UInt64, take: Int, exact: Bool, range: Range<UInt64>?,
-                         record: RequestRecord) async throws -> [UInt8] {
+                 record: RequestRecord, allowsShorter: Bool = false) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(take, 64 << 20))
         var skipped: UInt64 = 0
@@ -67,7 +68,7 @@ extension HTTPByteSource {
                 if bytes.count + view.count > take {
                     if exact {
                         throw FetchError(.bodyTooLong, url: url, range: range, status: record.entry.status,
-                                         "body runs past the \(take) bytes announced")
+                                         "body runs past the \(take) bytes \(allowsShorter ? "it may hold" : "announced")")
                     }
                     bytes.append(contentsOf: view.prefix(take - bytes.count))
                     return bytes  // enough: stop reading; the client closes the connection
@@ -80,7 +81,7 @@ extension HTTPByteSource {
         } catch {
             throw classify(error, range: range, partial: bytes.count)
         }
-        if exact && bytes.count < take {
+        if exact && !allowsShorter && bytes.count < take {
             throw Retryable(final: FetchError(.truncatedBody, url: url, range: range, status: record.entry.status,
                                               "body ended after \(bytes.count) of \(take) bytes"))
         }

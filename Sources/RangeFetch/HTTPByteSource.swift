@@ -118,28 +118,105 @@ public final class HTTPByteSource: ByteSource {
         return (result.bytes, result.offset)
     }
 
+    /// The head and the tail in one request (`Range: bytes=0-h,-t`): a server that answers several ranges at once
+    /// (`multipart/byteranges`, as nginx does) sends both; one that answers with the first range alone, or with the
+    /// whole resource, costs the tail a second request once the head has shown the length (none when the whole
+    /// resource was kept).
+    public func readEnds(head: UInt64, tail: UInt64) async throws -> FileEnds {
+        let head = min(head, .maximumFileOffset)
+        if let body = await ledger.wholeBody {
+            return Self.ends(head: head, tail: tail, of: body)
+        }
+        let known = await ledger.length
+        if tail == 0 || known.map({ $0 <= head.saturatingAdd(tail) }) == true {
+            let bytes = try await read(0..<(known ?? head))
+            let length = await ledger.length ?? (UInt64(bytes.count) < head ? UInt64(bytes.count) : nil)
+            return FileEnds(head: bytes, tail: [], tailOffset: UInt64(bytes.count), length: length)
+        }
+        guard head > 0 else {
+            let last = try await readSuffix(tail)
+            return FileEnds(head: [], tail: last.bytes, tailOffset: last.offset, length: last.offset + UInt64(last.bytes.count))
+        }
+        let fetched = try await withRetries(range: 0..<head) { try await self.fetch(.ends(head: head, tail: tail, length: known), attempt: $0) }
+        if let body = await ledger.wholeBody {
+            return Self.ends(head: head, tail: tail, of: body)
+        }
+        let length = await ledger.length
+        if let ending = fetched.tail {
+            return FileEnds(head: fetched.bytes, tail: ending.bytes, tailOffset: ending.offset, length: length)
+        }
+        guard let length, UInt64(fetched.bytes.count) < length else {
+            return FileEnds(head: fetched.bytes, tail: [], tailOffset: UInt64(fetched.bytes.count), length: length)
+        }
+        // The server sent the head alone: the tail now that the length is known.
+        let start = max(UInt64(fetched.bytes.count), length - min(length, tail))
+        let last = try await read(start..<length)
+        return FileEnds(head: fetched.bytes, tail: last, tailOffset: start, length: length)
+    }
+
+    /// The ends of a whole resource kept in memory (all of it as the head when it is no longer than both).
+    static func ends(head: UInt64, tail: UInt64, of body: [UInt8]) -> FileEnds {
+        if UInt64(body.count) <= head.saturatingAdd(tail) {
+            return FileEnds(head: body, tail: [], tailOffset: UInt64(body.count), length: UInt64(body.count))
+        }
+        let first = bytes(0..<head, of: body)
+        let last = suffix(tail, of: body)
+        return FileEnds(head: first, tail: last.bytes, tailOffset: last.offset, length: UInt64(body.count))
+    }
+
     // MARK: - One request
 
     enum RangeSpec {
         case bounded(Range<UInt64>)
         case suffix(UInt64)
+        /// The first `head` bytes and the last `tail` bytes (the length, when known, names the tail's first byte).
+        case ends(head: UInt64, tail: UInt64, length: UInt64?)
 
         var header: String {
             switch self {
             case .bounded(let range): "bytes=\(range.lowerBound)-\(range.upperBound - 1)"
             case .suffix(let count): "bytes=-\(count)"
+            case .ends(let head, let tail, let length?): "bytes=0-\(head - 1),\(length - tail)-\(length - 1)"
+            case .ends(let head, let tail, nil): "bytes=0-\(head - 1),-\(tail)"
             }
         }
 
+        /// What a response of one range or of the whole resource answers: a bounded range, the suffix, or for the ends
+        /// the head (the tail is asked for again, or taken from a whole resource kept).
+        enum Answer {
+            case bounded(Range<UInt64>)
+            case suffix(UInt64)
+            case ends(Range<UInt64>)
+        }
+
+        var answeredWhole: Answer {
+            switch self {
+            case .bounded(let range): .bounded(range)
+            case .suffix(let count): .suffix(count)
+            case .ends(let head, _, _): .ends(0..<head)
+            }
+        }
+
+        var isEnds: Bool {
+            if case .ends = self { return true }
+            return false
+        }
+
+        /// The range checked against budgets and named in errors: for the ends, the head.
         var range: Range<UInt64>? {
-            if case .bounded(let range) = self { return range }
-            return nil
+            switch self {
+            case .bounded(let range): range
+            case .ends(let head, _, _): 0..<head
+            case .suffix: nil
+            }
         }
     }
 
     struct Fetched {
         var bytes: [UInt8]
         var offset: UInt64
+        /// The last bytes of the resource and their offset, when a request for the ends brought them.
+        var tail: (bytes: [UInt8], offset: UInt64)?
     }
 
     /// A failure worth another attempt, with what to throw when attempts run out.
@@ -206,13 +283,18 @@ public final class HTTPByteSource: ByteSource {
         record.entry.status = Int(response.status.code)
         let seen = Validator(etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
         switch response.status.code {
+        case 206 where spec.isEnds && response.headers.first(name: "Content-Type")
+                .flatMap(MultipartByteRanges.boundary(contentType:)) != nil:
+            return try await collectEnds(response, spec: spec, validator: seen, record: record)
         case 206:
             guard let header = response.headers.first(name: "Content-Range"), let contentRange = ContentRange(header) else {
                 throw FetchError(.invalidResponse, url: url, range: range, status: 206, "206 without a usable content-range")
             }
-            switch spec {
-            case .bounded(let asked):
-                guard contentRange.first == asked.lowerBound, contentRange.last < asked.upperBound else {
+            switch spec.answeredWhole {
+            case .bounded(let asked), .ends(let asked):
+                // For the ends, a server may also merge both ranges into one that runs to the end.
+                let merged = spec.isEnds && contentRange.completeLength == contentRange.last + 1
+                guard contentRange.first == asked.lowerBound, contentRange.last < asked.upperBound || merged else {
                     throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
                                      "content-range \(header) does not match the request")
                 }
@@ -234,9 +316,13 @@ public final class HTTPByteSource: ByteSource {
             let contentLength = response.headers.first(name: "Content-Length").flatMap { UInt64($0) }
                 .flatMap { $0 <= .maximumFileOffset ? $0 : nil }
             try await checkChange(validator: seen, length: contentLength, range: range, status: 200)
-            await ledger.noteIgnoredRange()
-            switch spec {
-            case .bounded(let asked):
+            // Ends that together cover the resource may rightly come back whole (nginx answers so): not ignored.
+            if case .ends(let head, let tail, _) = spec, let contentLength, contentLength <= head.saturatingAdd(tail) {
+            } else {
+                await ledger.noteIgnoredRange()
+            }
+            switch spec.answeredWhole {
+            case .bounded(let asked), .ends(let asked):
                 if contentLength.map({ $0 <= options.maximumKeptBodyBytes }) ?? true {
                     let (body, complete) = try await collectWhole(response.body, announced: contentLength,
                                                                   needed: asked.upperBound, range: range, record: record)
@@ -346,7 +432,7 @@ public final class HTTPByteSource: ByteSource {
     }
 
     /// Throws `resourceChanged` (or adopts the new version, by policy) when a response shows another version.
-    private func checkChange(validator seen: Validator?, length: UInt64?, range: Range<UInt64>?, status: Int) async throws {
+    func checkChange(validator seen: Validator?, length: UInt64?, range: Range<UInt64>?, status: Int) async throws {
         guard await ledger.observe(validator: seen, length: length) else { return }
         switch options.changePolicy {
         case .fail:

@@ -16,10 +16,14 @@ public struct StoryboardMaker: Sendable {
     /// What the storyboard looks like.
     public let options: StoryboardOptions
 
+    /// How the index is found (when `make` is not given the movie).
+    public let locator: MovieLocator
+
     /// A maker for the movie in `source`.
-    public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions()) {
+    public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions(), locator: MovieLocator = MovieLocator()) {
         self.source = source
         self.options = options
+        self.locator = locator
     }
 
     /// A tile ready to place: its picture and, when it was encoded on its own, its file bytes.
@@ -39,7 +43,9 @@ public struct StoryboardMaker: Sendable {
         try options.validate()
         let watch = Stopwatch()
         let metered = CountingByteSource(source)
-        let movie = if let movie { movie } else { try await MovieLocator().locate(in: metered).movie }
+        let located = try await locator.movie(movie, in: metered)
+        let movie = located.movie
+        let heldBytes = located.heldBytes
         let track = try movie.thumbnailTrack()
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)
@@ -77,7 +83,7 @@ public struct StoryboardMaker: Sendable {
                     group.addTask {
                         let samples = ordinals.map { keyframes[$0].sample }
                         let bytes = try await fetchLimiter.run {
-                            try await SampleFetcher.fetch(samples, from: metered, maximumGap: gap, concurrency: 1)
+                            try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap, concurrency: 1)
                         }
                         try Task.checkCancellation()
                         return try await decodeLimiter.run {

@@ -11,10 +11,49 @@ import Testing
         #expect(result.movie.moovOffset < 100)
     }
 
-    @Test func moovAtTheEndCostsTwoReadsTheSecondFromTheEndOfMdat() async throws {
-        // The fixture (84 KB) is smaller than the default head: use a head that ends inside mdat.
+    @Test func moovAtTheEndInsideTheTailCostsTheFirstReadAlone() async throws {
+        // The fixture (84 KB) is smaller than the default head and tail together: use ends that leave a gap.
         var options = MovieLocator.Options()
         options.headSize = 16 * 1024
+        options.tailSize = 16 * 1024
+        let source = RecordingByteSource(try FileByteSource(path: Fixtures.path("h264-bframes")))
+        let result = try await MovieLocator(options: options).locate(in: source)
+        let length = try #require(result.fileLength)
+        #expect(Set(await source.ranges) == [0..<16384, (length - 16384)..<length])
+        #expect(result.reads.map(\.range) == [0..<16384, (length - 16384)..<length])
+        let mdat = try #require(result.topLevelBoxes.first { $0.type == "mdat" })
+        #expect(result.movie.moovOffset == mdat.endOffset)
+        // What was read of mdat is held for samples (the index boxes are not).
+        let held = result.heldBytes.spans.map(\.range)
+        let ftyp = try #require(result.topLevelBoxes.first { $0.type == "ftyp" })
+        #expect(held == [ftyp.endOffset!..<16384, (length - 16384)..<mdat.endOffset!])
+        let whole = try Fixtures.bytes("h264-bframes")
+        for span in result.heldBytes.spans {
+            #expect(span.bytes == Array(whole[Int(span.offset)..<Int(span.range.upperBound)]))
+        }
+    }
+
+    @Test func moovLongerThanTheTailReadsOnlyWhatTheTailLacks() async throws {
+        var options = MovieLocator.Options()
+        options.headSize = 1024
+        options.tailSize = 512  // the moov is 1,554 bytes
+        let source = RecordingByteSource(try FileByteSource(path: Fixtures.path("h264-bframes")))
+        let result = try await MovieLocator(options: options).locate(in: source)
+        let length = try #require(result.fileLength)
+        let mdat = try #require(result.topLevelBoxes.first { $0.type == "mdat" })
+        let moovStart = try #require(mdat.endOffset)
+        #expect(await source.ranges.count == 3)
+        #expect(result.reads.last?.range == moovStart..<(length - 512))
+        #expect(result.bytesRead == 1024 + Int(length - moovStart))
+        let whole = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
+        #expect(try ByteSourceRobustnessTests.fingerprint(result.movie) == ByteSourceRobustnessTests.fingerprint(whole.movie))
+    }
+
+    @Test func moovAtTheEndCostsTwoReadsTheSecondFromTheEndOfMdat() async throws {
+        // Without a tail in the first read: a head that ends inside mdat, then the rest from mdat's end.
+        var options = MovieLocator.Options()
+        options.headSize = 16 * 1024
+        options.tailSize = 0
         let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
         #expect(result.reads.count == 2)
         let mdat = try #require(result.topLevelBoxes.first { $0.type == "mdat" })
@@ -26,6 +65,7 @@ import Testing
     @Test func smallHeadStillFindsMoovAtTheEnd() async throws {
         var options = MovieLocator.Options()
         options.headSize = 64
+        options.tailSize = 0
         let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
         #expect(result.reads.count == 2)
         #expect(result.bytesRead == 64 + Int(result.movie.moovHeader.size ?? 0))
@@ -34,6 +74,7 @@ import Testing
     @Test func largeTailIsWalkedByHeadersInsteadOfReadWhole() async throws {
         var options = MovieLocator.Options()
         options.headSize = 64
+        options.tailSize = 0
         options.tailReadLimit = 16
         let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
         #expect(result.reads.count == 3)  // head, header at the end of mdat (with read-ahead), rest of moov
@@ -49,6 +90,7 @@ import Testing
         var options = MovieLocator.Options()
         options.readsAllFragments = false
         options.headSize = 1024
+        options.tailSize = 0
         let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("fragmented")))
         #expect(result.reads.count == 1)
         #expect(result.movie.fragmentCount == 0)
@@ -68,6 +110,7 @@ import Testing
         options.readsOnlyVideoTracks = true
         options.partialMoovThreshold = 0
         options.headSize = 1024
+        options.tailSize = 0
         options.tailReadLimit = 16
         options.trackProbeSize = 512
         return options
@@ -124,6 +167,7 @@ extension UInt64 {
     @Test func moofsTheSidxPointsAtAreReadTogether() async throws {
         var options = MovieLocator.Options()
         options.headSize = 2048  // ftyp, moov and sidx; no fragment
+        options.tailSize = 0
         let file = try FileByteSource(path: Fixtures.path("fragmented"))
         let result = try await MovieLocator(options: options).locate(in: file)
         let whole = try await MovieLocator().locate(in: file)

@@ -52,8 +52,22 @@ public final class TestHTTPServer: Sendable {
         /// Seconds a stalled request waits before its head.
         public var randomStall: Double = 0.2
 
+        /// How a request for several ranges is answered.
+        public var multipleRanges = MultipleRangeAnswer.multipart
+
         /// No faults.
         public init() {}
+    }
+
+    /// Answers to a Range header with several ranges.
+    public enum MultipleRangeAnswer: Sendable {
+        /// A 206 `multipart/byteranges` with one part per range, or a 200 with the whole resource when the ranges
+        /// together are longer than it (as nginx answers).
+        case multipart
+        /// A 206 with the first range alone.
+        case firstRange
+        /// A 200 with the whole resource.
+        case whole
     }
 
     /// One request as the server saw it.
@@ -292,21 +306,38 @@ final class TestHTTPHandler: ChannelInboundHandler {
         headers.add(name: "Accept-Ranges", value: faults.ignoresRange ? "none" : "bytes")
         let length = file.count
         var range: Range<Int>?
+        var parts: [Range<Int>] = []
         if !faults.ignoresRange, let header = request.headers.first(name: "Range") {
             let ifRange = request.headers.first(name: "If-Range")
             let validatorMatches = ifRange == nil || ifRange == etag
                 || (!ifRange!.hasPrefix("\"") && ifRange == headers.first(name: "Last-Modified"))
             if validatorMatches {
-                guard let parsed = parseRange(header, length: length) else {
+                let specs = header.hasPrefix("bytes=") ? header.dropFirst(6).split(separator: ",").map { "bytes=" + $0.filter { $0 != " " } } : [header]
+                let parsed = specs.map { parseRange(String($0), length: length) }
+                guard let first = parsed.first ?? nil, parsed.allSatisfy({ $0 != nil }) else {
                     headers.add(name: "Content-Range", value: "bytes */\(length)")
                     finish(.rangeNotSatisfiable)
                     return plan
                 }
-                range = parsed
+                if parsed.count == 1 || faults.multipleRanges == .firstRange {
+                    range = first
+                } else if faults.multipleRanges == .multipart, parsed.reduce(0, { $0 + ($1?.count ?? 0) }) <= length {
+                    parts = parsed.compactMap { $0 }
+                }
             }
         }
         var body = file
-        if let range {
+        if !parts.isEmpty {
+            let boundary = "3d6b6a416f9b5"
+            body = []
+            for part in parts {
+                body += Array("\r\n--\(boundary)\r\nContent-Type: video/mp4\r\nContent-Range: bytes \(part.lowerBound)-\(part.upperBound - 1)/\(length)\r\n\r\n".utf8)
+                body += file[part]
+            }
+            body += Array("\r\n--\(boundary)--\r\n".utf8)
+            headers.add(name: "Content-Type", value: "multipart/byteranges; boundary=\(boundary)")
+            plan.status = .partialContent
+        } else if let range {
             body = Array(file[range])
             let first = range.lowerBound + (faults.wrongContentRange ? 1 : 0)
             let complete = faults.hidesLength ? "*" : "\(length)"

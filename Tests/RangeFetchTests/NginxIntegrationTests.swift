@@ -23,21 +23,31 @@ import Testing
         func logged() -> Int { nginx.accessLog.filter { $0.contains(path) }.count }
         let before = logged()
         let source = try HTTPByteSource(url: nginx.url(Fixtures.fileName(name)))
-        let remote = try await MovieLocator().locate(in: source)
-        let local = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name)))
+        // Ends of 16 KiB: most fixtures are longer than both, so nginx answers the first request with both parts
+        // (multipart/byteranges); a shorter one it sends whole.
+        var options = MovieLocator.Options()
+        options.headSize = 16 * 1024
+        options.tailSize = 16 * 1024
+        let remote = try await MovieLocator(options: options).locate(in: source)
+        let local = try await MovieLocator(options: options).locate(in: FileByteSource(path: Fixtures.path(name)))
         #expect(remote.reads.map { [$0.range.lowerBound, UInt64($0.byteCount)] } == local.reads.map { [$0.range.lowerBound, UInt64($0.byteCount)] })
         #expect(remote.movie.moovOffset == local.movie.moovOffset)
         #expect(remote.movie.tracks.map(\.samples.count) == local.movie.tracks.map(\.samples.count))
+        #expect(remote.heldBytes.spans == local.heldBytes.spans)
         let stats = try #require(await source.statistics)
-        #expect(stats.requests == local.reads.count)
-        #expect(stats.log.allSatisfy { $0.status == 206 })
+        let longerThanTheEnds = try Fixtures.bytes(name).count > 32 * 1024
+        // The file reads the ends with two reads; HTTP asks for both in one request.
+        #expect(stats.requests == local.reads.count - (longerThanTheEnds ? 1 : 0))
+        #expect(stats.log.first?.status == (longerThanTheEnds ? 206 : 200))
+        #expect(stats.log.dropFirst().allSatisfy { $0.status == 206 })
+        #expect(stats.ignoredRangeResponses == 0)
         // nginx logs a request after answering it: give the log a moment.
         var count = logged() - before
-        for _ in 0..<50 where count < local.reads.count {
+        for _ in 0..<50 where count < stats.requests {
             try await Task.sleep(nanoseconds: 20_000_000)
             count = logged() - before
         }
-        #expect(count == local.reads.count)
+        #expect(count == stats.requests)
     }
 
     static let nginxWithoutRanges: Nginx? = try? Nginx(root: Fixtures.directory.path, ignoresRange: true)
@@ -50,7 +60,11 @@ import Testing
         let path = "/" + Fixtures.fileName(name)
         let before = nginx.sent(path: path)
         let source = try HTTPByteSource(url: nginx.url(Fixtures.fileName(name)))
-        let movie = try await MovieLocator().locate(in: source).movie
+        // Ends shorter than the file, so that a whole answer is a Range ignored, not the file asked for.
+        var options = MovieLocator.Options()
+        options.headSize = 16 * 1024
+        options.tailSize = 16 * 1024
+        let movie = try await MovieLocator(options: options).locate(in: source).movie
         let track = try #require(movie.primaryVideoTrack)
         let keyframe = try #require(try track.syncSample(nearest: track.presentationTime(seconds: 1)))
         _ = try await source.read(keyframe.byteRange)

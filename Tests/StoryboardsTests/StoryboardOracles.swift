@@ -32,12 +32,12 @@ enum StoryboardOracles {
     }
 
     /// Makes a storyboard of a fixture from a local file, keeping the images it writes.
-    static func make(_ name: String, options: StoryboardOptions,
-                     source: (any ByteSource)? = nil) async throws -> (storyboard: Storyboard, files: [String: [UInt8]]) {
+    static func make(_ name: String, options: StoryboardOptions, source: (any ByteSource)? = nil,
+                     locator: MovieLocator = MovieLocator()) async throws -> (storyboard: Storyboard, files: [String: [UInt8]]) {
         let input = try source ?? FileByteSource(path: Fixtures.path(name))
         var files: [String: [UInt8]] = [:]
         var order: [String] = []
-        let storyboard = try await StoryboardMaker(source: input, options: options).make { fileName, bytes in
+        let storyboard = try await StoryboardMaker(source: input, options: options, locator: locator).make { fileName, bytes in
             files[fileName] = bytes
             order.append(fileName)
         }

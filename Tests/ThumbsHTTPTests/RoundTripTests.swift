@@ -13,48 +13,98 @@ import Thumbs
         return try await TestHTTPServer(files: files)
     }
 
-    /// Locates the movie at `url` and reads the keyframe nearest the middle, as a thumbnail would.
-    static func keyframe(from source: any ByteSource, movie: Movie?, headSize: Int? = nil) async throws -> (Movie, Sample) {
+    /// Locates the movie at `url` and reads the keyframe nearest the middle, as a thumbnail would (taking it from the
+    /// bytes the locator holds when they hold it).
+    static func keyframe(from source: any ByteSource, movie: Movie?, headSize: Int? = nil,
+                         tailSize: UInt64? = nil) async throws -> (Movie, Sample) {
         var options = MovieLocator.Options()
         if let headSize { options.headSize = headSize }
-        let locator = MovieLocator(options: options)
-        let movie = try await { () async throws -> Movie in
-            if let movie { return movie }
-            return try await locator.locate(in: source).movie
-        }()
-        let track = try #require(movie.primaryVideoTrack)
+        if let tailSize { options.tailSize = tailSize }
+        let located = try await MovieLocator(options: options).movie(movie, in: source)
+        let track = try #require(located.movie.primaryVideoTrack)
         let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: track.durationSeconds / 2),
                                          selection: .nearestKeyframe)
-        let bytes = try await SampleFetcher.fetch(plan.samples, from: source, maximumGap: source.coalescingGap)
+        let bytes = try await SampleFetcher.fetch(plan.samples, from: source, held: located.heldBytes,
+                                                  maximumGap: source.coalescingGap)
         #expect(bytes[plan.target.index]?.count == Int(plan.target.size))
-        return (movie, plan.target)
+        return (located.movie, plan.target)
     }
 
-    @Test func faststartThumbnailCostsTwoRoundTrips() async throws {
+    /// The Range header of a keyframe read.
+    static func rangeHeader(of sample: Sample) -> String {
+        "bytes=\(sample.offset)-\(sample.offset + UInt64(sample.size) - 1)"
+    }
+
+    // The fixtures (at most 110 KB) are smaller than the default head and tail together: these tests use 16 KiB
+    // ends, so that the head ends inside mdat and the keyframe lies between the ends.
+
+    @Test(arguments: [TestHTTPServer.MultipleRangeAnswer.multipart, .firstRange, .whole])
+    func faststartThumbnailCostsTwoRoundTrips(_ answer: TestHTTPServer.MultipleRangeAnswer) async throws {
         let server = try await Self.server()
         defer { Task { try? await server.shutdown() } }
-        let source = try HTTPByteSource(url: server.url("/h264-faststart.mp4"))
-        let (movie, keyframe) = try await Self.keyframe(from: source, movie: nil)
+        server.update { $0.multipleRanges = answer }
+        var options = HTTPFetchOptions()
+        options.maximumKeptBodyBytes = 1024  // a whole answer is not kept: the keyframe is asked for again
+        let source = try HTTPByteSource(url: server.url("/h264-faststart.mp4"), options: options)
+        let (movie, keyframe) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024, tailSize: 16 * 1024)
         let stats = try #require(await source.statistics)
-        #expect(stats.roundTrips == 2)
-        #expect(server.requests.count == 2)
-        #expect(server.requests.allSatisfy { $0.method == "GET" })
-        // The second request is the keyframe and nothing else.
-        #expect(server.requests[1].range == "bytes=\(keyframe.offset)-\(keyframe.offset + UInt64(keyframe.size) - 1)")
+        // The ends in one request; from a server that answers the first range alone, or the whole file (not kept),
+        // the tail is asked for once the head has shown the length.
+        #expect(server.requests.first?.range == "bytes=0-16383,-16384")
+        #expect(server.requests.map(\.method) == Array(repeating: "GET", count: answer == .multipart ? 2 : 3))
+        #expect(stats.roundTrips == (answer == .multipart ? 2 : 3))
+        // The last request is the keyframe and nothing else.
+        #expect(server.requests.last?.range == Self.rangeHeader(of: keyframe))
         #expect(movie.moovOffset < 100)
     }
 
-    @Test func moovAtTheEndThumbnailCostsThreeRoundTrips() async throws {
+    @Test func moovAtTheEndThumbnailCostsTwoRoundTrips() async throws {
         let server = try await Self.server()
         defer { Task { try? await server.shutdown() } }
         let source = try HTTPByteSource(url: server.url("/h264-bframes.mp4"))
-        // The fixture (84 KB) is smaller than the default head: use a head that ends inside mdat.
-        let (movie, _) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024)
+        let (movie, keyframe) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024, tailSize: 16 * 1024)
+        #expect(await source.statistics?.roundTrips == 2)
+        #expect(server.requests.map(\.status) == [206, 206])
+        #expect(server.requests.first?.range == "bytes=0-16383,-16384")
+        #expect(server.requests.last?.range == Self.rangeHeader(of: keyframe))
+        // Body bytes: both ends (with the multipart framing) and the keyframe, nothing twice.
+        #expect(server.bodyBytes < 2 * 16384 + Int(keyframe.size) + 400)
+        #expect(movie.moovOffset > 16384)
+    }
+
+    @Test func moovAtTheEndWithoutATailCostsThreeRoundTrips() async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let source = try HTTPByteSource(url: server.url("/h264-bframes.mp4"))
+        let (movie, _) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024, tailSize: 0)
         #expect(await source.statistics?.roundTrips == 3)
         #expect(server.requests.count == 3)
         // The second request starts where mdat ends: that is where moov is.
-        let moovStart = movie.moovOffset
-        #expect(server.requests[1].range?.hasPrefix("bytes=\(moovStart)-") == true)
+        #expect(server.requests[1].range?.hasPrefix("bytes=\(movie.moovOffset)-") == true)
+    }
+
+    @Test(arguments: ["h264-bframes", "h264-faststart"])
+    func fileSmallerThanTheFirstReadCostsOneRequest(_ name: String) async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let source = try HTTPByteSource(url: server.url("/\(name).mp4"))
+        _ = try await Self.keyframe(from: source, movie: nil)
+        // The ends together are longer than the file: the server sends it whole, once, and the keyframe is in it.
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.status == 200)
+        #expect(server.bodyBytes == (try Fixtures.bytes(name)).count)
+        #expect(await source.statistics?.roundTrips == 1)
+    }
+
+    @Test func keyframeInsideTheHeadCostsNoFurtherRequest() async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let source = try HTTPByteSource(url: server.url("/h264-faststart.mp4"))
+        // A head that reaches past the middle keyframe, and a tail: still one multipart request.
+        let (_, keyframe) = try await Self.keyframe(from: source, movie: nil, headSize: 80 * 1024, tailSize: 1024)
+        #expect(keyframe.offset + UInt64(keyframe.size) <= 80 * 1024)
+        #expect(server.requests.map(\.status) == [206])
+        #expect(await source.statistics?.roundTrips == 1)
     }
 
     @Test func cachedIndexCostsOneRoundTripAndNoMoovBytes() async throws {

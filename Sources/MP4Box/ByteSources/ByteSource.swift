@@ -19,6 +19,12 @@ public protocol ByteSource: Sendable {
     /// - Throws: `MP4Error` `unsupported` when the source cannot read a suffix without its length.
     func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64)
 
+    /// Reads the first `head` bytes and the last `tail` bytes in one go, without knowing the length first: one
+    /// request where the transport can ask for both (HTTP's multiple ranges), else two reads. A source no longer than
+    /// `head + tail` comes back whole, as the head.
+    /// - Throws: whatever the source's reads throw.
+    func readEnds(head: UInt64, tail: UInt64) async throws -> FileEnds
+
     /// Byte ranges at most this far apart are cheaper to read as one (0 for local files: merge only touching ranges).
     var coalescingGap: UInt64 { get }
 

@@ -57,6 +57,19 @@ public final class CountingByteSource: ByteSource {
         }
     }
 
+    /// The base's own reading of the ends (one request where it can ask for both), counted as one request.
+    public func readEnds(head: UInt64, tail: UInt64) async throws -> FileEnds {
+        let watch = begin()
+        do {
+            let ends = try await base.readEnds(head: head, tail: tail)
+            end(start: 0, end: head, suffix: tail, bytes: ends.head.count + ends.tail.count, watch: watch)
+            return ends
+        } catch {
+            end(start: 0, end: head, suffix: tail, bytes: 0, watch: watch)
+            throw error
+        }
+    }
+
     private func begin() -> Stopwatch {
         let watch = Stopwatch()
         state.withLock { state in

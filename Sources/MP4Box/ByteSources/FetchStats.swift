@@ -9,7 +9,7 @@ public struct FetchStats: Sendable, Equatable, Codable {
         public var start: UInt64
         /// One past the last byte asked for (nil for a suffix range).
         public var end: UInt64?
-        /// For a suffix range, how many bytes from the end.
+        /// For a suffix range, how many bytes from the end (with `end` as well: the head and the suffix asked for together).
         public var suffixLength: UInt64?
         /// The HTTP status (0 when no response came, and for sources that are not HTTP).
         public var status: Int

@@ -15,10 +15,19 @@ extension MovieLocator {
         if let length = window.length, last.offset + last.size > length { return nil }
         let probe = max(64, options.fragmentProbeSize)
         let ranges = starts.map { $0.offset..<($0.offset + min(probe, $0.size)) }
-        let probes = try await Self.readConcurrently(ranges, from: source)
+        // Probes inside bytes already held (the tail of the first read) cost no read.
+        let held: [[UInt8]?] = ranges.map { range in
+            window.cachedBytes(from: range.lowerBound, maximum: range.count).flatMap { $0.count == range.count ? $0 : nil }
+        }
+        let missing = ranges.indices.filter { held[$0] == nil }
+        let read = try await Self.readConcurrently(missing.map { ranges[$0] }, from: source)
+        var probes = held.map { $0 ?? [] }
+        for (position, index) in missing.enumerated() {
+            probes[index] = read[position]
+            window.record(range: ranges[index], byteCount: read[position].count)
+        }
         var fragments: [ContainerBox] = []
         for (index, bytes) in probes.enumerated() {
-            window.record(range: ranges[index], byteCount: bytes.count)
             var reader = BoxReader(bytes: bytes, fileOffset: ranges[index].lowerBound, limits: options.limits)
             guard let header = try? BoxHeader.read(from: &reader, available: starts[index].size), header.type == "moof",
                   let size = header.size, size <= starts[index].size else { return nil }

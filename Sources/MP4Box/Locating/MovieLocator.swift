@@ -1,16 +1,22 @@
 /// Finds and parses a movie's index (moov, and for fragmented files the moof, sidx and mfra boxes) with few reads.
 ///
-/// It reads a head of the file, walks the top-level box headers, jumps over
-/// mdat by its size and reads moov whole. When moov lies after mdat, one read
-/// of everything from the end of mdat to the end of the file usually finds it.
+/// It reads the head and the tail of the file together (one request over HTTP),
+/// walks the top-level box headers, jumps over mdat by its size and reads moov
+/// whole: a moov inside either end costs no further read, and one longer than
+/// the end it is in costs one read of what the end lacks. The media bytes read
+/// on the way are kept (`Result.heldBytes`) for samples to be taken from.
 /// Every read is recorded, so callers and tests can see what the index cost.
 public struct MovieLocator: Sendable {
     /// How the locator reads.
     public struct Options: Sendable {
-        /// Bytes of the first read. A faststart file whose moov fits here costs one read. 128 KiB: the moov of a
-        /// minute of 1080p30 video with AAC is about 66 KB, and at 20 Mbit/s 128 KiB take about one 50 ms round trip
-        /// (see the README for the measurements).
+        /// Bytes of the first read from the start of the file. A faststart file whose moov fits here costs one read.
+        /// 128 KiB: the moov of a minute of 1080p30 video with AAC is about 66 KB (see the README's measurements).
         public var headSize: Int = 128 * 1024
+        /// Bytes of the first read from the end of the file, asked for together with the head (one request over
+        /// HTTP where the server answers multiple ranges): a file whose moov is at the end and fits here (the moov of
+        /// about 50 s of 1080p30 video with audio, phones' usual layout) costs that one read too. 0 reads the head
+        /// alone, and a moov after mdat costs a second read.
+        public var tailSize: UInt64 = 64 * 1024
         /// When moov is after mdat and at most this many bytes follow mdat, they are read in one go.
         public var tailReadLimit: UInt64 = 16 << 20
         /// Whether to read every movie fragment (needed for a complete sample table of a fragmented file).
@@ -49,6 +55,9 @@ public struct MovieLocator: Sendable {
         public var fileLength: UInt64?
         /// Headers of the top-level boxes seen, in file order.
         public var topLevelBoxes: [BoxHeader]
+        /// What was read besides the index boxes (media data in the head or the tail), for samples to be taken from
+        /// without reading them again (`SampleFetcher` in `Thumbs` does).
+        public var heldBytes: HeldBytes
 
         /// Total bytes read.
         public var bytesRead: Int { reads.reduce(0) { $0 + $1.byteCount } }
@@ -77,7 +86,7 @@ public struct MovieLocator: Sendable {
     private func locateInSource(_ source: any ByteSource) async throws -> Result {
         var window = ReadWindow(source: source, limits: options.limits)
         window.length = await source.knownLength
-        try await window.load(0..<UInt64(options.headSize))
+        try await window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
         var parts = TopLevelBoxes()
         var diagnostics: [ParseDiagnostic] = []
         var position: UInt64 = 0
@@ -174,7 +183,11 @@ public struct MovieLocator: Sendable {
         }
         parts.diagnostics.append(contentsOf: diagnostics)
         let movie = try Movie(parts: parts, limits: options.limits)
-        return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers)
+        let indexRanges = parts.headers.filter { Self.indexTypes.contains($0.type) }.map { header in
+            header.offset..<(header.endOffset ?? .max)
+        }
+        return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers,
+                      heldBytes: window.held.removing(indexRanges))
     }
 
     /// The header in `bytes` at `position`, or nil when `bytes` stop inside it.

@@ -1,7 +1,10 @@
-/// The bytes the locator has read so far, as one contiguous window, and the log of reads.
+/// The bytes the locator has read so far, and the log of reads: the file's two ends, read together first, and one
+/// contiguous window over whatever was read since (replaced as the walk moves on, so memory stays bounded).
 struct ReadWindow {
     let source: any ByteSource
     let limits: ParseLimits
+    /// The head and the tail of the file, from the first read.
+    private(set) var ends = HeldBytes()
     /// The file offset of `bytes[0]`.
     private(set) var offset: UInt64 = 0
     private(set) var bytes: [UInt8] = []
@@ -19,19 +22,55 @@ struct ReadWindow {
         reads.append(MovieLocator.Read(range: range, byteCount: byteCount))
     }
 
-    /// Whether `range` is inside the window.
-    func contains(_ range: Range<UInt64>) -> Bool {
-        range.lowerBound >= offset && range.upperBound <= offset + UInt64(bytes.count)
+    /// Reads the first `head` and last `tail` bytes of the file in one go and keeps them.
+    mutating func loadEnds(head: UInt64, tail: UInt64) async throws {
+        let read = try await source.readEnds(head: head, tail: tail)
+        // The head asked for: the whole file when it came back whole from a source of known length.
+        let headEnd = read.length.map { min($0, max(head, UInt64(read.head.count))) } ?? head
+        reads.append(MovieLocator.Read(range: 0..<headEnd, byteCount: read.head.count))
+        if !read.tail.isEmpty {
+            reads.append(MovieLocator.Read(range: read.tailOffset..<read.tailOffset + UInt64(read.tail.count),
+                                           byteCount: read.tail.count))
+        }
+        if let known = read.length {
+            length = known
+        } else if length == nil {
+            length = await source.knownLength
+        }
+        ends.insert(read.head, at: 0)
+        ends.insert(read.tail, at: read.tailOffset)
     }
 
-    /// Reads `range` (clamped to the known length) and makes it the window, or extends the window when it starts inside it.
+    /// Whether `range` is inside the bytes held.
+    func contains(_ range: Range<UInt64>) -> Bool {
+        (range.lowerBound >= offset && range.upperBound <= offset + UInt64(bytes.count)) || ends.bytes(range) != nil
+    }
+
+    /// Everything read and held now: the ends and the window.
+    var held: HeldBytes {
+        var all = ends
+        all.insert(bytes, at: offset)
+        return all
+    }
+
+    /// Reads `range` (clamped to the known length) and makes it the window, or extends the window when it starts
+    /// inside it. Bytes the ends already hold at the range's end are not read again.
     mutating func load(_ range: Range<UInt64>) async throws {
         var range = range
         if let length { range = min(range.lowerBound, length)..<min(range.upperBound, length) }
         guard !range.isEmpty else { return }
+        if !(range.lowerBound >= offset && range.lowerBound <= offset + UInt64(bytes.count)),
+           let start = ends.spans.first(where: { $0.offset <= range.lowerBound && range.lowerBound <= $0.range.upperBound }) {
+            // Continue from the end held (a moov longer than the head): read only what follows it.
+            offset = start.offset
+            bytes = start.bytes
+        }
         let windowEnd = offset + UInt64(bytes.count)
         let extending = range.lowerBound >= offset && range.lowerBound <= windowEnd && range.upperBound > windowEnd
-        let readRange = extending ? windowEnd..<range.upperBound : range
+        var readRange = extending ? windowEnd..<range.upperBound : range
+        // A tail already held that the range runs into: read only up to it, and take the rest from it.
+        let heldEnd = ends.spans.first { $0.offset > readRange.lowerBound && $0.offset < readRange.upperBound }
+        if let heldEnd { readRange = readRange.lowerBound..<heldEnd.offset }
         let data = try await source.read(readRange)
         reads.append(MovieLocator.Read(range: readRange, byteCount: data.count))
         if data.count < readRange.count {
@@ -46,20 +85,28 @@ struct ReadWindow {
             offset = readRange.lowerBound
             bytes = data
         }
+        if let heldEnd, data.count == readRange.count {
+            bytes.append(contentsOf: heldEnd.bytes.prefix(Int(min(UInt64(heldEnd.bytes.count), range.upperBound - heldEnd.offset))))
+        }
     }
 
-    /// Up to `maximum` bytes from `start` that are already in the window, without reading; nil if `start` is outside it.
+    /// Up to `maximum` bytes from `start` that are already held, without reading; nil if `start` is not held.
     func cachedBytes(from start: UInt64, maximum: Int) -> [UInt8]? {
         let end = offset + UInt64(bytes.count)
-        guard start >= offset, start < end else { return nil }
-        let upper = min(end, start + UInt64(maximum))
-        return Array(bytes[Int(start - offset)..<Int(upper - offset)])
+        if start >= offset, start < end {
+            let upper = min(end, start + UInt64(maximum))
+            return Array(bytes[Int(start - offset)..<Int(upper - offset)])
+        }
+        guard let span = ends.spans.first(where: { $0.range.contains(start) }) else { return nil }
+        let upper = min(span.range.upperBound, start + UInt64(maximum))
+        return Array(span.bytes[Int(start - span.offset)..<Int(upper - span.offset)])
     }
 
     /// The bytes of `range`, reading what is missing; with `allowShort`, fewer at the end of the file; nil if none.
     ///
     /// A read for a missing range asks for at least `readAhead` bytes, so that the next headers come with it.
     mutating func bytes(_ range: Range<UInt64>, allowShort: Bool, readAhead: UInt64) async throws -> [UInt8]? {
+        if let held = ends.bytes(range) { return held }
         if !contains(range) {
             let end = max(range.upperBound, range.lowerBound + readAhead)
             try await load(range.lowerBound..<end)

@@ -13,10 +13,14 @@ public struct AnimatedPreviewMaker: Sendable {
     /// What the preview looks like.
     public let options: AnimatedPreviewOptions
 
+    /// How the index is found (when `make` is not given the movie).
+    public let locator: MovieLocator
+
     /// A maker for the movie in `source`.
-    public init(source: any ByteSource, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
+    public init(source: any ByteSource, options: AnimatedPreviewOptions = AnimatedPreviewOptions(), locator: MovieLocator = MovieLocator()) {
         self.source = source
         self.options = options
+        self.locator = locator
     }
 
     /// Makes the preview (of `movie` when its index is at hand, else after locating it in `source`).
@@ -25,7 +29,8 @@ public struct AnimatedPreviewMaker: Sendable {
     public func make(movie: Movie? = nil) async throws -> AnimatedPreview {
         try options.validate()
         let metered = CountingByteSource(source)
-        let movie = if let movie { movie } else { try await MovieLocator().locate(in: metered).movie }
+        let located = try await locator.movie(movie, in: metered)
+        let movie = located.movie
         let track = try movie.thumbnailTrack()
         let plan = try AnimationPlan(track: track, options: options)
         var thumbnailOptions = ThumbnailOptions()
@@ -72,7 +77,8 @@ public struct AnimatedPreviewMaker: Sendable {
             }
             var session = try DecodeSession(plan: run, decoder: runDecoder, limits: options.limits)
             session.onPicture = render
-            _ = try await session.run { batch in try await SampleFetcher.fetch(Array(batch), from: metered, maximumGap: gap) }
+            _ = try await session.run { batch in try await SampleFetcher.fetch(Array(batch), from: metered, held: located.heldBytes,
+                                                                              maximumGap: gap) }
             for frame in try runDecoder.flush() { try render(frame) }
             samplesDecoded += run.samples.count
 

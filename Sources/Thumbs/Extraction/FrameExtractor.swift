@@ -11,10 +11,15 @@ public struct FrameExtractor: Sendable {
     public var maximumGap: UInt64
     /// Ceilings on the samples and bytes of one picture.
     public var limits: ThumbnailLimits
+    /// Bytes already read (while locating the index) that samples are taken from without a read.
+    public var heldBytes: HeldBytes
 
     /// An extractor for `track` of the movie in `source`; `maximumGap` defaults to the source's coalescing gap.
-    public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits()) {
+    /// `heldBytes` (`MovieLocator.Result.heldBytes`) are taken instead of read where they hold a sample.
+    public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits(),
+                heldBytes: HeldBytes = HeldBytes()) {
         self.source = source
+        self.heldBytes = heldBytes
         self.track = track
         self.maximumGap = maximumGap ?? source.coalescingGap
         self.limits = limits
@@ -26,7 +31,7 @@ public struct FrameExtractor: Sendable {
         var session = try DecodeSession(plan: plan, decoder: DecodeSession.makeDecoder(for: track, plan: plan, limits: limits),
                                         limits: limits)
         return try await session.run { batch in
-            try await SampleFetcher.fetch(Array(batch), from: source, maximumGap: maximumGap)
+            try await SampleFetcher.fetch(Array(batch), from: source, held: heldBytes, maximumGap: maximumGap)
         }
     }
 }

@@ -2,12 +2,18 @@ import MP4Box
 
 /// Reads the bytes of planned samples from a byte source, in as few reads as the layout allows.
 public enum SampleFetcher {
-    /// Reads `samples`, merging ranges closer than `maximumGap`, with at most `concurrency` reads at once.
+    /// Reads `samples`, merging ranges closer than `maximumGap`, with at most `concurrency` reads at once; samples
+    /// inside `held` (bytes read while locating the index) are taken from there without a read.
     /// Returns each sample's bytes, by sample index.
     /// - Throws: `ThumbnailError` `sampleOutOfRange` when a read comes back short; whatever the source throws.
-    public static func fetch(_ samples: [Sample], from source: any ByteSource, maximumGap: UInt64 = 0,
-                             concurrency: Int = 4) async throws -> [Int: [UInt8]] {
-        let ranges = SampleRanges.coalesce(samples.map(\.byteRange), maximumGap: maximumGap)
+    public static func fetch(_ samples: [Sample], from source: any ByteSource, held: HeldBytes = HeldBytes(),
+                             maximumGap: UInt64 = 0, concurrency: Int = 4) async throws -> [Int: [UInt8]] {
+        var result: [Int: [UInt8]] = [:]
+        var missing: [Sample] = []
+        for sample in samples {
+            if let bytes = held.bytes(sample.byteRange) { result[sample.index] = bytes } else { missing.append(sample) }
+        }
+        let ranges = SampleRanges.coalesce(missing.map(\.byteRange), maximumGap: maximumGap)
         var chunks: [(range: Range<UInt64>, bytes: [UInt8])] = []
         try await withThrowingTaskGroup(of: (Range<UInt64>, [UInt8]).self) { group in
             var next = 0
@@ -27,8 +33,7 @@ public enum SampleFetcher {
                 enqueue()
             }
         }
-        var result: [Int: [UInt8]] = [:]
-        for sample in samples {
+        for sample in missing {
             guard let chunk = chunks.first(where: { $0.range.contains(sample.offset) || ($0.range.lowerBound == sample.offset) }) else {
                 continue
             }

@@ -21,6 +21,8 @@ public actor ThumbnailGenerator {
     private let limits: ThumbnailWorkLimits?
     /// How the index is found.
     private let locator: MovieLocator
+    /// Media bytes read while locating the index (a keyframe in the head of a short file costs no further read).
+    private var heldBytes = HeldBytes()
 
     /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache).
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
@@ -49,9 +51,10 @@ public actor ThumbnailGenerator {
     /// - Throws: `MP4Error`, or the source's errors.
     public func loadMovie() async throws -> Movie {
         if let movie { return movie }
-        let located = try await locator.locate(in: source).movie
-        movie = located
-        return located
+        let located = try await locator.locate(in: source)
+        movie = located.movie
+        heldBytes = located.heldBytes
+        return located.movie
     }
 
     /// What reading the movie has cost so far (the source's own statistics where it keeps them: for HTTP, every
@@ -248,8 +251,9 @@ public actor ThumbnailGenerator {
         guard !missing.isEmpty else { return bytes }
         let source = self.source
         let wanted = missing
+        let held = heldBytes
         let fetched = try await limited(limits?.fetches) {
-            try await SampleFetcher.fetch(wanted, from: source, maximumGap: source.coalescingGap)
+            try await SampleFetcher.fetch(wanted, from: source, held: held, maximumGap: source.coalescingGap)
         }
         for (index, data) in fetched {
             bytes[index] = data
