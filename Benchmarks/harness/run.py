@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -26,18 +27,23 @@ ROOT = os.path.dirname(BENCH)
 MEDIA_DIR = os.path.join(BENCH, ".media")
 RESULTS = os.path.join(BENCH, "results")
 
-# name -> (file, time in whole seconds, minimum sequential round trips for one keyframe thumbnail)
+# name -> (file, time in whole seconds, minimum sequential round trips for one keyframe thumbnail): 2 for a faststart
+# file and for moov at the end (the head and the tail in one request), 3 for a fragmented one (init and sidx, the moof
+# that holds the time, the keyframe).
 MEDIA = {
     "1080p H.264 faststart": ("h264-1080p-60s-faststart.mp4", 30, 2),
-    "1080p H.264 moov-at-end": ("h264-1080p-60s-moov-at-end.mp4", 30, 3),
+    "1080p H.264 moov-at-end": ("h264-1080p-60s-moov-at-end.mp4", 30, 2),
+    "1080p H.264 fragmented": ("h264-1080p-60s-fragmented.mp4", 30, 3),
+    "4K H.264": ("h264-4k-3s.mp4", 1, 2),
     "4K HEVC": ("hevc-4k-3s.mp4", 1, 2),
     "1080p HEVC": ("hevc-1080p-10s.mp4", 5, 2),
-    "10 min 320x180 moov-at-end": ("h264-10min-moov-at-end.mp4", 300, 3),
+    "10 min 320x180 moov-at-end": ("h264-10min-moov-at-end.mp4", 300, 2),
 }
-DEFAULT_MEDIA = list(MEDIA)  # every medium: about 8 minutes on 2 cores
+DEFAULT_MEDIA = list(MEDIA)
 TOOLS = ["thumbs", "ffmpeg", "ffmpeg nokey", "ffmpegthumbnailer", "full download"]
-FULL_SETTINGS = [(rtt, bw) for bw in (0, 20) for rtt in (0, 20, 50, 100)]
-QUICK_SETTINGS = [(0, 0), (50, 0)]
+FULL_SETTINGS = [(rtt, bw) for bw in (0, 50) for rtt in (0, 20, 50, 100)]
+QUICK_SETTINGS = [(0, 0), (50, 0), (50, 50)]
+HEADLINE = (50, 50)
 
 
 class Server:
@@ -72,9 +78,28 @@ class Server:
 
 
 def timed(cmd, timeout=300):
+    """Wall milliseconds, the finished process, and its peak RSS in KiB (wait4's rusage of this child alone)."""
     start = time.monotonic()
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
-    return (time.monotonic() - start) * 1000, p
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    outputs = {}
+
+    def drain(name, stream):
+        outputs[name] = stream.read()
+
+    readers = [threading.Thread(target=drain, args=(n, s)) for n, s in (("out", proc.stdout), ("err", proc.stderr))]
+    for r in readers:
+        r.start()
+    killer = threading.Timer(timeout, proc.kill)
+    killer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    killer.cancel()
+    for r in readers:
+        r.join()
+    wall = (time.monotonic() - start) * 1000
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    done = subprocess.CompletedProcess(cmd, proc.returncode, outputs["out"].decode(errors="replace"),
+                                       outputs["err"].decode(errors="replace"))
+    return wall, done, usage.ru_maxrss
 
 
 def commands(tool, thumbs, src, t, out):
@@ -97,20 +122,56 @@ def commands(tool, thumbs, src, t, out):
     raise ValueError(tool)
 
 
-def lower_bound(thumbs, server, name):
-    """ftyp+moov+keyframe bytes, from `thumbs info --json` and the keyframe request of one thumbs run at RTT 0."""
+def top_level_boxes(path):
+    """(type, offset, size) of every top-level box, read here (not by thumbs)."""
+    boxes, size = [], os.path.getsize(path)
+    with open(path, "rb") as f:
+        pos = 0
+        while pos + 8 <= size:
+            f.seek(pos)
+            head = f.read(16)
+            n, kind = int.from_bytes(head[:4], "big"), head[4:8].decode("latin-1")
+            if n == 1:
+                n = int.from_bytes(head[8:16], "big")
+            elif n == 0:
+                n = size - pos
+            if n < 8:
+                break
+            boxes.append((kind, pos, n))
+            pos += n
+    return boxes
+
+
+def nearest_keyframe(path, t):
+    """The video key packet whose presentation time is nearest `t` (ffprobe's packet list): (pos, size)."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "packet=pts_time,pos,size,flags", "-of", "json", path],
+                         capture_output=True, text=True, check=True).stdout
+    keys = [p for p in json.loads(out)["packets"] if "K" in p.get("flags", "") and p.get("pts_time") not in (None, "N/A")]
+    best = min(keys, key=lambda p: (abs(float(p["pts_time"]) - t), float(p["pts_time"])))
+    return int(best["pos"]), int(best["size"])
+
+
+def lower_bound(name):
+    """The bytes no thumbnail can do without, from the file's own boxes and ffprobe's packets: ftyp + moov + the
+    keyframe nearest t, and for a fragmented file the sidx and the moof before the keyframe too."""
     file, t, trips = MEDIA[name]
-    info = json.loads(subprocess.run([thumbs, "info", os.path.join(MEDIA_DIR, file), "--json"],
-                                     capture_output=True, text=True, check=True).stdout)
-    # ftyp sits before moov in a faststart file; in a moov-at-end file the ftyp (and the mdat header) is 32 bytes.
-    ftyp = info["moovOffset"] if info["moovOffset"] < 1000 else 32
-    server.configure(0, 0)
-    with tempfile.TemporaryDirectory() as tmp:
-        _, p = timed(commands("thumbs", thumbs, f"{server.base}/{file}", t, os.path.join(tmp, "o")))
-    stats = json.loads(p.stderr.strip().splitlines()[-1])
-    keyframe = stats["perRequest"][-1]["bytes"]
-    return {"ftyp": ftyp, "moov": info["moovSize"], "keyframe": keyframe,
-            "bytes": ftyp + info["moovSize"] + keyframe, "roundTrips": trips, "fileSize": info["fileSize"]}
+    path = os.path.join(MEDIA_DIR, file)
+    boxes = top_level_boxes(path)
+    pos, size = nearest_keyframe(path, t)
+    parts = {kind: n for kind, _, n in boxes if kind in ("ftyp", "moov", "sidx")}
+    moofs = [(o, n) for kind, o, n in boxes if kind == "moof" and o < pos]
+    if moofs:
+        parts["moof"] = moofs[-1][1]
+    parts["keyframe"] = size
+    return {"parts": parts, "bytes": sum(parts.values()), "roundTrips": trips, "fileSize": os.path.getsize(path),
+            "keyframeOffset": pos}
+
+
+def network_bound_ms(bound, rtt, mbit):
+    """Round trips (plus the connection's handshake, which the server charges one RTT) and the bytes at the cap."""
+    transfer = bound["bytes"] * 8 / (mbit * 1e6) * 1000 if mbit else 0
+    return (bound["roundTrips"] + 1) * rtt + transfer
 
 
 def run_matrix(args, thumbs, server, media_names, settings):
@@ -127,15 +188,15 @@ def run_matrix(args, thumbs, server, media_names, settings):
                     runs = args.runs
                     if tool == "full download":
                         if bw and rtt and not args.full_download_capped:
-                            continue  # 62 MB at 20 Mbit/s is 25 s a run: capped, only at RTT 0 (RTT adds ~2 RTT)
+                            continue  # 62 MB at 50 Mbit/s is 10 s a run: capped, only at RTT 0 (RTT adds ~2 RTT)
                         runs = 1
                     samples = []
                     for i in range(runs):
                         server.get("/_reset")
-                        wall, p = timed(commands(tool, thumbs, url, t, os.path.join(tmp, f"o{i}")))
+                        wall, p, rss = timed(commands(tool, thumbs, url, t, os.path.join(tmp, f"o{i}")))
                         s = server.settled_stats()
                         sample = {"wallMs": wall, "requests": s["requests"], "connections": s["connections"],
-                                  "bytes": s["bodyBytes"], "ok": p.returncode == 0}
+                                  "bytes": s["bodyBytes"], "ok": p.returncode == 0, "peakRssKiB": rss}
                         if tool == "thumbs" and p.returncode == 0:
                             st = json.loads(p.stderr.strip().splitlines()[-1])
                             sample["roundTrips"] = st.get("roundTrips")
@@ -146,7 +207,8 @@ def run_matrix(args, thumbs, server, media_names, settings):
                     med = lambda k: statistics.median(x[k] for x in samples)
                     row = {"medium": name, "rttMs": rtt, "bandwidthMbit": bw, "tool": tool, "runs": runs,
                            "requests": med("requests"), "connections": med("connections"), "bytes": med("bytes"),
-                           "wallMs": med("wallMs"), "failures": sum(not x["ok"] for x in samples)}
+                           "wallMs": med("wallMs"), "peakRssKiB": med("peakRssKiB"),
+                           "failures": sum(not x["ok"] for x in samples)}
                     if tool == "thumbs" and all("roundTrips" in x for x in samples):
                         row["roundTrips"] = med("roundTrips")
                     if row["failures"]:
@@ -158,29 +220,36 @@ def run_matrix(args, thumbs, server, media_names, settings):
     return rows
 
 
-def local_file(thumbs, runs=5):
-    """RTT 0, no server: one thumbnail of a local file, and each program's bare start-up."""
-    file, t, _ = MEDIA["1080p H.264 faststart"]
-    path = os.path.join(MEDIA_DIR, file)
-    out = {}
+def local_files(thumbs, media_names, runs=5):
+    """RTT 0, no server: one thumbnail of each medium's local file by each tool (median wall and peak RSS of `runs`
+    after a warm-up), and each program's bare start-up."""
+    out = {"media": {}, "startup": {}}
     with tempfile.TemporaryDirectory() as tmp:
         o = os.path.join(tmp, "o")
-        cases = {
-            "thumbs thumbnail FILE": [thumbs, "thumbnail", path, "--time", str(t), "--max-size", "320", "-o", o + ".png"],
-            "ffmpeg -ss T -i FILE": commands("ffmpeg", thumbs, path, t, o),
-            "ffmpeg -skip_frame nokey": commands("ffmpeg nokey", thumbs, path, t, o),
-            "ffmpegthumbnailer": commands("ffmpegthumbnailer", thumbs, path, t, o),
-            "thumbs --help (start-up)": [thumbs, "--help"],
-            "ffmpeg -version (start-up)": ["ffmpeg", "-version"],
-        }
-        for label, cmd in cases.items():
-            if not shutil.which(cmd[0]) and not os.path.exists(cmd[0]):
-                continue
+
+        def measure(cmd):
             timed(cmd)  # warm the page cache and the dynamic loader
-            walls = [timed(cmd)[0] for _ in range(runs)]
-            out[label] = {"medianMs": statistics.median(walls), "minMs": min(walls), "runs": runs}
-            print(f"local  {label:28} median {out[label]['medianMs']:7.1f} ms  min {out[label]['minMs']:7.1f} ms",
-                  flush=True)
+            results = [timed(cmd) for _ in range(runs)]
+            walls = [r[0] for r in results]
+            return {"medianMs": statistics.median(walls), "minMs": min(walls), "runs": runs,
+                    "peakRssKiB": statistics.median(r[2] for r in results), "ok": all(r[1].returncode == 0 for r in results)}
+
+        for name in media_names:
+            file, t, _ = MEDIA[name]
+            path = os.path.join(MEDIA_DIR, file)
+            out["media"][name] = {}
+            for tool in ("thumbs", "ffmpeg", "ffmpeg nokey", "ffmpegthumbnailer"):
+                cmd = commands(tool, thumbs, path, t, o)
+                if tool == "thumbs":
+                    cmd = cmd[:-1]  # no --stats
+                if not shutil.which(cmd[0]) and not os.path.exists(cmd[0]):
+                    continue
+                out["media"][name][tool] = measure(cmd)
+                v = out["media"][name][tool]
+                print(f"local  {name:28} {tool:18} median {v['medianMs']:7.1f} ms  peak RSS {v['peakRssKiB'] / 1024:6.1f} MiB",
+                      flush=True)
+        for label, cmd in {"thumbs --help": [thumbs, "--help"], "ffmpeg -version": ["ffmpeg", "-version"]}.items():
+            out["startup"][label] = measure(cmd)
     return out
 
 
@@ -188,9 +257,16 @@ def fmt_bytes(n):
     return f"{n:,.0f}"
 
 
+def mib(kib):
+    return f"{kib / 1024:.0f}" if kib else ""
+
+
+def setting_label(rtt, bw):
+    return f"RTT {rtt} ms, {'unlimited bandwidth' if not bw else f'{bw} Mbit/s'}"
+
+
 def write_report(args, rows, bounds, local, settings, elapsed):
     os.makedirs(RESULTS, exist_ok=True)
-    peer = {(r["medium"], r["rttMs"], r["bandwidthMbit"]): r["wallMs"] for r in rows if r["tool"] == "ffmpeg"}
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cmd = "Benchmarks/run-harness.sh" + (" --quick" if args.quick else "") + \
           (f" --runs {args.runs}" if args.runs != 3 else "") + \
@@ -201,34 +277,48 @@ def write_report(args, rows, bounds, local, settings, elapsed):
          f"{platform.release()}, Python {platform.python_version()}, {ver}.",
          f"Command: `{cmd}` ({elapsed / 60:.1f} min). Median of {args.runs} runs per cell (full download: 1 run).", "",
          "Server: `Benchmarks/harness/server.py` on 127.0.0.1; it sleeps one RTT before each response head and one more",
-         "when a connection makes its first request (the TCP handshake), paces body writes to the bandwidth cap, and",
-         "counts requests, connections and body bytes written. Bytes are what the server wrote into the socket, so a",
-         "client that closes early is charged for what was already in flight (socket buffers), as on a real link.",
-         "", "## Lower bounds", "",
-         "| medium | file size | ftyp | moov | keyframe | lower bound (ftyp+moov+keyframe) | min round trips |",
-         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+         "when a connection makes its first request (the TCP handshake), paces body writes to the bandwidth cap, answers",
+         "several ranges with `multipart/byteranges` as nginx does, and counts requests, connections and body bytes",
+         "written. Bytes are what the server wrote into the socket, so a client that closes early is charged for what was",
+         "already in flight (socket buffers), as on a real link. Peak RSS is each process's own (wait4).", "",
+         "Lower bound: the bytes no thumbnail can do without, read from the file's boxes and ffprobe's packet list",
+         "(ftyp + moov + the key packet nearest t; for a fragmented file also the sidx and the moof before it). Network",
+         "bound: (minimum round trips + 1 for the connection) x RTT + lower bound / bandwidth.", "",
+         "## Lower bounds", "",
+         "| medium | file size | ftyp | moov | sidx | moof | keyframe | lower bound | min round trips |",
+         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, b in bounds.items():
-        L.append(f"| {name} | {fmt_bytes(b['fileSize'])} | {b['ftyp']} | {fmt_bytes(b['moov'])} | "
-                 f"{fmt_bytes(b['keyframe'])} | {fmt_bytes(b['bytes'])} | {b['roundTrips']} |")
-    L += ["", "## Headline: 50 ms RTT, unlimited bandwidth" if (50, 0) in settings else "## Headline", ""]
-    L += headline(rows, bounds, peer, settings)
+        q = b["parts"]
+        L.append(f"| {name} | {fmt_bytes(b['fileSize'])} | {q.get('ftyp', '')} | {fmt_bytes(q.get('moov', 0))} | "
+                 f"{q.get('sidx', '')} | {q.get('moof', '')} | {fmt_bytes(q['keyframe'])} | {fmt_bytes(b['bytes'])} | "
+                 f"{b['roundTrips']} |")
+    head = HEADLINE if HEADLINE in settings else settings[-1]
+    L += ["", f"## Headline: {setting_label(*head)}", ""]
+    L += headline(rows, bounds, local, head)
+    L += ["", "## Goals for thumbs at that setting", "",
+          "Round trips at most the minimum, requests no more than the round trips, bytes at most 1.5x the lower bound,",
+          "wall at most the network bound + the local-file wall + 25 ms, peak RSS at most ffmpegthumbnailer's.", "",
+          "| medium | round trips (min) | requests | bytes / bound | wall - (network bound + local) ms | peak RSS MiB (ffmpegthumbnailer) | goals met |",
+          "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    L += goals(rows, bounds, local, head)
     L += ["", "## Every cell", "",
-          "| medium | RTT ms | bandwidth | tool | requests | connections | round trips | bytes | wall ms | bytes / bound | wall / ffmpeg |",
-          "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+          "| medium | RTT ms | bandwidth | tool | requests | connections | round trips | bytes | bytes / bound | wall ms | wall - network bound ms | peak RSS MiB |",
+          "| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        b = bounds[r["medium"]]["bytes"]
-        p = peer.get((r["medium"], r["rttMs"], r["bandwidthMbit"]))
+        b = bounds[r["medium"]]
         fail = f" ({r['failures']} failed)" if r["failures"] else ""
         L.append(f"| {r['medium']} | {r['rttMs']} | {str(r['bandwidthMbit']) + ' Mbit/s' if r['bandwidthMbit'] else 'unlimited'} "
                  f"| {r['tool']}{fail} | {r['requests']:g} | {r['connections']:g} | {r.get('roundTrips', '')} "
-                 f"| {fmt_bytes(r['bytes'])} | {r['wallMs']:.0f} | {r['bytes'] / b:.2f} | "
-                 f"{(r['wallMs'] / p) if p else float('nan'):.2f} |")
-    L += ["", "## Local file (RTT 0, no server), and process start-up", "",
-          f"Median of {next(iter(local.values()))['runs'] if local else 5} runs after one warm-up; "
-          "1080p H.264 faststart, t = 30 s, 320 px PNG.", "",
-          "| command | median ms | min ms |", "| --- | ---: | ---: |"]
-    for label, v in local.items():
-        L.append(f"| {label} | {v['medianMs']:.1f} | {v['minMs']:.1f} |")
+                 f"| {fmt_bytes(r['bytes'])} | {r['bytes'] / b['bytes']:.2f} | {r['wallMs']:.0f} | "
+                 f"{r['wallMs'] - network_bound_ms(b, r['rttMs'], r['bandwidthMbit']):.0f} | {mib(r.get('peakRssKiB'))} |")
+    L += ["", "## Local files (no server), and process start-up", "",
+          f"Median of {args.local_runs} runs after one warm-up, 320 px PNG at the medium's time.", "",
+          "| medium | tool | median ms | min ms | peak RSS MiB |", "| --- | --- | ---: | ---: | ---: |"]
+    for name, tools in local["media"].items():
+        for tool, v in tools.items():
+            L.append(f"| {name} | {tool}{'' if v['ok'] else ' (failed)'} | {v['medianMs']:.1f} | {v['minMs']:.1f} | {mib(v['peakRssKiB'])} |")
+    for label, v in local["startup"].items():
+        L.append(f"| start-up | {label} | {v['medianMs']:.1f} | {v['minMs']:.1f} | {mib(v['peakRssKiB'])} |")
     failures = [r for r in rows if r["failures"]]
     if failures:
         L += ["", "## Failures", ""]
@@ -244,19 +334,47 @@ def write_report(args, rows, bounds, local, settings, elapsed):
     return "\n".join(L)
 
 
-def headline(rows, bounds, peer, settings):
-    rtt, bw = (50, 0) if (50, 0) in settings else settings[-1]
-    out = [f"RTT {rtt} ms, bandwidth {'unlimited' if not bw else f'{bw} Mbit/s'}.", "",
-           "| medium | tool | requests | connections | round trips | bytes | bytes / bound | wall ms | wall / ffmpeg |",
-           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+def headline(rows, bounds, local, setting):
+    rtt, bw = setting
+    out = ["| medium | tool | requests | connections | round trips | bytes | bytes / bound | wall ms | wall - network bound ms | peak RSS MiB |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
-        if r["rttMs"] != rtt or r["bandwidthMbit"] != bw:
+        if (r["rttMs"], r["bandwidthMbit"]) != setting:
             continue
-        b = bounds[r["medium"]]["bytes"]
-        p = peer.get((r["medium"], rtt, bw))
+        b = bounds[r["medium"]]
+        bound = network_bound_ms(b, rtt, bw)
         out.append(f"| {r['medium']} | {r['tool']} | {r['requests']:g} | {r['connections']:g} | "
-                   f"{r.get('roundTrips', '')} | {fmt_bytes(r['bytes'])} | {r['bytes'] / b:.2f} | "
-                   f"{r['wallMs']:.0f} | {(r['wallMs'] / p) if p else float('nan'):.2f} |")
+                   f"{r.get('roundTrips', '')} | {fmt_bytes(r['bytes'])} | {r['bytes'] / b['bytes']:.2f} | "
+                   f"{r['wallMs']:.0f} | {r['wallMs'] - bound:.0f} | {mib(r.get('peakRssKiB'))} |")
+        if r["tool"] == "thumbs" and "thumbs" in local["media"].get(r["medium"], {}):
+            v = local["media"][r["medium"]]["thumbs"]
+            out.append(f"| {r['medium']} | thumbs, local file | | | | | | {v['medianMs']:.0f} | | {mib(v['peakRssKiB'])} |")
+    return out
+
+
+def goals(rows, bounds, local, setting):
+    rtt, bw = setting
+    out = []
+    by = {(r["medium"], r["tool"]): r for r in rows if (r["rttMs"], r["bandwidthMbit"]) == setting}
+    for name, b in bounds.items():
+        r = by.get((name, "thumbs"))
+        if not r:
+            continue
+        peer = by.get((name, "ffmpegthumbnailer"))
+        lw = local["media"].get(name, {}).get("thumbs", {}).get("medianMs", 0)
+        slack = r["wallMs"] - (network_bound_ms(b, rtt, bw) + lw)
+        trips = r.get("roundTrips")
+        met = {
+            "round trips": trips is not None and trips <= b["roundTrips"],
+            "requests": trips is not None and r["requests"] <= trips,
+            "bytes": r["bytes"] / b["bytes"] <= 1.5,
+            "wall": slack <= 25,
+            "RSS": peer is None or (r.get("peakRssKiB") or 0) <= (peer.get("peakRssKiB") or 0),
+        }
+        missed = [k for k, v in met.items() if not v]
+        out.append(f"| {name} | {trips if trips is not None else '?'} ({b['roundTrips']}) | {r['requests']:g} | "
+                   f"{r['bytes'] / b['bytes']:.2f} | {slack:.0f} | {mib(r.get('peakRssKiB'))} "
+                   f"({mib(peer.get('peakRssKiB')) if peer else '-'}) | {'all' if not missed else 'not: ' + ', '.join(missed)} |")
     return out
 
 
@@ -292,12 +410,12 @@ def charts(rows, bounds):
     fig.tight_layout()
     fig.savefig(os.path.join(RESULTS, "bytes-per-tool.png"), dpi=110)
     plt.close(fig)
-    # Wall time against RTT for the first medium, solid unlimited, dashed 20 Mbit/s.
+    # Wall time against RTT for the first medium, solid unlimited, dashed 50 Mbit/s.
     m = media[0]
     fig, ax = plt.subplots(figsize=(8, 5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, tool in enumerate(tools):
-        for bw, style in ((0, "-"), (20, "--")):
+        for bw, style in ((0, "-"), (50, "--")):
             pts = sorted((r["rttMs"], r["wallMs"]) for r in rows
                          if r["medium"] == m and r["tool"] == tool and r["bandwidthMbit"] == bw)
             if pts:
@@ -306,7 +424,7 @@ def charts(rows, bounds):
     ax.set_yscale("log")
     ax.set_xlabel("round-trip time (ms)")
     ax.set_ylabel("wall time, median (ms, log)")
-    ax.set_title(f"One thumbnail of {m}")
+    ax.set_title(f"One thumbnail of {m} (solid: unlimited, dashed: 50 Mbit/s)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(os.path.join(RESULTS, "wall-vs-rtt.png"), dpi=110)
@@ -317,11 +435,12 @@ def main():
     global RESULTS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--thumbs", default=os.path.join(ROOT, ".build", "release", "thumbs"))
-    ap.add_argument("--quick", action="store_true", help="RTT 0 and 50 ms, unlimited bandwidth only")
+    ap.add_argument("--quick", action="store_true", help="RTT 0 and 50 ms unlimited, and 50 ms at 50 Mbit/s")
+    ap.add_argument("--local-runs", type=int, default=5, help="runs of each local-file thumbnail")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--media", nargs="*", help=f"names from: {', '.join(MEDIA)}; 'all' for every one")
     ap.add_argument("--results", default=None, help="folder for harness.md, harness.json and the charts")
-    ap.add_argument("--full-download-capped", action="store_true", help="also time the full download at 20 Mbit/s")
+    ap.add_argument("--full-download-capped", action="store_true", help="also time the full download at 50 Mbit/s with an RTT")
     args = ap.parse_args()
     if args.results:
         RESULTS = os.path.abspath(args.results)
@@ -336,11 +455,13 @@ def main():
     started = time.monotonic()
     server = Server()
     try:
-        bounds = {n: lower_bound(thumbs, server, n) for n in media_names}
+        bounds = {n: lower_bound(n) for n in media_names}
+        for n, b in bounds.items():
+            print(f"bound  {n:28} {fmt_bytes(b['bytes']):>11} bytes {b['parts']}", flush=True)
         rows = run_matrix(args, thumbs, server, media_names, settings)
     finally:
         server.stop()
-    local = local_file(thumbs)
+    local = local_files(thumbs, media_names, args.local_runs)
     report = write_report(args, rows, bounds, local, settings, time.monotonic() - started)
     charts(rows, bounds)
     print()

@@ -138,51 +138,65 @@ class Handler(BaseHTTPRequestHandler):
         st = os.stat(full)
         size = st.st_size
         etag = '"%x-%x"' % (st.st_mtime_ns, size)
-        start, end, status = 0, size - 1, 200
+        parts, status = [(0, size - 1)], 200
         rng = self.headers.get("Range")
         if_range = self.headers.get("If-Range")
         if rng and (if_range is None or if_range == etag):
-            m = re.fullmatch(r"\s*bytes=(\d*)-(\d*)\s*", rng)
-            if not m or (m.group(1) == "" and m.group(2) == ""):
-                pass  # multiple or malformed ranges: ignore Range, send the whole file (allowed by RFC 9110)
-            else:
-                if m.group(1) == "":  # suffix range
-                    n = int(m.group(2))
-                    if n == 0:
-                        return self.unsatisfiable(size, etag)
-                    start, end = max(0, size - n), size - 1
-                else:
-                    start = int(m.group(1))
-                    end = min(int(m.group(2)), size - 1) if m.group(2) else size - 1
-                    if start >= size or start > end:
-                        return self.unsatisfiable(size, etag)
-                status = 206
-        length = end - start + 1
+            asked = parse_ranges(rng, size)
+            if asked is None:
+                pass  # malformed: ignore Range, send the whole file (allowed by RFC 9110)
+            elif not asked:
+                return self.unsatisfiable(size, etag)
+            elif sum(end - start + 1 for start, end in asked) <= size:
+                # As nginx: one part per range; ranges longer than the file together get the whole file.
+                parts, status = asked, 206
+        boundary = "00000000000000000001"
+        if len(parts) == 1:
+            heads = [b""]
+            tail = b""
+        else:
+            heads = [f"\r\n--{boundary}\r\nContent-Type: video/mp4\r\nContent-Range: bytes {start}-{end}/{size}\r\n\r\n".encode()
+                     for start, end in parts]
+            tail = f"\r\n--{boundary}--\r\n".encode()
+        length = sum(len(h) + end - start + 1 for h, (start, end) in zip(heads, parts)) + len(tail)
         self.send_response(status)
-        self.send_header("Content-Type", "video/mp4")
+        if len(parts) == 1:
+            self.send_header("Content-Type", "video/mp4")
+        else:
+            self.send_header("Content-Type", f"multipart/byteranges; boundary={boundary}")
         self.send_header("Accept-Ranges", "bytes")
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
         self.send_header("Content-Length", str(length))
-        if status == 206:
-            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        if status == 206 and len(parts) == 1:
+            self.send_header("Content-Range", f"bytes {parts[0][0]}-{parts[0][1]}/{size}")
         self.end_headers()
         sent = 0
+
+        def write(chunk):
+            nonlocal sent
+            PACER.wait(len(chunk))
+            self.wfile.write(chunk)
+            sent += len(chunk)
+            with LOCK:
+                STATE["bodyBytes"] += len(chunk)
+
         if not head:
             try:
                 with open(full, "rb") as f:
-                    f.seek(start)
-                    remaining = length
-                    while remaining > 0:
-                        chunk = f.read(min(CHUNK, remaining))
-                        if not chunk:
-                            break
-                        PACER.wait(len(chunk))
-                        self.wfile.write(chunk)
-                        sent += len(chunk)
-                        with LOCK:
-                            STATE["bodyBytes"] += len(chunk)
-                        remaining -= len(chunk)
+                    for part_head, (start, end) in zip(heads, parts):
+                        if part_head:
+                            write(part_head)
+                        f.seek(start)
+                        remaining = end - start + 1
+                        while remaining > 0:
+                            chunk = f.read(min(CHUNK, remaining))
+                            if not chunk:
+                                break
+                            write(chunk)
+                            remaining -= len(chunk)
+                    if tail:
+                        write(tail)
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True
             finally:
@@ -201,6 +215,28 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("ETag", etag)
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+
+def parse_ranges(header, size):
+    """The (first, last) byte pairs of a Range header against `size`: None when malformed, [] when none is satisfiable."""
+    m = re.fullmatch(r"\s*bytes=([\d\s,-]+)", header)
+    if not m:
+        return None
+    result = []
+    for spec in m.group(1).split(","):
+        r = re.fullmatch(r"\s*(\d*)-(\d*)\s*", spec)
+        if not r or (r.group(1) == "" and r.group(2) == ""):
+            return None
+        if r.group(1) == "":  # suffix range
+            n = int(r.group(2))
+            if n > 0 and size > 0:
+                result.append((max(0, size - n), size - 1))
+        else:
+            start = int(r.group(1))
+            end = min(int(r.group(2)), size - 1) if r.group(2) else size - 1
+            if start < size and start <= end:
+                result.append((start, end))
+    return result
 
 
 class Server(ThreadingHTTPServer):

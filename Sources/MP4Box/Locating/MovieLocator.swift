@@ -9,14 +9,16 @@
 public struct MovieLocator: Sendable {
     /// How the locator reads.
     public struct Options: Sendable {
-        /// Bytes of the first read from the start of the file. A faststart file whose moov fits here costs one read.
-        /// 128 KiB: the moov of a minute of 1080p30 video with AAC is about 66 KB (see the README's measurements).
-        public var headSize: Int = 128 * 1024
+        /// Bytes of the first read from the start of the file: a faststart file whose moov fits here costs no
+        /// further read for its index. 80 KiB, with `tailSize`, by `Benchmarks/harness/first-read.py`: it covers the
+        /// moov of a minute of 1080p30 video with AAC (66 KB) in either layout, and over the benchmark media costs
+        /// the least time past the network bound at 50 ms and 50 Mbit/s of the sizes tried (see the README).
+        public var headSize: Int = 80 * 1024
         /// Bytes of the first read from the end of the file, asked for together with the head (one request over
-        /// HTTP where the server answers multiple ranges): a file whose moov is at the end and fits here (the moov of
-        /// about 50 s of 1080p30 video with audio, phones' usual layout) costs that one read too. 0 reads the head
-        /// alone, and a moov after mdat costs a second read.
-        public var tailSize: UInt64 = 64 * 1024
+        /// HTTP where the server answers multiple ranges): a file whose moov is at the end and fits here (phones'
+        /// usual layout) costs no further read for its index either. 0 reads the head alone, and a moov after mdat
+        /// costs a second read.
+        public var tailSize: UInt64 = 80 * 1024
         /// When moov is after mdat and at most this many bytes follow mdat, they are read in one go.
         public var tailReadLimit: UInt64 = 16 << 20
         /// Whether to read every movie fragment (needed for a complete sample table of a fragmented file).
