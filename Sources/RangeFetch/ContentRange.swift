@@ -10,6 +10,9 @@ struct ContentRange: Equatable {
     /// The range as a half-open range.
     var range: Range<UInt64> { first..<(last + 1) }
 
+    /// The header value, as a server writes it.
+    var text: String { "bytes \(first)-\(last)/\(completeLength.map(String.init) ?? "*")" }
+
     /// Parses the header value; nil when it is not a satisfied byte range.
     init?(_ value: String) {
         let trimmed = value.trimmingWhitespace()

@@ -6,11 +6,9 @@ extension HTTPByteSource {
     /// one that runs to the end), with one complete length, which is checked like any response's.
     /// - Throws: `FetchError` `invalidResponse` for a body that is not well-formed, `contentRangeMismatch` for a part
     ///   that was not asked for, `bodyTooLong`, `resourceChanged`, and what reading the body throws.
-    func collectEnds(_ response: HTTPClientResponse, spec: RangeSpec, validator seen: Validator?,
+    func collectEnds(_ response: HTTPClientResponse, boundary: String, spec: RangeSpec, validator seen: Validator?,
                      record: RequestRecord) async throws -> Fetched {
-        guard case .ends(let head, let tail, let askedLength) = spec,
-              let boundary = response.headers.first(name: "Content-Type").flatMap(MultipartByteRanges.boundary(contentType:))
-        else {
+        guard case .ends(let head, let tail, let askedLength) = spec else {
             throw FetchError(.invalidResponse, url: url, range: spec.range, status: 206, "not a multipart answer")
         }
         let range = spec.range
@@ -28,7 +26,7 @@ extension HTTPByteSource {
         let lengths = Set(parts.map(\.contentRange.completeLength))
         guard lengths.count == 1, let length = lengths.first ?? nil, askedLength.map({ $0 == length }) ?? true else {
             throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
-                             "the parts do not name one complete length: \(parts.map { Self.text($0.contentRange) })")
+                             "the parts do not name one complete length: \(parts.map(\.contentRange.text))")
         }
         try await checkChange(validator: seen, length: length, range: range, status: 206)
         var fetched = Fetched(bytes: [], offset: 0)
@@ -42,16 +40,12 @@ extension HTTPByteSource {
                 fetched.tail = (part.bytes, partRange.lowerBound)
             } else {
                 throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
-                                 "part \(Self.text(part.contentRange)) was not asked for")
+                                 "part \(part.contentRange.text) was not asked for")
             }
         }
         guard sawHead else {
             throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206, "no part holds the head")
         }
         return fetched
-    }
-
-    private static func text(_ contentRange: ContentRange) -> String {
-        "bytes \(contentRange.first)-\(contentRange.last)/\(contentRange.completeLength.map(String.init) ?? "*")"
     }
 }

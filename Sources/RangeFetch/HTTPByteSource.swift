@@ -186,15 +186,20 @@ public final class HTTPByteSource: ByteSource {
         enum Answer {
             case bounded(Range<UInt64>)
             case suffix(UInt64)
-            case ends(Range<UInt64>)
         }
 
         var answeredWhole: Answer {
             switch self {
             case .bounded(let range): .bounded(range)
             case .suffix(let count): .suffix(count)
-            case .ends(let head, _, _): .ends(0..<head)
+            case .ends(let head, _, _): .bounded(0..<head)
             }
+        }
+
+        /// Whether the ends asked for cover a resource of `length` bytes (a whole answer is then no Range ignored).
+        func endsCover(length: UInt64) -> Bool {
+            if case .ends(let head, let tail, _) = self { return length <= head.saturatingAdd(tail) }
+            return false
         }
 
         var isEnds: Bool {
@@ -283,15 +288,15 @@ public final class HTTPByteSource: ByteSource {
         record.entry.status = Int(response.status.code)
         let seen = Validator(etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
         switch response.status.code {
-        case 206 where spec.isEnds && response.headers.first(name: "Content-Type")
-                .flatMap(MultipartByteRanges.boundary(contentType:)) != nil:
-            return try await collectEnds(response, spec: spec, validator: seen, record: record)
         case 206:
+            if spec.isEnds, let boundary = response.headers.first(name: "Content-Type").flatMap(MultipartByteRanges.boundary(contentType:)) {
+                return try await collectEnds(response, boundary: boundary, spec: spec, validator: seen, record: record)
+            }
             guard let header = response.headers.first(name: "Content-Range"), let contentRange = ContentRange(header) else {
                 throw FetchError(.invalidResponse, url: url, range: range, status: 206, "206 without a usable content-range")
             }
             switch spec.answeredWhole {
-            case .bounded(let asked), .ends(let asked):
+            case .bounded(let asked):
                 // For the ends, a server may also merge both ranges into one that runs to the end.
                 let merged = spec.isEnds && contentRange.completeLength == contentRange.last + 1
                 guard contentRange.first == asked.lowerBound, contentRange.last < asked.upperBound || merged else {
@@ -317,12 +322,9 @@ public final class HTTPByteSource: ByteSource {
                 .flatMap { $0 <= .maximumFileOffset ? $0 : nil }
             try await checkChange(validator: seen, length: contentLength, range: range, status: 200)
             // Ends that together cover the resource may rightly come back whole (nginx answers so): not ignored.
-            if case .ends(let head, let tail, _) = spec, let contentLength, contentLength <= head.saturatingAdd(tail) {
-            } else {
-                await ledger.noteIgnoredRange()
-            }
+            if !(contentLength.map(spec.endsCover(length:)) ?? false) { await ledger.noteIgnoredRange() }
             switch spec.answeredWhole {
-            case .bounded(let asked), .ends(let asked):
+            case .bounded(let asked):
                 if contentLength.map({ $0 <= options.maximumKeptBodyBytes }) ?? true {
                     let (body, complete) = try await collectWhole(response.body, announced: contentLength,
                                                                   needed: asked.upperBound, range: range, record: record)
