@@ -23,7 +23,7 @@ struct DecodeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await source.withOpenedSource { input in
-            let located = try await source.locator.locate(in: input)
+            let located = try await source.locator().locate(in: input)
             let movie = located.movie
             let track = try movie.thumbnailTrack()
             let (time, selection) = try ThumbnailTime.resolve(when.time.map(ThumbnailTime.seconds), in: movie, track: track,

@@ -16,7 +16,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await source.withOpenedSource { input in
-            let summary = MovieSummary(try await source.locator.locate(in: input))
+            let summary = MovieSummary(try await source.locator().locate(in: input))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -26,9 +26,9 @@ struct InputOptions: ParsableArguments {
     @Option(help: "For URLs: seconds after the first request when requests and bodies still arriving fail.")
     var deadline: Double?
 
-    /// The locator the options ask for.
-    var locator: MovieLocator {
-        var options = MovieLocator.Options()
+    /// The locator the options ask for, reading a fragmented movie's moofs as `fragments` says.
+    func locator(fragments: MovieLocator.FragmentReading = .all) -> MovieLocator {
+        var options = MovieLocator.Options(fragmentReading: fragments)
         options.readsOnlyVideoTracks = index == "video"
         return MovieLocator(options: options)
     }

@@ -141,7 +141,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
         try await source.withOpenedSource { input in
-            let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator).image(at: time)
+            let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator(fragments: .onDemand)).image(at: time)
             if let output { try writeOutput(thumbnail.encoded, to: output) }
             if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
             if let placeholderImage, let hash = thumbnail.placeholder {

@@ -88,7 +88,7 @@ import Testing
 
     @Test func initSegmentOnlyWhenFragmentsAreNotWanted() async throws {
         var options = MovieLocator.Options()
-        options.readsAllFragments = false
+        options.fragmentReading = .none
         options.headSize = 1024
         options.tailSize = 0
         let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("fragmented")))

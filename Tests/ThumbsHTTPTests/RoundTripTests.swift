@@ -107,6 +107,64 @@ import Thumbs
         #expect(await source.statistics?.roundTrips == 1)
     }
 
+    /// A thumbnail of `fragmented` just after its fourth keyframe (ffprobe's), which starts the fourth subsegment,
+    /// with 16 KiB ends (the head holds the first subsegment, the tail the mfra after the last) and 1 KiB moof
+    /// probes: the ends, the one moof, the keyframe.
+    static func fragmentedThumbnail(from source: any ByteSource) async throws -> (Thumbnail, Movie) {
+        var options = MovieLocator.Options(fragmentReading: .onDemand)
+        options.headSize = 16 * 1024
+        options.tailSize = 16 * 1024
+        options.fragmentProbeSize = 1024
+        var thumbnailOptions = ThumbnailOptions()
+        thumbnailOptions.maximumSize = PixelSize(width: 64, height: 64)
+        let generator = ThumbnailGenerator(source: source, options: thumbnailOptions, locator: MovieLocator(options: options))
+        let expected = try Fixtures.expectation("fragmented")
+        let scale = Double(try #require(expected.timescale))
+        let keyframes = expected.packets.filter(\.key).map { Double($0.pts) / scale }.sorted()
+        let thumbnail = try await generator.image(at: .seconds(keyframes[3] + 0.05))
+        #expect(abs(thumbnail.actualTime - keyframes[3]) < 0.0001)
+        return (thumbnail, try await generator.loadMovie())
+    }
+
+    @Test func fragmentedThumbnailCostsThreeRoundTrips() async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let source = try HTTPByteSource(url: server.url("/fragmented.mp4"))
+        let (thumbnail, movie) = try await Self.fragmentedThumbnail(from: source)
+        let index = try #require(movie.fragmentIndex)
+        #expect(movie.readSubsegments == [0, 3])  // the first from the head, for free
+        let moof = index.subsegments[3].byteRange.lowerBound
+        let keyframeEnd = try Self.keyframeEnd(at: thumbnail)
+        #expect(server.requests.map(\.range) == ["bytes=0-16383,-16384", "bytes=\(moof)-\(moof + 1023)",
+                                                 "bytes=\(moof + 1024)-\(keyframeEnd - 1)"])
+        #expect(await source.statistics?.roundTrips == 3)
+    }
+
+    @Test func fragmentedThumbnailCostsThreeRequestsToNginx() async throws {
+        guard let nginx = Self.nginx else { return }
+        let before = nginx.sent(path: "/fragmented.mp4")
+        let source = try HTTPByteSource(url: nginx.url("fragmented.mp4"))
+        let (thumbnail, _) = try await Self.fragmentedThumbnail(from: source)
+        let after = nginx.sent(path: "/fragmented.mp4")
+        #expect(after.requests - before.requests == 3)
+        #expect(await source.statistics?.roundTrips == 3)
+        // Both ends (with the multipart framing), a moof's probe and the rest of the keyframe: nothing twice.
+        let keyframe = try #require(try Fixtures.expectation("fragmented").packets.first {
+            $0.pos + UInt64($0.size) == (try? Self.keyframeEnd(at: thumbnail))
+        })
+        #expect(after.bytes - before.bytes < 2 * 16384 + 1024 + Int(keyframe.size) + 400)
+    }
+
+    /// Where the key packet shown at `thumbnail`'s time ends in the fixture (ffprobe's pos and size).
+    static func keyframeEnd(at thumbnail: Thumbnail) throws -> UInt64 {
+        let expected = try Fixtures.expectation("fragmented")
+        let scale = Double(try #require(expected.timescale))
+        let packet = try #require(expected.packets.first { $0.key && abs(Double($0.pts) / scale - thumbnail.actualTime) < 0.0001 })
+        return packet.pos + UInt64(packet.size)
+    }
+
+    static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
+
     @Test func cachedIndexCostsOneRoundTripAndNoMoovBytes() async throws {
         let server = try await Self.server()
         defer { Task { try? await server.shutdown() } }

@@ -5,8 +5,10 @@ import MP4Box
 /// then every lookup on the located movie.
 ///
 /// Byte 0: head size 16 << (bits 0-2) bytes, bit 3 hides the length, bit 4 reads only the video tracks (of any
-/// moov), bit 5 reads no fragments. Byte 1: fragment probe 16 << (bits 0-2), track probe 64 << (bits 3-5), bit 6
-/// a 64-byte tail limit (headers walked one read at a time). The rest is the file. So the reads start and end
+/// moov), bit 5 reads no fragments, bit 6 (without bit 5) reads them on demand: those around the time the last
+/// byte of the file gives, as a fraction of the duration, then every lookup again. Byte 1: fragment probe
+/// 16 << (bits 0-2), track probe 64 << (bits 3-5), bit 6 a 64-byte tail limit (headers walked one read at a
+/// time). The rest is the file. So the reads start and end
 /// where the fuzzer says, and paths that only a small head, a hidden length or a partial moov take are reached.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -18,7 +20,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     options.headSize = 16 << Int(first & 7)
     options.readsOnlyVideoTracks = first & 0x10 != 0
     options.partialMoovThreshold = 0
-    options.readsAllFragments = first & 0x20 == 0
+    options.fragmentReading = first & 0x20 != 0 ? .none : first & 0x40 != 0 ? .onDemand : .all
     options.fragmentProbeSize = 16 << UInt64(second & 7)
     options.trackProbeSize = 64 << UInt64(second >> 3 & 7)
     options.tailReadLimit = second & 0x40 != 0 ? 64 : 16 << 20
@@ -27,6 +29,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     runBlocking {
         guard let located = try? await locator.locate(in: source) else { return }
         blackHole(exerciseLookups(located.movie) &+ located.reads.count)
+        guard let index = located.movie.fragmentIndex,
+              let track = located.movie.tracks.first(where: { $0.id == index.trackID }) else { return }
+        let fraction = Double(file.last ?? 0) / 255
+        let time = Int64(Double(index.endTime) * fraction)
+        let wanted = index.subsegments(around: time, timeline: track.timeline)
+        guard let more = try? await locator.readingFragments(Array(wanted), of: located.movie, in: source,
+                                                             held: located.heldBytes) else { return }
+        blackHole(exerciseLookups(more.movie) &+ more.movie.readSubsegments.count &+ more.heldBytes.byteCount)
     }
     return 0
 }

@@ -35,6 +35,15 @@ public struct HeldBytes: Sendable {
         return Array(span.bytes[start..<start + range.count])
     }
 
+    /// The held bytes at the start of `range`: as many as one span holds from `range.lowerBound` on (none when no
+    /// span holds that offset), at most `range.count`.
+    public func prefix(of range: Range<UInt64>) -> [UInt8] {
+        guard let span = spans.first(where: { $0.range.contains(range.lowerBound) }) else { return [] }
+        let start = Int(range.lowerBound - span.offset)
+        let end = Int(min(range.upperBound, span.range.upperBound) - span.offset)
+        return Array(span.bytes[start..<end])
+    }
+
     /// Adds `bytes` at `offset`, merged with the spans it overlaps or touches (bytes already held are kept).
     public mutating func insert(_ bytes: [UInt8], at offset: UInt64) {
         guard !bytes.isEmpty else { return }

@@ -2,8 +2,7 @@ extension MovieLocator {
     /// The movie fragments a segment index points at, read with one concurrent batch of small reads instead of
     /// one read per fragment in file order.
     ///
-    /// Each subsegment starts with its moof; the first `fragmentProbeSize` bytes of every subsegment are read at
-    /// once (the reads are independent), and a moof larger than that is completed with one more read. Returns
+    /// Each subsegment starts with its moof (`readMoofs(startingEach:from:held:diagnostics:)`). Returns
     /// the moofs in file order and the offset just past the last subsegment, or nil when the index does not
     /// describe plain media subsegments that start with a moof (the caller then walks the boxes as usual).
     func readFragments(indexedBy sidx: SegmentIndexBox, source: any ByteSource, window: inout ReadWindow,
@@ -13,24 +12,42 @@ extension MovieLocator {
               sidx.references.count <= options.limits.maximumFragmentCount else { return nil }
         guard let starts = sidx.subsegments, let last = starts.last else { return nil }
         if let length = window.length, last.offset + last.size > length { return nil }
+        let ranges = starts.map { $0.offset..<($0.offset + $0.size) }
+        guard let read = try await readMoofs(startingEach: ranges, from: source, held: window.held,
+                                             diagnostics: &diagnostics) else { return nil }
+        for record in read.reads {
+            window.record(range: record.range, byteCount: record.byteCount)
+        }
+        return (read.moofs, last.offset + last.size)
+    }
+
+    /// The moofs that start each of `subsegments` (byte ranges), in their order, with the reads made and, when
+    /// `keepingMedia`, the bytes they brought past the moofs (the start of each subsegment's media data); nil when
+    /// one does not start with a moof that fits in it.
+    ///
+    /// The first `fragmentProbeSize` bytes of every subsegment are read in one concurrent batch (a probe inside
+    /// `held` costs no read), and a moof longer than its probe is completed with one more read.
+    func readMoofs(startingEach subsegments: [Range<UInt64>], from source: any ByteSource, held: HeldBytes,
+                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], reads: [Read], media: HeldBytes)? {
         let probe = max(64, options.fragmentProbeSize)
-        let ranges = starts.map { $0.offset..<($0.offset + min(probe, $0.size)) }
-        // Probes inside bytes already held (the tail of the first read) cost no read.
-        let held: [[UInt8]?] = ranges.map { range in
-            window.cachedBytes(from: range.lowerBound, maximum: range.count).flatMap { $0.count == range.count ? $0 : nil }
-        }
-        let missing = ranges.indices.filter { held[$0] == nil }
-        let read = try await Self.readConcurrently(missing.map { ranges[$0] }, from: source)
-        var probes = held.map { $0 ?? [] }
+        let ranges = subsegments.map { $0.lowerBound..<($0.lowerBound + min(probe, UInt64($0.count))) }
+        let kept = ranges.map { held.bytes($0) }
+        let missing = ranges.indices.filter { kept[$0] == nil }
+        let readHere = Set(missing)
+        let fetched = try await Self.readConcurrently(missing.map { ranges[$0] }, from: source)
+        var probes = kept.map { $0 ?? [] }
+        var reads: [Read] = []
         for (position, index) in missing.enumerated() {
-            probes[index] = read[position]
-            window.record(range: ranges[index], byteCount: read[position].count)
+            probes[index] = fetched[position]
+            reads.append(Read(range: ranges[index], byteCount: fetched[position].count))
         }
-        var fragments: [ContainerBox] = []
+        var moofs: [ContainerBox] = []
+        var media = HeldBytes()
         for (index, bytes) in probes.enumerated() {
+            let available = UInt64(subsegments[index].count)
             var reader = BoxReader(bytes: bytes, fileOffset: ranges[index].lowerBound, limits: options.limits)
-            guard let header = try? BoxHeader.read(from: &reader, available: starts[index].size), header.type == "moof",
-                  let size = header.size, size <= starts[index].size else { return nil }
+            guard let header = try? BoxHeader.read(from: &reader, available: available), header.type == "moof",
+                  let size = header.size, size <= available else { return nil }
             guard size <= options.limits.maximumIndexBoxSize else {
                 throw MP4Error(.limitExceeded, path: "moof", offset: header.offset,
                                "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
@@ -39,19 +56,22 @@ extension MovieLocator {
             if UInt64(bytes.count) < size {
                 let rest = ranges[index].upperBound..<(ranges[index].lowerBound + size)
                 let more = try await source.read(rest)
-                window.record(range: rest, byteCount: more.count)
+                reads.append(Read(range: rest, byteCount: more.count))
                 guard UInt64(more.count) == UInt64(rest.count) else {
                     throw MP4Error(.needMoreBytes, path: "moof", offset: rest.lowerBound, "file ends inside moof")
                 }
                 moofBytes += more
+            } else if keepingMedia, UInt64(bytes.count) > size, readHere.contains(index) {
+                media.insert(Array(bytes[Int(size)...]), at: header.offset + size)
             }
             let box = try MovieParser.parseTopLevelBox(bytes: Array(moofBytes.prefix(Int(size))), fileOffset: header.offset,
                                                        limits: options.limits, diagnostics: &diagnostics)
             guard let moof = box as? ContainerBox else { return nil }
-            fragments.append(moof)
+            moofs.append(moof)
         }
-        return (fragments, last.offset + last.size)
+        return (moofs, reads, media)
     }
+
 
     /// Reads independent ranges at the same time (at most 16 in flight), results in the order of `ranges`.
     static func readConcurrently(_ ranges: [Range<UInt64>], from source: any ByteSource) async throws -> [[UInt8]] {

@@ -21,8 +21,8 @@ public struct MovieLocator: Sendable {
         public var tailSize: UInt64 = 80 * 1024
         /// When moov is after mdat and at most this many bytes follow mdat, they are read in one go.
         public var tailReadLimit: UInt64 = 16 << 20
-        /// Whether to read every movie fragment (needed for a complete sample table of a fragmented file).
-        public var readsAllFragments: Bool = true
+        /// Which movie fragments (moof boxes) of a fragmented file to read.
+        public var fragmentReading: FragmentReading = .all
         /// Bytes read at the start of each fragment a segment index (sidx) points at, to get its moof.
         public var fragmentProbeSize: UInt64 = 16 * 1024
         /// Read only the video tracks' boxes of a large moov (audio, text and other tracks are skipped unread).
@@ -35,8 +35,22 @@ public struct MovieLocator: Sendable {
         /// Parser limits.
         public var limits = ParseLimits()
 
-        /// The defaults.
-        public init() {}
+        /// The defaults, fragments read as `fragmentReading` says.
+        public init(fragmentReading: FragmentReading = .all) {
+            self.fragmentReading = fragmentReading
+        }
+    }
+
+    /// Which movie fragments the locator reads.
+    public enum FragmentReading: Sendable {
+        /// Every moof: the tracks' sample tables are complete.
+        case all
+        /// When a segment index (sidx) of the video track lists the fragments, none: the movie comes back with its
+        /// `fragmentIndex`, and `readingFragments(_:of:in:held:)` reads the ones a time needs (one or two moofs
+        /// for a thumbnail instead of all of them). Without such an index, every moof.
+        case onDemand
+        /// None: the tracks hold moov's samples only.
+        case none
     }
 
     /// One read the locator made.
@@ -92,6 +106,7 @@ public struct MovieLocator: Sendable {
         var parts = TopLevelBoxes()
         var diagnostics: [ParseDiagnostic] = []
         var position: UInt64 = 0
+        var fragmentIndex: FragmentIndex?
         while true {
             if let length = window.length, position >= length { break }
             let header: BoxHeader
@@ -114,6 +129,11 @@ public struct MovieLocator: Sendable {
             if position == 0, !Self.firstBoxTypes.contains(header.type) {
                 throw MP4Error(.notAMovie, path: "", offset: 0,
                                "not an MP4 or QuickTime file: its first box, \(header.type.quoted), is not one such a file starts with")
+            }
+            if header.type == "moof", options.fragmentReading == .onDemand, parts.fragments.isEmpty,
+               let index = try Self.fragmentIndex(of: parts, firstMoofAt: position, window: window, limits: options.limits) {
+                fragmentIndex = index  // the moofs are read when a time needs them
+                break
             }
             let boxEnd = header.size.map { position.addingReportingOverflow($0) }
             if let boxEnd, boxEnd.overflow || boxEnd.partialValue > .maximumFileOffset {
@@ -146,7 +166,7 @@ public struct MovieLocator: Sendable {
                     let moov = try await readVideoTracksOnly(moov: header, window: &window, diagnostics: &diagnostics)
                     try parts.add(moov, limits: options.limits)
                     position += size
-                    if moov.container("mvex") == nil || !options.readsAllFragments { break }
+                    if moov.container("mvex") == nil || options.fragmentReading == .none { break }
                     continue
                 }
                 guard let boxBytes = try await window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
@@ -157,7 +177,7 @@ public struct MovieLocator: Sendable {
                                                            diagnostics: &diagnostics)
                 try parts.add(box, limits: options.limits)
                 // A segment index after a fragmented moov: read every moof it points at in one batch.
-                if let sidx = box as? SegmentIndexBox, parts.fragments.isEmpty, options.readsAllFragments,
+                if let sidx = box as? SegmentIndexBox, parts.fragments.isEmpty, options.fragmentReading == .all,
                    let moov = parts.moov, moov.container("mvex") != nil, parts.segmentIndexes.count == 1,
                    let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
                    !window.contains(sidxEnd..<last.offset + last.size),
@@ -176,7 +196,7 @@ public struct MovieLocator: Sendable {
             position = end
             if let moov = parts.moov {
                 let fragmented = moov.container("mvex") != nil
-                if !fragmented || !options.readsAllFragments { break }
+                if !fragmented || options.fragmentReading == .none { break }
             } else if !window.contains(position..<position + 8), let length = window.length, position < length,
                       length - position <= options.tailReadLimit {
                 // Past mdat with no moov yet: read everything up to the end in one go.
@@ -184,13 +204,35 @@ public struct MovieLocator: Sendable {
             }
         }
         parts.diagnostics.append(contentsOf: diagnostics)
-        let movie = try Movie(parts: parts, limits: options.limits)
+        let movie = try Movie(parts: parts, limits: options.limits, fragmentIndex: fragmentIndex)
         let indexRanges = parts.headers.filter { Self.indexTypes.contains($0.type) }.map { header in
             header.offset..<(header.endOffset ?? .max)
         }
         return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers,
                       heldBytes: window.held.removing(indexRanges))
     }
+
+    /// The index of the fragments of `parts`' video track when its segment index lists plain media subsegments
+    /// from `firstMoof` to the end of the media: to the end of the file, or to a box that ends files (mfra, free,
+    /// skip) in the bytes `window` holds. Else nil, and every moof is read: a segment's own sidx (one per segment,
+    /// as DASH packagers write) covers that segment only, and a file of unknown length cannot show where it ends.
+    private static func fragmentIndex(of parts: TopLevelBoxes, firstMoofAt firstMoof: UInt64, window: ReadWindow,
+                                      limits: ParseLimits) throws(MP4Error) -> FragmentIndex? {
+        guard parts.moov?.container("mvex") != nil, let length = window.length,
+              let track = try Movie(parts: parts, limits: limits).primaryVideoTrack,
+              track.samples.count == 0,  // samples in moov too (a partially fragmented file): read everything
+              let sidx = parts.segmentIndexes.first(where: { $0.referenceID == track.id }),
+              let index = FragmentIndex(sidx: sidx, timescale: track.timescale, limits: limits),
+              index.subsegments.first?.byteRange.lowerBound == firstMoof,
+              let end = index.subsegments.last?.byteRange.upperBound, end <= length else { return nil }
+        if end == length { return index }
+        guard let after = window.cachedBytes(from: end, maximum: 8), after.count == 8,
+              Self.trailingTypes.contains(FourCC(rawValue: after[4..<8].reduce(0) { $0 << 8 | UInt32($1) })) else { return nil }
+        return index
+    }
+
+    /// Boxes that may follow the last fragment of a file whose sidx indexes all of them.
+    static let trailingTypes: Set<FourCC> = ["mfra", "free", "skip"]
 
     /// The header in `bytes` at `position`, or nil when `bytes` stop inside it.
     private static func header(in bytes: [UInt8], at position: UInt64, available: UInt64?, limits: ParseLimits) -> BoxHeader? {

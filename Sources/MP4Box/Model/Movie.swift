@@ -20,6 +20,21 @@ public struct Movie: Sendable {
     public let artwork: [Artwork]
     /// What the parser noticed but did not fail on.
     public let diagnostics: [ParseDiagnostic]
+    /// For a movie whose fragments are read on demand (`MovieLocator.Options.fragmentReading`), where they are;
+    /// nil when every fragment was read (or the movie is not fragmented).
+    public let fragmentIndex: FragmentIndex?
+    /// The positions in `fragmentIndex` of the subsegments whose moofs are read, ascending.
+    public let readSubsegments: [Int]
+    /// The boxes the movie was built from, to build it again with more fragments.
+    let parts: TopLevelBoxes
+
+    /// Whether some of the movie's fragments are not read yet: its tracks then hold only the samples of the
+    /// subsegments read (`readSubsegments`), numbered from the first of them, and `MovieLocator`'s
+    /// `readingFragments(_:of:in:held:)` reads more.
+    public var hasUnreadFragments: Bool {
+        guard let fragmentIndex else { return false }
+        return readSubsegments.count < fragmentIndex.subsegments.count
+    }
 
     /// The movie timescale.
     public var timescale: UInt32 { movieHeader.timescale }
@@ -43,9 +58,30 @@ public struct Movie: Sendable {
         return video.first(where: { $0.trackHeader.isEnabled && $0.samples.count > 0 }) ?? video.first
     }
 
-    /// Builds a movie from its top-level parts.
+    /// How far the composition times of the indexed track's samples sit after the times its fragment index gives,
+    /// measured on the first subsegment read (nil when none is): muxers differ on what a sidx's earliest
+    /// presentation time is (ffmpeg's leaves out the first picture's composition offset when there is no edit list).
+    public var fragmentIndexShift: Int64? {
+        guard let fragmentIndex, let first = readSubsegments.first,
+              let track = tracks.first(where: { $0.id == fragmentIndex.trackID }) else { return nil }
+        let range = fragmentIndex.subsegments[first].byteRange
+        var earliest: Int64?
+        // The first subsegment read holds the table's first samples; the earliest picture is among the first few.
+        for index in 0..<min(track.samples.count, Self.shiftSearchLimit) {
+            guard let sample = try? track.samples.sample(at: index), range.contains(sample.offset) else { break }
+            earliest = min(earliest ?? .max, sample.compositionTime)
+        }
+        return earliest.map { $0.saturatingSubtract(fragmentIndex.subsegments[first].earliestTime) }
+    }
+
+    /// Samples looked at for `fragmentIndexShift`: more than any reorder depth.
+    static let shiftSearchLimit = 256
+
+    /// Builds a movie from its top-level parts; with a `fragmentIndex`, `parts` hold the fragments of the
+    /// subsegments `readSubsegments` only.
     /// - Throws: `MP4Error` from any track's tables.
-    init(parts: TopLevelBoxes, limits: ParseLimits) throws(MP4Error) {
+    init(parts: TopLevelBoxes, limits: ParseLimits, fragmentIndex: FragmentIndex? = nil,
+         readSubsegments: [Int] = []) throws(MP4Error) {
         guard let moov = parts.moov else {
             throw MP4Error(.notFound, path: "", offset: 0, "no moov box")
         }
@@ -61,7 +97,8 @@ public struct Movie: Sendable {
         var tracks: [Track] = []
         for (index, trak) in traks.enumerated() {
             tracks.append(try Track(trak: trak, movieHeader: mvhd, fragments: parts.fragments, trackExtends: trackExtends,
-                                    path: "moov/trak[\(index + 1)]", limits: limits, diagnostics: &diagnostics))
+                                    indexedEnd: fragmentIndex, path: "moov/trak[\(index + 1)]", limits: limits,
+                                    diagnostics: &diagnostics))
         }
         fileType = parts.fileType
         movieHeader = mvhd
@@ -73,5 +110,8 @@ public struct Movie: Sendable {
         fragmentRandomAccess = parts.mfra?.all(TrackFragmentRandomAccessBox.self) ?? []
         artwork = Artwork.all(in: moov, limits: limits)
         self.diagnostics = diagnostics
+        self.fragmentIndex = fragmentIndex
+        self.readSubsegments = readSubsegments
+        self.parts = parts
     }
 }

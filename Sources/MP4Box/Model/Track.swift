@@ -22,6 +22,9 @@ public struct Track: Sendable {
     public let orientation: Orientation?
     /// The composed matrix's linear part (a, b, c, d), reported whatever it is.
     public let displayMatrix: (a: Double, b: Double, c: Double, d: Double)
+    /// Where a segment index says the track's media ends (media timescale), when only some of its fragments are
+    /// read: the duration its read samples cannot give.
+    let indexedEnd: Int64?
 
     /// The kind of media, by handler.
     public var kind: Kind { Kind(handlerType) }
@@ -75,12 +78,14 @@ public struct Track: Sendable {
         }
     }
 
-    /// The presentation duration in seconds: the edit list's when there is one, else mdhd's, else the sum of sample durations.
+    /// The presentation duration in seconds: the edit list's when there is one, else mdhd's, else (when only some
+    /// fragments are read) where the segment index ends, else the sum of sample durations.
     public var durationSeconds: Double {
         if let presented = timeline.presentedDuration, presented > 0 {
             return Double(presented) / Double(timescale)
         }
         if mediaDuration > 0 { return Double(mediaDuration) / Double(timescale) }
+        if let indexedEnd, indexedEnd > 0 { return Double(indexedEnd) / Double(timescale) }
         guard samples.count > 0, let last = try? samples.sample(at: samples.count - 1) else { return 0 }
         return Double(last.decodeTime.saturatingAdd(Int64(last.duration))) / Double(timescale)
     }
@@ -95,8 +100,11 @@ public struct Track: Sendable {
         timeline.presentationTime(ofMediaTime: sample.decodeTime)
     }
 
+    /// The track `trak` describes, its samples continued by those of `fragments`; `fragmentIndex` when those are
+    /// only some of the movie's fragments.
     init(trak: ContainerBox, movieHeader: MovieHeaderBox, fragments: [ContainerBox], trackExtends: [TrackExtendsBox],
-         path: String, limits: ParseLimits, diagnostics: inout [ParseDiagnostic]) throws(MP4Error) {
+         indexedEnd fragmentIndex: FragmentIndex?, path: String, limits: ParseLimits,
+         diagnostics: inout [ParseDiagnostic]) throws(MP4Error) {
         guard let tkhd = trak.first(TrackHeaderBox.self) else {
             throw MP4Error(.malformed, path: path, offset: trak.header.offset, "trak has no tkhd")
         }
@@ -134,6 +142,7 @@ public struct Track: Sendable {
             }
             samples = SampleTable(standard: standard, fragments: fragmented)
         }
+        indexedEnd = fragmentIndex.flatMap { $0.trackID == tkhd.trackID ? $0.endTime : nil }
         displayMatrix = movieHeader.matrix.linearComposed(after: tkhd.matrix)
         orientation = Orientation(linear: displayMatrix)
     }

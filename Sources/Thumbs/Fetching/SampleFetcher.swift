@@ -2,18 +2,24 @@ import MP4Box
 
 /// Reads the bytes of planned samples from a byte source, in as few reads as the layout allows.
 public enum SampleFetcher {
-    /// Reads `samples`, merging ranges closer than `maximumGap`, with at most `concurrency` reads at once; samples
-    /// inside `held` (bytes read while locating the index) are taken from there without a read.
+    /// Reads `samples`, merging ranges closer than `maximumGap`, with at most `concurrency` reads at once; bytes
+    /// inside `held` (read while locating the index or its fragments) are taken from there: a sample held whole
+    /// costs no read, one whose start is held costs a read of the rest.
     /// Returns each sample's bytes, by sample index.
     /// - Throws: `ThumbnailError` `sampleOutOfRange` when a read comes back short; whatever the source throws.
     public static func fetch(_ samples: [Sample], from source: any ByteSource, held: HeldBytes = HeldBytes(),
                              maximumGap: UInt64 = 0, concurrency: Int = 4) async throws -> [Int: [UInt8]] {
         var result: [Int: [UInt8]] = [:]
-        var missing: [Sample] = []
+        var missing: [(sample: Sample, start: [UInt8], rest: Range<UInt64>)] = []
         for sample in samples {
-            if let bytes = held.bytes(sample.byteRange) { result[sample.index] = bytes } else { missing.append(sample) }
+            let start = held.prefix(of: sample.byteRange)
+            if start.count == sample.byteRange.count {
+                result[sample.index] = start
+            } else {
+                missing.append((sample, start, sample.byteRange.lowerBound + UInt64(start.count)..<sample.byteRange.upperBound))
+            }
         }
-        let ranges = SampleRanges.coalesce(missing.map(\.byteRange), maximumGap: maximumGap)
+        let ranges = SampleRanges.coalesce(missing.map(\.rest), maximumGap: maximumGap)
         var chunks: [(range: Range<UInt64>, bytes: [UInt8])] = []
         try await withThrowingTaskGroup(of: (Range<UInt64>, [UInt8]).self) { group in
             var next = 0
@@ -33,12 +39,11 @@ public enum SampleFetcher {
                 enqueue()
             }
         }
-        for sample in missing {
-            guard let chunk = chunks.first(where: { $0.range.contains(sample.offset) || ($0.range.lowerBound == sample.offset) }) else {
-                continue
-            }
-            let start = Int(sample.offset - chunk.range.lowerBound)
-            result[sample.index] = Array(chunk.bytes[start..<start + Int(sample.size)])
+        for (sample, start, rest) in missing {
+            guard let chunk = chunks.first(where: { $0.range.lowerBound <= rest.lowerBound && rest.upperBound <= $0.range.upperBound })
+            else { continue }
+            let offset = Int(rest.lowerBound - chunk.range.lowerBound)
+            result[sample.index] = start + chunk.bytes[offset..<offset + rest.count]
         }
         return result
     }

@@ -24,9 +24,11 @@ public actor ThumbnailGenerator {
     /// Media bytes read while locating the index (a keyframe in the head of a short file costs no further read).
     private var heldBytes = HeldBytes()
 
-    /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache).
+    /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache). The
+    /// default `locator` reads a fragmented movie's moofs on demand: a thumbnail reads the ones its time needs.
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
-                limits: ThumbnailWorkLimits? = nil, locator: MovieLocator = MovieLocator()) {
+                limits: ThumbnailWorkLimits? = nil,
+                locator: MovieLocator = MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))) {
         self.source = CountingByteSource(source)
         self.options = options
         sampleCache = SampleByteCache(capacity: options.limits.sampleCacheBytes)
@@ -47,7 +49,9 @@ public actor ThumbnailGenerator {
         self.init(source: try input.open(known: nil), options: options)
     }
 
-    /// The movie, located and parsed on first use.
+    /// The movie, located and parsed on first use. With a locator that reads fragments on demand (the default), a
+    /// fragmented movie whose video track has a segment index holds the fragments the thumbnails so far needed
+    /// (`Movie.hasUnreadFragments`, `Movie.readSubsegments`).
     /// - Throws: `MP4Error`, or the source's errors.
     public func loadMovie() async throws -> Movie {
         if let movie { return movie }
@@ -177,16 +181,40 @@ public actor ThumbnailGenerator {
         var timings = Thumbnail.Timings()
         let indexWatch = Stopwatch()
         let hadIndex = movie != nil
-        let movie = try await loadMovie()
-        if !hadIndex { timings.indexMilliseconds = indexWatch.milliseconds }
-        let track = try movie.thumbnailTrack()
+        var movie = try await loadMovie()
+        if case .frame = time, movie.hasUnreadFragments {  // frame numbers count every sample before
+            movie = try await readingFragments(Array(movie.fragmentIndex?.subsegments.indices ?? 0..<0), of: movie)
+        }
+        var track = try movie.thumbnailTrack()
         let (requested, selection) = try ThumbnailTime.resolve(time, in: movie, track: track, selection: options.selection)
+        var readIndex = !hadIndex
+        if let held = heldSubsegment(of: movie) {  // no read: its samples show how the index's times sit
+            movie = try await readingFragments([held], of: movie)
+            track = try movie.thumbnailTrack()
+        }
+        // At most three reads: where the index places the time, then what the samples read show is missing.
+        for _ in 0..<3 {
+            guard let wanted = movie.subsegments(around: requested) else { break }
+            movie = try await readingFragments(wanted, of: movie)
+            track = try movie.thumbnailTrack()
+            readIndex = true
+        }
+        if readIndex { timings.indexMilliseconds = indexWatch.milliseconds }
         var plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
+        if let earlier = movie.subsegmentsBefore(plan) {  // a leading picture of the first keyframe read
+            movie = try await readingFragments(earlier, of: movie)
+            track = try movie.thumbnailTrack()
+            plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
+        }
         var frame = try await decode(plan, track: track, timings: &timings)
         if options.skipsDarkFrames {
             var attempts = 0
-            while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame),
-                  let next = try nextKeyframe(after: plan.targetPresentationTime, in: track) {
+            while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame) {
+                if let following = movie.subsegment(after: plan.target) {
+                    movie = try await readingFragments([following], of: movie)
+                    track = try movie.thumbnailTrack()
+                }
+                guard let next = try nextKeyframe(after: plan.targetPresentationTime, in: track) else { break }
                 attempts += 1
                 plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe,
                                              limits: options.limits)
@@ -246,7 +274,7 @@ public actor ThumbnailGenerator {
         var bytes: [Int: [UInt8]] = [:]
         var missing: [Sample] = []
         for sample in samples {
-            if let kept = sampleCache.bytes(of: sample.index) { bytes[sample.index] = kept } else { missing.append(sample) }
+            if let kept = sampleCache.bytes(of: sample) { bytes[sample.index] = kept } else { missing.append(sample) }
         }
         guard !missing.isEmpty else { return bytes }
         let source = self.source
@@ -255,12 +283,37 @@ public actor ThumbnailGenerator {
         let fetched = try await limited(limits?.fetches) {
             try await SampleFetcher.fetch(wanted, from: source, held: held, maximumGap: source.coalescingGap)
         }
-        for (index, data) in fetched {
-            bytes[index] = data
-            sampleCache.insert(data, for: index)
+        for sample in wanted {
+            guard let data = fetched[sample.index] else { continue }
+            bytes[sample.index] = data
+            sampleCache.insert(data, of: sample)
         }
         return bytes
     }
+
+    /// `movie` with the moofs of `subsegments` read too (from the bytes held since locating where they are there),
+    /// kept for later times when it has more of them than the movie kept now (calls interleave at the read). The
+    /// media bytes the reads brought past a few moofs are held too: a keyframe starts there.
+    private func readingFragments(_ subsegments: [Int], of movie: Movie) async throws -> Movie {
+        let read = try await locator.readingFragments(subsegments, of: movie, in: source, held: heldBytes)
+        if read.movie.readSubsegments.count > self.movie?.readSubsegments.count ?? 0 { self.movie = read.movie }
+        if read.heldBytes.byteCount <= Self.heldFragmentBytes {
+            for span in read.heldBytes.spans { heldBytes.insert(span.bytes, at: span.offset) }
+        }
+        return read.movie
+    }
+
+    /// The first subsegment, when none is read yet and its moof is in the bytes held since locating (the head):
+    /// it costs no read, and its samples show how the index's times sit on the track's.
+    private func heldSubsegment(of movie: Movie) -> Int? {
+        guard movie.readSubsegments.isEmpty, let first = movie.fragmentIndex?.subsegments.first else { return nil }
+        let probe = min(max(64, locator.options.fragmentProbeSize), UInt64(first.byteRange.count))
+        let range = first.byteRange.lowerBound..<first.byteRange.lowerBound + probe
+        return heldBytes.prefix(of: range).count == range.count ? 0 : nil
+    }
+
+    /// Most media bytes from one read of fragments kept (those of a few subsegments' probes, not of all).
+    private static let heldFragmentBytes = 256 * 1024
 
     /// Runs `body` within `limiter`, if there is one.
     private func limited<T: Sendable>(_ limiter: AsyncLimiter?, _ body: @Sendable () async throws -> T) async throws -> T {
