@@ -49,27 +49,38 @@ struct InputOptions: ParsableArguments {
         }
     }
 
-    /// Opens the input as a byte source that counts what it reads.
-    func openSource() throws -> any ByteSource {
-        if isURL {
-            var options = HTTPFetchOptions()
-            options.headers = headers.map { header in
-                let parts = header.split(separator: ":", maxSplits: 1)
-                return (String(parts[0]).trimmingCharacters(in: .whitespaces),
-                        parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
-            }
-            options.maximumBytes = maximumBytes
-            options.maximumRequests = maximumRequests
-            options.deadline = deadline
-            return CountingByteSource(try HTTPByteSource(url: input, options: options))
+    /// How a URL is fetched: the headers and budgets the options give.
+    private var fetchOptions: HTTPFetchOptions {
+        var options = HTTPFetchOptions()
+        options.headers = headers.map { header in
+            let parts = header.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]).trimmingCharacters(in: .whitespaces),
+                    parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+        }
+        options.maximumBytes = maximumBytes
+        options.maximumRequests = maximumRequests
+        options.deadline = deadline
+        return options
+    }
+
+    /// The input as a URL fetched with these options, nil for a file.
+    func httpInput() throws -> HTTPInput? {
+        isURL ? try HTTPInput(url: input, options: fetchOptions) : nil
+    }
+
+    /// Opens the input as a byte source that counts what it reads; `known` (for a URL) starts it from a version
+    /// read before, so every request carries If-Range.
+    func openSource(known: KnownVersion? = nil) throws -> any ByteSource {
+        if let http = try httpInput() {
+            return CountingByteSource(try http.open(known: known))
         }
         return CountingByteSource(try FileByteSource(path: input))
     }
 
     /// Opens the input, or prints why not as one line and exits with the matching code.
-    func openSourceOrExit() throws -> any ByteSource {
+    func openSourceOrExit(known: KnownVersion? = nil) throws -> any ByteSource {
         do {
-            return try openSource()
+            return try openSource(known: known)
         } catch {
             printError(errorMessage(error, about: input))
             throw ExitCode.forError(error)
@@ -78,8 +89,8 @@ struct InputOptions: ParsableArguments {
 
     /// Opens the input and runs `body` on it. An error other than an exit code is told as one line about the input,
     /// then the statistics of what was fetched, and becomes the exit code sysexits.h gives it.
-    func withOpenedSource(_ body: (any ByteSource) async throws -> Void) async throws {
-        let source = try openSourceOrExit()
+    func withOpenedSource(known: KnownVersion? = nil, _ body: (any ByteSource) async throws -> Void) async throws {
+        let source = try openSourceOrExit(known: known)
         do {
             try await body(source)
         } catch let error as ExitCode {

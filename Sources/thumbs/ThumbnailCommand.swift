@@ -60,6 +60,13 @@ struct ThumbnailCommand: AsyncParsableCommand {
             help: "Also write the placeholder as the picture it stands for (a PNG, 32 px along the longer side).")
     var placeholderImage: String?
 
+    @Option(name: .customLong("cache-dir"),
+            help: "For URLs: keep the movie's index in this directory, so that the next thumbnail of the URL reads only its picture (checked with If-Range).")
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("cache-size"), help: "Megabytes the --cache-dir directory may hold (the least recently used indexes go first).")
+    var cacheSize: Int = 64
+
     @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg or .webp file name (or another with --format), or - for standard output.")
     var output: String?
 
@@ -140,8 +147,21 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let toleranceAfter { options.requestedTimeToleranceAfter = toleranceAfter }
         let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
-        try await source.withOpenedSource { input in
-            let thumbnail = try await ThumbnailGenerator(source: input, options: options, locator: source.locator(fragments: .onDemand)).image(at: time)
+        let cache = try source.isURL ? cacheDirectory.map { try MovieIndexDirectory(path: $0, maximumBytes: cacheSize << 20) } : nil
+        let identity = try source.httpInput()?.identity ?? source.input
+        let kept = cache?.entry(for: identity)
+        try await source.withOpenedSource(known: kept?.known) { opened in
+            var input = opened
+            let thumbnail: Thumbnail
+            do {
+                thumbnail = try await makeThumbnail(from: input, movie: kept?.movie, at: time, options: options, cache: cache, identity: identity)
+            } catch let error as any ByteSourceError where error.isResourceChanged && kept != nil {
+                // Replaced since its index was kept: forget it and start again.
+                cache?.remove(identity)
+                await source.printStats(of: input)
+                input = try source.openSource()
+                thumbnail = try await makeThumbnail(from: input, movie: nil, at: time, options: options, cache: cache, identity: identity)
+            }
             if let output { try writeOutput(thumbnail.encoded, to: output) }
             if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
             if let placeholderImage, let hash = thumbnail.placeholder {
@@ -158,6 +178,19 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 "decodedSamples": Double(thumbnail.decodedSamples),
             ], labels: ["placeholder": thumbnail.placeholder?.base64])
         }
+    }
+
+    /// The thumbnail of `input` at `time` (from `movie` when its index is known), its index kept in `cache` when read
+    /// here.
+    private func makeThumbnail(from input: any ByteSource, movie: Movie?, at time: ThumbnailTime?, options: ThumbnailOptions,
+                               cache: MovieIndexDirectory?, identity: String) async throws -> Thumbnail {
+        let generator = ThumbnailGenerator(source: input, options: options, movie: movie, locator: source.locator(fragments: .onDemand))
+        let thumbnail = try await generator.image(at: time)
+        if movie == nil, let cache {
+            try cache.store(indexBytes: await generator.indexBytes, fragmentsOnDemand: true, known: await KnownVersion(of: input),
+                            for: identity)
+        }
+        return thumbnail
     }
 
     private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }

@@ -120,4 +120,47 @@ import Thumbs
         let bytes = try #require(json["bytes"] as? Int)
         #expect(bytes > 20_000 && bytes < movie.count, "\(bytes) of \(movie.count) bytes")
     }
+
+    /// Runs `thumbs thumbnail url --cache-dir dir -o out` and gives the picture's bytes.
+    static func thumbnail(of url: String, cacheDirectory: String) throws -> Data {
+        let output = temporaryPath("cached.png")
+        let run = try InfoCommandTests.run(["thumbnail", url, "--cache-dir", cacheDirectory, "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try Data(contentsOf: URL(fileURLWithPath: output))
+    }
+
+    @Test(arguments: ["h264-bframes", "fragmented"])
+    func aKeptIndexMakesTheNextThumbnailOfAURLOneRequest(_ name: String) async throws {
+        let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes(name)])
+        defer { Task { try? await server.shutdown() } }
+        let directory = Self.temporaryPath("index-cache")
+        let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        let listed = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(listed.count == 1 && listed.allSatisfy { $0.hasSuffix(".movieindex") })
+        server.resetLog()
+        let second = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        #expect(second == first)
+        // The keyframe alone, asked for only if the resource is still the version the index was read from.
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.ifRange != nil)
+        #expect(server.requests.first?.status == 206)
+    }
+
+    @Test func aReplacedResourceIsReadAgainAndItsIndexKeptAnew() async throws {
+        let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-bframes")])
+        defer { Task { try? await server.shutdown() } }
+        let directory = Self.temporaryPath("index-cache")
+        let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        // A new ETag from now on: the kept index's If-Range no longer matches, and the server answers 200.
+        let served = server.requests.count
+        server.update { $0.changeETagAfterRequests = served }
+        server.resetLog()
+        let second = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        #expect(second == first)
+        #expect(server.requests.first?.status == 200)
+        #expect(server.requests.count > 1)
+        server.resetLog()
+        _ = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        #expect(server.requests.count == 1)
+    }
 }

@@ -4,7 +4,7 @@ extension MovieLocator {
     /// concurrent batch of small reads, none for a moof inside `held` (the bytes `locate(in:)` kept). The result's
     /// `heldBytes` are what those reads brought past the moofs (the start of their media data) when they are a few
     /// (`mediaKeepingReads`), its `reads` and
-    /// `topLevelBoxes` the reads made and the moofs read.
+    /// `topLevelBoxes` the reads made and the moofs read, its `indexBytes` the moofs' bytes.
     ///
     /// A moof of the indexed track that does not give its decode time (tfdt) cannot be placed on the timeline
     /// without the ones before it: then every moof is read. Returns `movie` itself when it has no fragment index.
@@ -44,7 +44,7 @@ extension MovieLocator {
         let more = try Movie(parts: parts, limits: options.limits, fragmentIndex: index,
                              readSubsegments: read.union(wanted).sorted())
         return Result(movie: more, reads: found.reads, fileLength: unchanged.fileLength,
-                      topLevelBoxes: found.moofs.map(\.header), heldBytes: found.media)
+                      topLevelBoxes: found.moofs.map(\.header), heldBytes: found.media, indexBytes: found.moofBytes)
     }
 
     /// Most moofs read at once whose media bytes are kept (a thumbnail's one to three, not a whole file's).

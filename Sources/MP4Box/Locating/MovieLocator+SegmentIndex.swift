@@ -6,7 +6,7 @@ extension MovieLocator {
     /// the moofs in file order and the offset just past the last subsegment, or nil when the index does not
     /// describe plain media subsegments that start with a moof (the caller then walks the boxes as usual).
     func readFragments(indexedBy sidx: SegmentIndexBox, source: any ByteSource, window: inout ReadWindow,
-                       diagnostics: inout [ParseDiagnostic]) async throws -> (fragments: [ContainerBox], end: UInt64)? {
+                       diagnostics: inout [ParseDiagnostic]) async throws -> (fragments: [ContainerBox], bytes: HeldBytes, end: UInt64)? {
         guard !sidx.references.isEmpty,
               sidx.references.allSatisfy({ !$0.referencesIndex && $0.referencedSize > 0 }),
               sidx.references.count <= options.limits.maximumFragmentCount else { return nil }
@@ -18,17 +18,17 @@ extension MovieLocator {
         for record in read.reads {
             window.record(range: record.range, byteCount: record.byteCount)
         }
-        return (read.moofs, last.offset + last.size)
+        return (read.moofs, read.moofBytes, last.offset + last.size)
     }
 
-    /// The moofs that start each of `subsegments` (byte ranges), in their order, with the reads made and, when
-    /// `keepingMedia`, the bytes they brought past the moofs (the start of each subsegment's media data); nil when
+    /// The moofs that start each of `subsegments` (byte ranges), in their order, with their bytes, the reads made and,
+    /// when `keepingMedia`, the bytes they brought past the moofs (the start of each subsegment's media data); nil when
     /// one does not start with a moof that fits in it.
     ///
     /// The first `fragmentProbeSize` bytes of every subsegment are read in one concurrent batch (a probe inside
     /// `held` costs no read), and a moof longer than its probe is completed with one more read.
     func readMoofs(startingEach subsegments: [Range<UInt64>], from source: any ByteSource, held: HeldBytes,
-                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], reads: [Read], media: HeldBytes)? {
+                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes)? {
         let probe = max(64, options.fragmentProbeSize)
         let ranges = subsegments.map { $0.lowerBound..<($0.lowerBound + min(probe, UInt64($0.count))) }
         let kept = ranges.map { held.bytes($0) }
@@ -43,6 +43,7 @@ extension MovieLocator {
         }
         var moofs: [ContainerBox] = []
         var media = HeldBytes()
+        var moofBytes = HeldBytes()
         for (index, bytes) in probes.enumerated() {
             let available = UInt64(subsegments[index].count)
             var reader = BoxReader(bytes: bytes, fileOffset: ranges[index].lowerBound, limits: options.limits)
@@ -52,7 +53,7 @@ extension MovieLocator {
                 throw MP4Error(.limitExceeded, path: "moof", offset: header.offset,
                                "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
             }
-            var moofBytes = bytes
+            var bytesOfMoof = bytes
             if UInt64(bytes.count) < size {
                 let rest = ranges[index].upperBound..<(ranges[index].lowerBound + size)
                 let more = try await source.read(rest)
@@ -60,16 +61,18 @@ extension MovieLocator {
                 guard UInt64(more.count) == UInt64(rest.count) else {
                     throw MP4Error(.needMoreBytes, path: "moof", offset: rest.lowerBound, "file ends inside moof")
                 }
-                moofBytes += more
+                bytesOfMoof += more
             } else if keepingMedia, UInt64(bytes.count) > size, readHere.contains(index) {
                 media.insert(Array(bytes[Int(size)...]), at: header.offset + size)
             }
-            let box = try MovieParser.parseTopLevelBox(bytes: Array(moofBytes.prefix(Int(size))), fileOffset: header.offset,
+            let whole = Array(bytesOfMoof.prefix(Int(size)))
+            let box = try MovieParser.parseTopLevelBox(bytes: whole, fileOffset: header.offset,
                                                        limits: options.limits, diagnostics: &diagnostics)
+            moofBytes.insert(whole, at: header.offset)
             guard let moof = box as? ContainerBox else { return nil }
             moofs.append(moof)
         }
-        return (moofs, reads, media)
+        return (moofs, moofBytes, reads, media)
     }
 
 

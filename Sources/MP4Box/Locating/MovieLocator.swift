@@ -75,6 +75,11 @@ public struct MovieLocator: Sendable {
         /// without reading them again (`SampleFetcher` in `Thumbs` does).
         public var heldBytes: HeldBytes
 
+        /// The bytes of the index boxes read whole (ftyp, styp, moov, sidx, moof, mfra), at their file offsets: what
+        /// `MovieParser.parse(indexBoxes:fragmentsOnDemand:limits:)` makes the movie again from, without the file
+        /// (for an index kept on disk). Empty when moov was read in part (`readsOnlyVideoTracks`).
+        public var indexBytes = HeldBytes()
+
         /// Total bytes read.
         public var bytesRead: Int { reads.reduce(0) { $0 + $1.byteCount } }
     }
@@ -107,6 +112,8 @@ public struct MovieLocator: Sendable {
         var diagnostics: [ParseDiagnostic] = []
         var position: UInt64 = 0
         var fragmentIndex: FragmentIndex?
+        var indexBytes = HeldBytes()
+        var indexIsWhole = true
         while true {
             if let length = window.length, position >= length { break }
             let header: BoxHeader
@@ -165,6 +172,7 @@ public struct MovieLocator: Sendable {
                    !window.contains(position..<position + size) {
                     let moov = try await readVideoTracksOnly(moov: header, window: &window, diagnostics: &diagnostics)
                     try parts.add(moov, limits: options.limits)
+                    indexIsWhole = false
                     position += size
                     if moov.container("mvex") == nil || options.fragmentReading == .none { break }
                     continue
@@ -176,6 +184,7 @@ public struct MovieLocator: Sendable {
                 let box = try MovieParser.parseTopLevelBox(bytes: boxBytes, fileOffset: position, limits: options.limits,
                                                            diagnostics: &diagnostics)
                 try parts.add(box, limits: options.limits)
+                indexBytes.insert(boxBytes, at: position)
                 // A segment index after a fragmented moov: read every moof it points at in one batch.
                 if let sidx = box as? SegmentIndexBox, parts.fragments.isEmpty, options.fragmentReading == .all,
                    let moov = parts.moov, moov.container("mvex") != nil, parts.segmentIndexes.count == 1,
@@ -186,6 +195,7 @@ public struct MovieLocator: Sendable {
                     for fragment in indexed.fragments {
                         try parts.add(fragment, limits: options.limits)
                     }
+                    for span in indexed.bytes.spans { indexBytes.insert(span.bytes, at: span.offset) }
                     position = indexed.end
                     continue
                 }
@@ -209,7 +219,7 @@ public struct MovieLocator: Sendable {
             header.offset..<(header.endOffset ?? .max)
         }
         return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers,
-                      heldBytes: window.held.removing(indexRanges))
+                      heldBytes: window.held.removing(indexRanges), indexBytes: indexIsWhole ? indexBytes : HeldBytes())
     }
 
     /// The index of the fragments of `parts`' video track when its segment index lists plain media subsegments
@@ -218,17 +228,23 @@ public struct MovieLocator: Sendable {
     /// as DASH packagers write) covers that segment only, and a file of unknown length cannot show where it ends.
     private static func fragmentIndex(of parts: TopLevelBoxes, firstMoofAt firstMoof: UInt64, window: ReadWindow,
                                       limits: ParseLimits) throws(MP4Error) -> FragmentIndex? {
-        guard parts.moov?.container("mvex") != nil, let length = window.length,
-              let track = try Movie(parts: parts, limits: limits).primaryVideoTrack,
-              track.samples.count == 0,  // samples in moov too (a partially fragmented file): read everything
-              let sidx = parts.segmentIndexes.first(where: { $0.referenceID == track.id }),
-              let index = FragmentIndex(sidx: sidx, timescale: track.timescale, limits: limits),
+        guard let length = window.length, let index = try fragmentIndex(of: parts, limits: limits),
               index.subsegments.first?.byteRange.lowerBound == firstMoof,
               let end = index.subsegments.last?.byteRange.upperBound, end <= length else { return nil }
         if end == length { return index }
         guard let after = window.cachedBytes(from: end, maximum: 8), after.count == 8,
               Self.trailingTypes.contains(FourCC(rawValue: after[4..<8].reduce(0) { $0 << 8 | UInt32($1) })) else { return nil }
         return index
+    }
+
+    /// The index the segment index of `parts`' video track gives, when the movie is fragmented and moov has no
+    /// samples of its own (a partially fragmented file has all its fragments read).
+    static func fragmentIndex(of parts: TopLevelBoxes, limits: ParseLimits) throws(MP4Error) -> FragmentIndex? {
+        guard parts.moov?.container("mvex") != nil,
+              let track = try Movie(parts: TopLevelBoxes(moov: parts.moov), limits: limits).primaryVideoTrack,
+              track.samples.count == 0,
+              let sidx = parts.segmentIndexes.first(where: { $0.referenceID == track.id }) else { return nil }
+        return FragmentIndex(sidx: sidx, timescale: track.timescale, limits: limits)
     }
 
     /// Boxes that may follow the last fragment of a file whose sidx indexes all of them.

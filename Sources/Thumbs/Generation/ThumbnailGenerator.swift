@@ -23,6 +23,9 @@ public actor ThumbnailGenerator {
     private let locator: MovieLocator
     /// Media bytes read while locating the index (a keyframe in the head of a short file costs no further read).
     private var heldBytes = HeldBytes()
+    /// The bytes of the index boxes this generator read (`MovieLocator.Result.indexBytes`, with the moofs read on
+    /// demand since), for keeping the index elsewhere (`MovieIndexDirectory`); empty for a movie given at `init`.
+    public private(set) var indexBytes = HeldBytes()
 
     /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache). The
     /// default `locator` reads a fragmented movie's moofs on demand: a thumbnail reads the ones its time needs.
@@ -58,6 +61,7 @@ public actor ThumbnailGenerator {
         let located = try await locator.locate(in: source)
         movie = located.movie
         heldBytes = located.heldBytes
+        indexBytes = located.indexBytes
         return located.movie
     }
 
@@ -297,6 +301,9 @@ public actor ThumbnailGenerator {
     private func readingFragments(_ subsegments: [Int], of movie: Movie) async throws -> Movie {
         let read = try await locator.readingFragments(subsegments, of: movie, in: source, held: heldBytes)
         if read.movie.readSubsegments.count > self.movie?.readSubsegments.count ?? 0 { self.movie = read.movie }
+        if !indexBytes.spans.isEmpty {  // a whole index read here, now with more of its moofs
+            for span in read.indexBytes.spans { indexBytes.insert(span.bytes, at: span.offset) }
+        }
         if read.heldBytes.byteCount <= Self.heldFragmentBytes {
             for span in read.heldBytes.spans { heldBytes.insert(span.bytes, at: span.offset) }
         }

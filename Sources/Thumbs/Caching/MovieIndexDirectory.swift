@@ -1,0 +1,156 @@
+import Foundation
+import MP4Box
+
+/// Movie indexes kept on disk from one process to the next (`thumbs thumbnail --cache-dir`): the index boxes a
+/// generator read (`ThumbnailGenerator.indexBytes`) and the version of the resource they are of, one file per input
+/// identity, at most `maximumBytes` in all (the least recently used go first).
+///
+/// A kept index is meant to be used with a source opened at its version (`MovieInput.open(known:)`): over HTTP
+/// every request then carries If-Range, so a resource replaced since is refused (a `ByteSourceError` whose
+/// `isResourceChanged` is true) rather than read at stale offsets; `remove(_:)` the entry and read the index again.
+public struct MovieIndexDirectory: Sendable {
+    /// One kept index.
+    public struct Entry: Sendable {
+        /// The movie, made again from `indexBytes`.
+        public var movie: Movie
+        /// The version the index is of.
+        public var known: KnownVersion
+        /// The index boxes.
+        public var indexBytes: HeldBytes
+    }
+
+    /// Where the files are.
+    public let directory: URL
+    /// Most bytes the files take together.
+    public let maximumBytes: Int
+
+    /// The directory at `path` (made when missing), holding at most `maximumBytes`.
+    /// - Throws: what creating the directory throws.
+    public init(path: String, maximumBytes: Int = 64 << 20) throws {
+        directory = URL(fileURLWithPath: path, isDirectory: true)
+        self.maximumBytes = max(0, maximumBytes)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The index kept for `identity`, marked as just used; nil when there is none, or when its file is not one this
+    /// version wrote or no longer makes a movie (such a file is removed).
+    public func entry(for identity: String, limits: ParseLimits = ParseLimits()) -> Entry? {
+        let file = fileURL(for: identity)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+              let size = (attributes[.size] as? NSNumber)?.intValue, size <= maximumBytes,
+              let data = try? Data(contentsOf: file) else { return nil }
+        guard let stored = IndexFile(data: data), stored.header.identity == identity,
+              let movie = try? MovieParser.parse(indexBoxes: stored.indexBytes, fragmentsOnDemand: stored.header.fragmentsOnDemand,
+                                                 limits: limits) else {
+            try? FileManager.default.removeItem(at: file)
+            return nil
+        }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
+        return Entry(movie: movie, known: KnownVersion(length: stored.header.length, version: stored.header.version),
+                     indexBytes: stored.indexBytes)
+    }
+
+    /// Keeps `indexBytes` (read by a locator reading fragments as `fragmentsOnDemand` says) of the version `known`
+    /// for `identity`, then removes the least recently used files past `maximumBytes`. Nothing is kept without
+    /// index bytes, without a version to check them by, or larger than `maximumBytes` alone.
+    /// - Throws: what writing the file throws.
+    public func store(indexBytes: HeldBytes, fragmentsOnDemand: Bool, known: KnownVersion, for identity: String) throws {
+        guard !indexBytes.spans.isEmpty, known.version != nil else { return }
+        let data = IndexFile(header: .init(identity: identity, length: known.length, version: known.version,
+                                           fragmentsOnDemand: fragmentsOnDemand,
+                                           spans: indexBytes.spans.map { .init(offset: $0.offset, count: $0.bytes.count) }),
+                             indexBytes: indexBytes).data
+        guard data.count <= maximumBytes else { return }
+        let file = fileURL(for: identity)
+        try data.write(to: file, options: .atomic)
+        trim(keeping: file)
+    }
+
+    /// Forgets the index kept for `identity`.
+    public func remove(_ identity: String) {
+        try? FileManager.default.removeItem(at: fileURL(for: identity))
+    }
+
+    /// Removes the least recently used index files until the rest fit in `maximumBytes` (`kept` last of all).
+    private func trim(keeping kept: URL) {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
+        var entries = files.filter { $0.pathExtension == Self.fileExtension }.compactMap { file -> (URL, Int, Date)? in
+            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { return nil }
+            return (file, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast)
+        }
+        entries.sort { ($0.0.lastPathComponent == kept.lastPathComponent ? 1 : 0, $0.2) < ($1.0.lastPathComponent == kept.lastPathComponent ? 1 : 0, $1.2) }
+        var total = entries.reduce(0) { $0 + $1.1 }
+        for (file, size, _) in entries where total > maximumBytes {
+            try? FileManager.default.removeItem(at: file)
+            total -= size
+        }
+    }
+
+    /// The file for `identity`: a 64-bit FNV-1a hash of it names the file, and the identity inside tells hashes apart.
+    private func fileURL(for identity: String) -> URL {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in identity.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return directory.appendingPathComponent(String(hash, radix: 16) + "." + Self.fileExtension)
+    }
+
+    static let fileExtension = "movieindex"
+}
+
+/// An index file: a magic line, the length of a JSON header (4 bytes, big-endian), the header, then the bytes of
+/// each span the header lists, one after another.
+private struct IndexFile {
+    struct Header: Codable {
+        struct Span: Codable {
+            var offset: UInt64
+            var count: Int
+        }
+
+        var identity: String
+        var length: UInt64?
+        var version: String?
+        var fragmentsOnDemand: Bool
+        var spans: [Span]
+    }
+
+    static let magic = Array("thumbs movie index 1\n".utf8)
+
+    var header: Header
+    var indexBytes: HeldBytes
+
+    init(header: Header, indexBytes: HeldBytes) {
+        self.header = header
+        self.indexBytes = indexBytes
+    }
+
+    /// Reads a file's bytes; nil when they are not an index file whose spans fill it exactly.
+    init?(data: Data) {
+        let bytes = [UInt8](data)
+        let start = Self.magic.count + 4
+        guard bytes.count >= start, Array(bytes[0..<Self.magic.count]) == Self.magic else { return nil }
+        let headerLength = bytes[Self.magic.count..<start].reduce(0) { $0 << 8 | Int($1) }
+        guard headerLength <= bytes.count - start,
+              let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[start..<start + headerLength])) else { return nil }
+        var position = start + headerLength
+        var held = HeldBytes()
+        for span in header.spans {
+            guard span.count > 0, span.count <= bytes.count - position, span.offset <= .maximumFileOffset else { return nil }
+            held.insert(Array(bytes[position..<position + span.count]), at: span.offset)
+            position += span.count
+        }
+        guard position == bytes.count else { return nil }
+        self.header = header
+        indexBytes = held
+    }
+
+    var data: Data {
+        let json = (try? JSONEncoder().encode(header)) ?? Data()
+        var bytes = Self.magic
+        bytes += withUnsafeBytes(of: UInt32(json.count).bigEndian) { Array($0) }
+        bytes += json
+        for span in indexBytes.spans { bytes += span.bytes }
+        return Data(bytes)
+    }
+}
