@@ -171,6 +171,8 @@ public final class HTTPByteSource: ByteSource {
         case suffix(UInt64)
         /// The first `head` bytes and the last `tail` bytes (the length, when known, names the tail's first byte).
         case ends(head: UInt64, tail: UInt64, length: UInt64?)
+        /// Several ranges, ascending and apart, none empty.
+        case several([Range<UInt64>])
 
         var header: String {
             switch self {
@@ -178,6 +180,7 @@ public final class HTTPByteSource: ByteSource {
             case .suffix(let count): "bytes=-\(count)"
             case .ends(let head, let tail, let length?): "bytes=0-\(head - 1),\(length - tail)-\(length - 1)"
             case .ends(let head, let tail, nil): "bytes=0-\(head - 1),-\(tail)"
+            case .several(let ranges): "bytes=" + ranges.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ",")
             }
         }
 
@@ -193,13 +196,18 @@ public final class HTTPByteSource: ByteSource {
             case .bounded(let range): .bounded(range)
             case .suffix(let count): .suffix(count)
             case .ends(let head, _, _): .bounded(0..<head)
+            case .several(let ranges): .bounded(ranges[0])
             }
         }
 
-        /// Whether the ends asked for cover a resource of `length` bytes (a whole answer is then no Range ignored).
-        func endsCover(length: UInt64) -> Bool {
-            if case .ends(let head, let tail, _) = self { return length <= head.saturatingAdd(tail) }
-            return false
+        /// Whether the ranges asked for add up to a resource of `length` bytes or more (a whole answer is then no
+        /// Range ignored: nginx answers so).
+        func asksForAll(length: UInt64) -> Bool {
+            switch self {
+            case .ends(let head, let tail, _): length <= head.saturatingAdd(tail)
+            case .several(let ranges): length <= ranges.reduce(0) { $0.saturatingAdd(UInt64($1.count)) }
+            case .bounded, .suffix: false
+            }
         }
 
         var isEnds: Bool {
@@ -207,11 +215,20 @@ public final class HTTPByteSource: ByteSource {
             return false
         }
 
+        /// Whether it asks for more than one range (a 206 may then be multipart, or one range merging several).
+        var isMultiple: Bool {
+            switch self {
+            case .ends, .several: true
+            case .bounded, .suffix: false
+            }
+        }
+
         /// The range checked against budgets and named in errors: for the ends, the head.
         var range: Range<UInt64>? {
             switch self {
             case .bounded(let range): range
             case .ends(let head, _, _): 0..<head
+            case .several(let ranges): ranges[0].lowerBound..<ranges[ranges.count - 1].upperBound
             case .suffix: nil
             }
         }
@@ -222,6 +239,8 @@ public final class HTTPByteSource: ByteSource {
         var offset: UInt64
         /// The last bytes of the resource and their offset, when a request for the ends brought them.
         var tail: (bytes: [UInt8], offset: UInt64)?
+        /// The parts of a multipart answer to a request for several ranges, with their offsets.
+        var parts: [(offset: UInt64, bytes: [UInt8])] = []
     }
 
     /// A failure worth another attempt, with what to throw when attempts run out.
@@ -229,7 +248,7 @@ public final class HTTPByteSource: ByteSource {
         var final: FetchError
     }
 
-    private func withRetries(range: Range<UInt64>?, _ body: (Int) async throws -> Fetched) async throws -> Fetched {
+    func withRetries(range: Range<UInt64>?, _ body: (Int) async throws -> Fetched) async throws -> Fetched {
         var attempt = 0
         while true {
             attempt += 1
@@ -245,7 +264,7 @@ public final class HTTPByteSource: ByteSource {
         }
     }
 
-    private func fetch(_ spec: RangeSpec, attempt: Int) async throws -> Fetched {
+    func fetch(_ spec: RangeSpec, attempt: Int) async throws -> Fetched {
         let started = try await ledger.begin(url: url, range: spec.range)
         let record = RequestRecord(spec: spec, attempt: attempt)
         do {
@@ -289,16 +308,21 @@ public final class HTTPByteSource: ByteSource {
         let seen = Validator(etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
         switch response.status.code {
         case 206:
-            if spec.isEnds, let boundary = response.headers.first(name: "Content-Type").flatMap(MultipartByteRanges.boundary(contentType:)) {
-                return try await collectEnds(response, boundary: boundary, spec: spec, validator: seen, record: record)
+            if spec.isMultiple, let boundary = response.headers.first(name: "Content-Type").flatMap(MultipartByteRanges.boundary(contentType:)) {
+                if spec.isEnds {
+                    return try await collectEnds(response, boundary: boundary, spec: spec, validator: seen, record: record)
+                }
+                return try await collectParts(response, boundary: boundary, spec: spec, validator: seen, record: record)
             }
             guard let header = response.headers.first(name: "Content-Range"), let contentRange = ContentRange(header) else {
                 throw FetchError(.invalidResponse, url: url, range: range, status: 206, "206 without a usable content-range")
             }
             switch spec.answeredWhole {
             case .bounded(let asked):
-                // For the ends, a server may also merge both ranges into one that runs to the end.
-                let merged = spec.isEnds && contentRange.completeLength == contentRange.last + 1
+                // For the ends, a server may also merge both ranges into one that runs to the end; several ranges, into
+                // one that reaches into the later ones.
+                let merged = spec.isEnds ? contentRange.completeLength == contentRange.last + 1
+                    : spec.isMultiple && contentRange.last < (spec.range?.upperBound ?? 0)
                 guard contentRange.first == asked.lowerBound, contentRange.last < asked.upperBound || merged else {
                     throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
                                      "content-range \(header) does not match the request")
@@ -322,7 +346,7 @@ public final class HTTPByteSource: ByteSource {
                 .flatMap { $0 <= .maximumFileOffset ? $0 : nil }
             try await checkChange(validator: seen, length: contentLength, range: range, status: 200)
             // Ends that together cover the resource may rightly come back whole (nginx answers so): not ignored.
-            if !(contentLength.map(spec.endsCover(length:)) ?? false) { await ledger.noteIgnoredRange() }
+            if !(contentLength.map(spec.asksForAll(length:)) ?? false) { await ledger.noteIgnoredRange() }
             switch spec.answeredWhole {
             case .bounded(let asked):
                 if contentLength.map({ $0 <= options.maximumKeptBodyBytes }) ?? true {
@@ -498,6 +522,7 @@ final class RequestRecord {
     var firstByte: ContinuousClock.Instant?
 
     init(spec: HTTPByteSource.RangeSpec, attempt: Int) {
+        // For several ranges: from the first byte of the first to the end of the last.
         var suffix: UInt64?
         if case .suffix(let count) = spec { suffix = count }
         entry = FetchStats.Request(start: spec.range?.lowerBound ?? 0, end: spec.range?.upperBound, suffixLength: suffix,

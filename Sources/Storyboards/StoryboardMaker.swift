@@ -56,7 +56,8 @@ public struct StoryboardMaker: Sendable {
                                  + "\(Renderer.maximumOutputPixelCount) pixels")
         }
         let render = renderOptions(for: track, tileSize: tileSize)
-        let groups = plan.fetchGroups(maximumGap: options.coalescingGap)
+        // Where a request costs a round trip, keyframes apart are asked for together.
+        let groups = plan.fetchGroups(maximumGap: options.coalescingGap, joiningApart: source.coalescingGap > 0)
         let decodes = options.maximumConcurrentDecodes ?? max(1, ProcessInfoCores.active)
         let fetchLimiter = AsyncLimiter(limit: options.maximumConcurrentFetches)
         let decodeLimiter = AsyncLimiter(limit: decodes)
@@ -83,7 +84,7 @@ public struct StoryboardMaker: Sendable {
                     group.addTask {
                         let samples = ordinals.map { keyframes[$0].sample }
                         let bytes = try await fetchLimiter.run {
-                            try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap, concurrency: 1)
+                            try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap)
                         }
                         try Task.checkCancellation()
                         return try await decodeLimiter.run {

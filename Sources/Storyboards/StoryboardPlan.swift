@@ -90,9 +90,11 @@ public struct StoryboardPlan: Sendable {
     }
 
     /// Runs of consecutive keyframes (positions in `keyframes`) whose byte ranges follow each other with at most
-    /// `maximumGap` bytes between them: each run is one read. Runs hold at most `maximumCount` keyframes and
-    /// `maximumBytes` bytes.
-    public func fetchGroups(maximumGap: UInt64, maximumCount: Int = 16, maximumBytes: UInt64 = 8 << 20) -> [Range<Int>] {
+    /// `maximumGap` bytes between them: each run is one read. With `joiningApart`, keyframes further apart join a
+    /// run too: its ranges are then asked for together (`ByteSource.read(ranges:)`, one request over HTTP where the
+    /// server answers several ranges). Runs hold at most `maximumCount` keyframes and `maximumBytes` bytes.
+    public func fetchGroups(maximumGap: UInt64, joiningApart: Bool = false, maximumCount: Int = 16,
+                            maximumBytes: UInt64 = 8 << 20) -> [Range<Int>] {
         var groups: [Range<Int>] = []
         var start = 0
         var bytes: UInt64 = 0
@@ -100,7 +102,8 @@ public struct StoryboardPlan: Sendable {
             let range = keyframes[ordinal].sample.byteRange
             if ordinal > start {
                 let previous = keyframes[ordinal - 1].sample.byteRange
-                let follows = range.lowerBound >= previous.upperBound && range.lowerBound - previous.upperBound <= maximumGap
+                let follows = range.lowerBound >= previous.upperBound
+                    && (joiningApart || range.lowerBound - previous.upperBound <= maximumGap)
                 if !follows || ordinal - start >= maximumCount || bytes + UInt64(range.count) > maximumBytes {
                     groups.append(start..<ordinal)
                     start = ordinal

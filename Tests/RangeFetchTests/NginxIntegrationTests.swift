@@ -85,4 +85,34 @@ import Testing
             #expect(stats.bytes == (try FileManager.default.attributesOfItem(atPath: Fixtures.path(name))[.size] as? NSNumber)?.uint64Value)
         }
     }
+
+    /// Every sync sample of a fixture in one request: nginx answers multipart/byteranges, and each sample's bytes are
+    /// the file's.
+    @Test(arguments: ["h264-bframes", "hevc-8bit", "fragmented"])
+    func severalRangesAreOneRequestToNginx(_ name: String) async throws {
+        guard let nginx = Self.nginx else { return }
+        let path = "/" + Fixtures.fileName(name)
+        let before = nginx.sent(path: path)
+        let movie = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name))).movie
+        let track = try #require(movie.primaryVideoTrack)
+        let ranges = try (0..<track.samples.syncSampleCount).map {
+            try track.samples.sample(at: track.samples.sampleIndex(ofSyncSample: $0)).byteRange
+        }
+        #expect(ranges.count > 1)
+        let source = try HTTPByteSource(url: nginx.url(Fixtures.fileName(name)))
+        let read = try await source.read(ranges: ranges)
+        let file = try Fixtures.bytes(name)
+        #expect(read == ranges.map { Array(file[Int($0.lowerBound)..<Int($0.upperBound)]) })
+        #expect(await source.statistics?.requests == 1)
+        var sent = (requests: 0, bytes: 0)
+        for _ in 0..<50 {
+            let now = nginx.sent(path: path)
+            sent = (now.requests - before.requests, now.bytes - before.bytes)
+            if sent.requests >= 1 { break }
+            try await Task.sleep(nanoseconds: 20_000_000)    // nginx logs a request after answering it
+        }
+        #expect(sent.requests == 1)
+        // The samples and, for each part, its boundary and headers.
+        #expect(sent.bytes < ranges.reduce(0) { $0 + $1.count } + 120 * ranges.count)
+    }
 }

@@ -110,7 +110,8 @@ import Thumbs
     /// A thumbnail of `fragmented` just after its fourth keyframe (ffprobe's), which starts the fourth subsegment,
     /// with 16 KiB ends (the head holds the first subsegment, the tail the mfra after the last) and 1 KiB moof
     /// probes: the ends, the one moof, the keyframe.
-    static func fragmentedThumbnail(from source: any ByteSource) async throws -> (Thumbnail, Movie) {
+    static func fragmentedThumbnail(from source: any ByteSource, keyframe: Int = 3,
+                                    offset: Double = 0.05) async throws -> (Thumbnail, Movie) {
         var options = MovieLocator.Options(fragmentReading: .onDemand)
         options.headSize = 16 * 1024
         options.tailSize = 16 * 1024
@@ -121,8 +122,8 @@ import Thumbs
         let expected = try Fixtures.expectation("fragmented")
         let scale = Double(try #require(expected.timescale))
         let keyframes = expected.packets.filter(\.key).map { Double($0.pts) / scale }.sorted()
-        let thumbnail = try await generator.image(at: .seconds(keyframes[3] + 0.05))
-        #expect(abs(thumbnail.actualTime - keyframes[3]) < 0.0001)
+        let thumbnail = try await generator.image(at: .seconds(keyframes[keyframe] + offset))
+        #expect(abs(thumbnail.actualTime - keyframes[keyframe]) < 0.0001)
         return (thumbnail, try await generator.loadMovie())
     }
 
@@ -137,6 +138,21 @@ import Thumbs
         let keyframeEnd = try Self.keyframeEnd(at: thumbnail)
         #expect(server.requests.map(\.range) == ["bytes=0-16383,-16384", "bytes=\(moof)-\(moof + 1023)",
                                                  "bytes=\(moof + 1024)-\(keyframeEnd - 1)"])
+        #expect(await source.statistics?.roundTrips == 3)
+    }
+
+    @Test func aTimeJustBeforeAFragmentsKeyframeReadsBothMoofsInOneRequest() async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let source = try HTTPByteSource(url: server.url("/fragmented.mp4"))
+        // Just before the fifth keyframe: the fourth subsegment plays then, and the fifth's keyframe is nearer.
+        let (thumbnail, movie) = try await Self.fragmentedThumbnail(from: source, keyframe: 4, offset: -0.05)
+        let index = try #require(movie.fragmentIndex)
+        #expect(movie.readSubsegments == [0, 3, 4])
+        let (third, fourth) = (index.subsegments[3].byteRange.lowerBound, index.subsegments[4].byteRange.lowerBound)
+        let keyframeEnd = try Self.keyframeEnd(at: thumbnail)
+        #expect(server.requests.map(\.range) == ["bytes=0-16383,-16384", "bytes=\(third)-\(third + 1023),\(fourth)-\(fourth + 1023)",
+                                                 "bytes=\(fourth + 1024)-\(keyframeEnd - 1)"])
         #expect(await source.statistics?.roundTrips == 3)
     }
 

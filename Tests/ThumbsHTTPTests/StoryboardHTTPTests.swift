@@ -28,6 +28,11 @@ import Thumbs
         return used.values.sorted { $0.pts < $1.pts }
     }
 
+    /// The ranges a Range header asks for, as they are written (`bytes=a-b,c-d`: `a-b`, `c-d`).
+    static func parts(of header: String) -> [String] {
+        header.dropFirst("bytes=".count).split(separator: ",").map(String.init)
+    }
+
     @Test(arguments: Fixtures.videoNames)
     func bytesAreTheIndexPlusTheKeyframesUsed(_ name: String) async throws {
         let server = try await TestHTTPServer(files: ["/\(name).mp4": try Fixtures.bytes(name)])
@@ -61,17 +66,56 @@ import Thumbs
         let total = server.bodyBytes
         #expect(Double(total) <= Double(indexBytes + keyframeBytes) * 1.05,
                 "\(name): \(total) bytes, index \(indexBytes) + keyframes \(keyframeBytes)")
-        // Each keyframe outside the ends already read is one range request of exactly its bytes (ffprobe's pos and
-        // size), from where the held bytes stop when its start is in the head.
+        // Each keyframe outside the ends already read is asked for once, exactly its bytes (ffprobe's pos and size),
+        // from where the held bytes stop when its start is in the head; up to 16 of them in one request (the server
+        // answers multipart/byteranges).
         let unheld = keyframes.filter { key in
             !held.contains { $0.lowerBound <= key.pos && key.pos + UInt64(key.size) <= $0.upperBound }
         }
         let keyRanges = Set(unheld.map { key in
             let start = key.pos + UInt64(located.heldBytes.prefix(of: key.pos..<key.pos + UInt64(key.size)).count)
-            return "bytes=\(start)-\(key.pos + UInt64(key.size) - 1)"
+            return "\(start)-\(key.pos + UInt64(key.size) - 1)"
         })
         let sampleRequests = server.requests.dropFirst(indexRequests).compactMap(\.range)
-        #expect(Set(sampleRequests) == keyRanges)
-        #expect(sampleRequests.count == keyRanges.count)
+        let asked = sampleRequests.flatMap(Self.parts(of:))
+        #expect(Set(asked) == keyRanges)
+        #expect(asked.count == keyRanges.count)
+        #expect(sampleRequests.count == (keyRanges.count + 15) / 16)
+    }
+
+    @Test(arguments: [TestHTTPServer.MultipleRangeAnswer.firstRange, .whole])
+    func aServerThatAnswersOneRangeGivesTheSameStoryboard(_ answer: TestHTTPServer.MultipleRangeAnswer) async throws {
+        let name = "h264-bframes"
+        let server = try await TestHTTPServer(files: ["/\(name).mp4": try Fixtures.bytes(name)])
+        defer { Task { try? await server.shutdown() } }
+        var options = StoryboardOptions()
+        options.interval = 0.25
+        func make() async throws -> (Storyboard, [String: [UInt8]]) {
+            var files: [String: [UInt8]] = [:]
+            var locatorOptions = MovieLocator.Options()  // 16 KiB ends: the keyframes lie between them
+            locatorOptions.headSize = 16 * 1024
+            locatorOptions.tailSize = 16 * 1024
+            let storyboard = try await StoryboardMaker(source: try HTTPByteSource(url: server.url("/\(name).mp4")), options: options,
+                                                       locator: MovieLocator(options: locatorOptions))
+                .make { file, bytes in files[file] = bytes }
+            return (storyboard, files)
+        }
+        let (expected, expectedFiles) = try await make()
+        server.update { $0.multipleRanges = answer }
+        server.resetLog()
+        let (storyboard, files) = try await make()
+        #expect(storyboard.keyframeCount == expected.keyframeCount)
+        #expect(files == expectedFiles)
+        if answer == .firstRange {
+            // The ends (the head alone, then the tail), the keyframes between them asked for together (the first
+            // alone comes back), then each keyframe left out, alone.
+            let several = try #require(server.requests.firstIndex { Self.parts(of: $0.range ?? "").count > 2 })
+            let after = server.requests[(several + 1)...]
+            let left = Self.parts(of: try #require(server.requests[several].range)).count - 1
+            #expect(after.count == left && after.allSatisfy { $0.status == 206 && $0.range?.contains(",") == false })
+        } else {
+            // The whole file came back for the ends (short enough to keep): every keyframe is taken from it.
+            #expect(server.requests.map(\.status) == [200])
+        }
     }
 }

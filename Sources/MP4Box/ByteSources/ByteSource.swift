@@ -25,6 +25,12 @@ public protocol ByteSource: Sendable {
     /// - Throws: whatever the source's reads throw.
     func readEnds(head: UInt64, tail: UInt64) async throws -> FileEnds
 
+    /// Reads each of `ranges` (each clamped to the end of the source, as `read(_:)` does), in their order: in one
+    /// request where the transport can ask for several ranges at once (HTTP's `multipart/byteranges`), else as
+    /// reads side by side.
+    /// - Throws: whatever the source's reads throw.
+    func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]]
+
     /// Byte ranges at most this far apart are cheaper to read as one (0 for local files: merge only touching ranges).
     var coalescingGap: UInt64 { get }
 

@@ -70,6 +70,24 @@ public final class CountingByteSource: ByteSource {
         }
     }
 
+    /// The base's own reading of several ranges (one request where it can ask for all), counted as one request per
+    /// range, all under way together.
+    public func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] {
+        let watches = ranges.map { _ in begin() }
+        do {
+            let results = try await base.read(ranges: ranges)
+            for (index, range) in ranges.enumerated() {
+                end(start: range.lowerBound, end: range.upperBound, suffix: nil, bytes: results[index].count, watch: watches[index])
+            }
+            return results
+        } catch {
+            for (index, range) in ranges.enumerated() {
+                end(start: range.lowerBound, end: range.upperBound, suffix: nil, bytes: 0, watch: watches[index])
+            }
+            throw error
+        }
+    }
+
     private func begin() -> Stopwatch {
         let watch = Stopwatch()
         state.withLock { state in

@@ -25,8 +25,8 @@ extension MovieLocator {
     /// when `keepingMedia`, the bytes they brought past the moofs (the start of each subsegment's media data); nil when
     /// one does not start with a moof that fits in it.
     ///
-    /// The first `fragmentProbeSize` bytes of every subsegment are read in one concurrent batch (a probe inside
-    /// `held` costs no read), and a moof longer than its probe is completed with one more read.
+    /// The first `fragmentProbeSize` bytes of every subsegment are read in one batch (`ByteSource.read(ranges:)`:
+    /// one request over HTTP; a probe inside `held` costs no read), and a moof longer than its probe is completed with one more read.
     func readMoofs(startingEach subsegments: [Range<UInt64>], from source: any ByteSource, held: HeldBytes,
                    keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes)? {
         let probe = max(64, options.fragmentProbeSize)
@@ -34,7 +34,7 @@ extension MovieLocator {
         let kept = ranges.map { held.bytes($0) }
         let missing = ranges.indices.filter { kept[$0] == nil }
         let readHere = Set(missing)
-        let fetched = try await Self.readConcurrently(missing.map { ranges[$0] }, from: source)
+        let fetched = try await source.read(ranges: missing.map { ranges[$0] })
         var probes = kept.map { $0 ?? [] }
         var reads: [Read] = []
         for (position, index) in missing.enumerated() {
@@ -73,26 +73,5 @@ extension MovieLocator {
             moofs.append(moof)
         }
         return (moofs, moofBytes, reads, media)
-    }
-
-
-    /// Reads independent ranges at the same time (at most 16 in flight), results in the order of `ranges`.
-    static func readConcurrently(_ ranges: [Range<UInt64>], from source: any ByteSource) async throws -> [[UInt8]] {
-        try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
-            var results = [[UInt8]](repeating: [], count: ranges.count)
-            var next = 0
-            func enqueue() {
-                guard next < ranges.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, try await source.read(ranges[index])) }
-            }
-            for _ in 0..<16 { enqueue() }
-            while let (index, bytes) = try await group.next() {
-                results[index] = bytes
-                enqueue()
-            }
-            return results
-        }
     }
 }

@@ -2,13 +2,14 @@ import MP4Box
 
 /// Reads the bytes of planned samples from a byte source, in as few reads as the layout allows.
 public enum SampleFetcher {
-    /// Reads `samples`, merging ranges closer than `maximumGap`, with at most `concurrency` reads at once; bytes
-    /// inside `held` (read while locating the index or its fragments) are taken from there: a sample held whole
-    /// costs no read, one whose start is held costs a read of the rest.
+    /// Reads `samples`, merging ranges closer than `maximumGap`, the merged ranges asked for together
+    /// (`ByteSource.read(ranges:)`: one request over HTTP where the server answers several ranges); bytes inside
+    /// `held` (read while locating the index or its fragments) are taken from there: a sample held whole costs no
+    /// read, one whose start is held costs a read of the rest.
     /// Returns each sample's bytes, by sample index.
     /// - Throws: `ThumbnailError` `sampleOutOfRange` when a read comes back short; whatever the source throws.
     public static func fetch(_ samples: [Sample], from source: any ByteSource, held: HeldBytes = HeldBytes(),
-                             maximumGap: UInt64 = 0, concurrency: Int = 4) async throws -> [Int: [UInt8]] {
+                             maximumGap: UInt64 = 0) async throws -> [Int: [UInt8]] {
         var result: [Int: [UInt8]] = [:]
         var missing: [(sample: Sample, start: [UInt8], rest: Range<UInt64>)] = []
         for sample in samples {
@@ -20,24 +21,14 @@ public enum SampleFetcher {
             }
         }
         let ranges = SampleRanges.coalesce(missing.map(\.rest), maximumGap: maximumGap)
+        let read = ranges.count == 1 ? [try await source.read(ranges[0])] : try await source.read(ranges: ranges)
         var chunks: [(range: Range<UInt64>, bytes: [UInt8])] = []
-        try await withThrowingTaskGroup(of: (Range<UInt64>, [UInt8]).self) { group in
-            var next = 0
-            func enqueue() {
-                guard next < ranges.count else { return }
-                let range = ranges[next]
-                next += 1
-                group.addTask { (range, try await source.read(range)) }
+        for (range, bytes) in zip(ranges, read) {
+            guard bytes.count == range.count else {
+                throw ThumbnailError(.sampleOutOfRange,
+                                     "bytes \(ByteRange.text(range)) run past the end of the file (\(bytes.count) of them read)")
             }
-            for _ in 0..<max(1, concurrency) { enqueue() }
-            while let (range, bytes) = try await group.next() {
-                guard bytes.count == range.count else {
-                    throw ThumbnailError(.sampleOutOfRange,
-                                         "bytes \(ByteRange.text(range)) run past the end of the file (\(bytes.count) of them read)")
-                }
-                chunks.append((range, bytes))
-                enqueue()
-            }
+            chunks.append((range, bytes))
         }
         for (sample, start, rest) in missing {
             guard let chunk = chunks.first(where: { $0.range.lowerBound <= rest.lowerBound && rest.upperBound <= $0.range.upperBound })

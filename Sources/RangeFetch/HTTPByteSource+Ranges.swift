@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+
+/// Reading several ranges with one request (`Range: bytes=a-b,c-d,...`), as storyboards and fragment probes ask.
+extension HTTPByteSource {
+    /// Most ranges one request asks for: the Range header stays within a few hundred bytes per range, far below
+    /// the header sizes servers accept (nginx: 8 KiB a line).
+    static let maximumRangesPerRequest = 32
+
+    /// Each of `ranges`, clamped as `read(_:)` clamps: ascending ranges that do not touch are asked for together,
+    /// up to `maximumRangesPerRequest` a request. A server that answers with `multipart/byteranges` (nginx does)
+    /// sends them all; one that answers with the first range (or one range merging several) or the whole resource
+    /// costs a request for each range it left out, sent side by side.
+    public func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] {
+        var results = [[UInt8]?](repeating: nil, count: ranges.count)
+        let length = await ledger.length
+        var wanted: [(index: Int, range: Range<UInt64>)] = []
+        for (index, range) in ranges.enumerated() {
+            let end = min(range.upperBound, length ?? .maximumFileOffset, .maximumFileOffset)
+            if range.lowerBound >= end { results[index] = [] } else { wanted.append((index, range.lowerBound..<end)) }
+        }
+        let apart = zip(wanted, wanted.dropFirst()).allSatisfy { $0.range.upperBound < $1.range.lowerBound }
+        if wanted.count > 1, apart, await ledger.wholeBody == nil {
+            let batches = stride(from: 0, to: wanted.count, by: Self.maximumRangesPerRequest).map {
+                Array(wanted[$0..<min($0 + Self.maximumRangesPerRequest, wanted.count)])
+            }
+            let answered = try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
+                for batch in batches {
+                    group.addTask { try await self.readTogether(batch) }
+                }
+                var all: [(Int, [UInt8])] = []
+                for try await found in group { all += found }
+                return all
+            }
+            for (index, bytes) in answered { results[index] = bytes }
+        }
+        // What one request did not bring (or what could not be asked for together): one read each, side by side.
+        let rest = wanted.filter { results[$0.index] == nil }
+        try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for (index, range) in rest {
+                group.addTask { (index, try await self.read(range)) }
+            }
+            for try await (index, bytes) in group { results[index] = bytes }
+        }
+        return results.map { $0 ?? [] }
+    }
+
+    /// The ranges of `batch` one request brought (by their index in the caller's list): all of them from a
+    /// multipart answer, those inside the one range or the whole resource another answer gave.
+    private func readTogether(_ batch: [(index: Int, range: Range<UInt64>)]) async throws -> [(Int, [UInt8])] {
+        let spec = RangeSpec.several(batch.map(\.range))
+        let fetched = try await withRetries(range: spec.range) { try await self.fetch(spec, attempt: $0) }
+        if let body = await ledger.wholeBody {
+            return batch.map { ($0.index, Self.bytes($0.range, of: body)) }
+        }
+        let parts = fetched.parts.isEmpty ? [(offset: fetched.offset, bytes: fetched.bytes)] : fetched.parts
+        return batch.compactMap { wanted in
+            guard let part = parts.first(where: {
+                $0.offset <= wanted.range.lowerBound && wanted.range.upperBound <= $0.offset + UInt64($0.bytes.count)
+            }) else { return nil }
+            let start = Int(wanted.range.lowerBound - part.offset)
+            return (wanted.index, Array(part.bytes[start..<start + wanted.range.count]))
+        }
+    }
+
+    /// The parts of a multipart 206 to a request for several ranges: each must lie within what was asked for and
+    /// hold at least one of the ranges (a server may merge neighbours), all naming one complete length, checked like
+    /// any response's.
+    /// - Throws: `FetchError` `invalidResponse` for a body that is not well-formed, `contentRangeMismatch` for a part
+    ///   that was not asked for, `bodyTooLong`, `resourceChanged`, and what reading the body throws.
+    func collectParts(_ response: HTTPClientResponse, boundary: String, spec: RangeSpec, validator seen: Validator?,
+                      record: RequestRecord) async throws -> Fetched {
+        guard case .several(let ranges) = spec else {
+            throw FetchError(.invalidResponse, url: url, range: spec.range, status: 206, "not a multipart answer")
+        }
+        let range = spec.range
+        let asked = ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
+        // The parts' bytes and, for each, a few hundred bytes of boundary and headers.
+        let maximum = asked.saturatingAdd(16 * 1024).saturatingAdd(UInt64(ranges.count) * 512)
+        try await ledger.checkBytes(url: url, range: range, adding: asked)
+        let body = try await collect(response.body, skip: 0, take: Int(min(maximum, UInt64(Int.max))), exact: true,
+                                     range: range, record: record, allowsShorter: true)
+        let parts: [MultipartByteRanges.Part]
+        do {
+            parts = try MultipartByteRanges(body: body, boundary: boundary, maximumParts: ranges.count).parts
+        } catch {
+            throw FetchError(.invalidResponse, url: url, range: range, status: 206, "malformed multipart/byteranges: \(error.detail)")
+        }
+        let lengths = Set(parts.map(\.contentRange.completeLength))
+        guard lengths.count == 1, let length = lengths.first ?? nil else {
+            throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
+                             "the parts do not name one complete length: \(parts.map(\.contentRange.text))")
+        }
+        try await checkChange(validator: seen, length: length, range: range, status: 206)
+        for part in parts {
+            let partRange = part.contentRange.range
+            guard ranges.contains(where: { partRange.lowerBound <= $0.lowerBound && $0.upperBound <= partRange.upperBound }),
+                  let range, range.lowerBound <= partRange.lowerBound, partRange.upperBound <= range.upperBound else {
+                throw FetchError(.contentRangeMismatch, url: url, range: range, status: 206,
+                                 "part \(part.contentRange.text) was not asked for")
+            }
+        }
+        return Fetched(bytes: [], offset: 0, parts: parts.map { ($0.contentRange.first, $0.bytes) })
+    }
+}
