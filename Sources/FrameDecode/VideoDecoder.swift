@@ -34,7 +34,11 @@ public enum VideoDecoderFactory {
     /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1/av01 (and encrypted entries),
     ///   `badConfiguration` when avcC/hvcC/av1C is missing or its sequence header cannot be read, `unsupportedFeature` for interlaced H.264, `limitExceeded` when
     ///   its sequence parameter set asks for pictures past `limits`.
+    /// With `keyframesOnly`, every sample the decoder is given is a sync sample decoded on its own (a thumbnail's
+    /// nearest keyframe, a storyboard's tiles): a decoder that sizes its picture pool by the stream's reference
+    /// frames is told there are none (openh264), which leaves the pictures the same in less memory.
     public static func makeDecoder(for track: Track, descriptionIndex: UInt32 = 1, threading: Threading = .single,
+                                   keyframesOnly: Bool = false,
                                    limits: DecoderLimits = DecoderLimits()) throws(DecodeError) -> any VideoDecoder {
         guard let entry = track.visualEntry(descriptionIndex: descriptionIndex) ?? track.visualEntry else {
             throw DecodeError(.unsupportedCodec, "track \(track.id) has no visual sample entry")
@@ -46,7 +50,7 @@ public enum VideoDecoderFactory {
         let colour = track.colour
         switch configuration.codec {
         case .h264:
-            return try OpenH264Decoder(configuration: configuration, colour: colour, limits: limits)
+            return try OpenH264Decoder(configuration: configuration, colour: colour, limits: limits, keyframesOnly: keyframesOnly)
         case .hevc:
             return try De265Decoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
         case .av1:

@@ -19,7 +19,7 @@ final class DecoderPool: Sendable {
     private let idle = Mutex<[Lease]>([])
     private let made = Atomic<Int>(0)
 
-    /// A pool of decoders for `track`'s first sample description, within `limits`.
+    /// A pool of decoders for `track`'s first sample description, for keyframes alone (storyboard tiles), within `limits`.
     init(track: Track, limits: ThumbnailLimits = ThumbnailLimits()) {
         self.track = track
         self.limits = limits
@@ -32,7 +32,8 @@ final class DecoderPool: Sendable {
     /// - Throws: `DecodeError` from `VideoDecoderFactory.makeDecoder(for:threading:limits:)`.
     func take() throws(DecodeError) -> Lease {
         if let lease = idle.withLock({ $0.popLast() }) { return lease }
-        let lease = Lease(try VideoDecoderFactory.makeDecoder(for: track, threading: .single, limits: limits.decoderLimits))
+        let lease = Lease(try VideoDecoderFactory.makeDecoder(for: track, threading: .single, keyframesOnly: true,
+                                                              limits: limits.decoderLimits))
         made.add(1, ordering: .relaxed)
         return lease
     }

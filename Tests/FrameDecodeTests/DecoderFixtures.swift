@@ -24,9 +24,10 @@ struct DecoderFixture {
         try await input(track.samples.sampleIndex(ofSyncSample: 0))
     }
 
-    /// Decodes `inputs` with a fresh decoder and flushes; returns every picture.
-    func decodeAll(_ inputs: [DecoderInput]) throws(DecodeError) -> [DecodedFrame] {
-        let decoder = try VideoDecoderFactory.makeDecoder(for: track)
+    /// Decodes `inputs` with a fresh decoder (one for keyframes alone with `keyframesOnly`) and flushes; returns every
+    /// picture.
+    func decodeAll(_ inputs: [DecoderInput], keyframesOnly: Bool = false) throws(DecodeError) -> [DecodedFrame] {
+        let decoder = try VideoDecoderFactory.makeDecoder(for: track, keyframesOnly: keyframesOnly)
         var frames: [DecodedFrame] = []
         for input in inputs { frames += try decoder.decode(input) }
         return frames + (try decoder.flush())

@@ -58,4 +58,28 @@ import Testing
             #expect(frames.first.map { MD5.hex($0.rawVideoBytes()) } == digests[pts], "\(name) keyframe at pts \(pts)")
         }
     }
+
+    /// A decoder made for keyframes alone (openh264 told the stream has no reference frames, to size its picture
+    /// pool) gives every sync sample as ffmpeg decodes it.
+    @Test(arguments: FrameReferences.names)
+    func everySyncSampleDecodedByADecoderForKeyframesMatchesFFmpeg(_ name: String) async throws {
+        let fixture = try await DecoderFixture(name)
+        let digests = try Self.frameDigests(name)
+        for position in 0..<fixture.track.samples.syncSampleCount {
+            let input = try await fixture.input(fixture.track.samples.sampleIndex(ofSyncSample: position))
+            let frames = try fixture.decodeAll([input], keyframesOnly: true)
+            let pts = fixture.track.presentationTime(of: input.sample)
+            #expect(frames.count == 1)
+            #expect(frames.first.map { MD5.hex($0.rawVideoBytes()) } == digests[pts], "\(name) keyframe at pts \(pts)")
+        }
+    }
+
+    @Test func aDecoderForKeyframesRefusesAnotherSample() async throws {
+        let fixture = try await DecoderFixture("h264-bframes")
+        let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track, keyframesOnly: true)
+        let other = try #require(try (0..<fixture.track.samples.count).first { try !fixture.track.samples.sample(at: $0).isSync })
+        let error = try await #require(throws: DecodeError.self) { _ = try decoder.decode(try await fixture.input(other)) }
+        #expect(error.code == .unsupportedFeature)
+        #expect(error.sampleIndex == other)
+    }
 }

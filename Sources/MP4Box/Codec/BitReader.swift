@@ -30,6 +30,18 @@ struct BitReader {
         self.name = name
     }
 
+    /// Bits read so far.
+    var position: Int { bitPosition }
+
+    /// The bytes read (for a NAL unit, its RBSP: without header and emulation prevention).
+    var rbsp: [UInt8] { bytes }
+
+    /// The position of the last bit set (an RBSP's stop bit), nil when none is.
+    var lastSetBit: Int? {
+        guard let index = bytes.lastIndex(where: { $0 != 0 }) else { return nil }
+        return index * 8 + 7 - bytes[index].trailingZeroBitCount
+    }
+
     private func overrun() -> MP4Error {
         MP4Error(.needMoreBytes, path: name, offset: UInt64(bitPosition / 8), "parameter set ends early")
     }

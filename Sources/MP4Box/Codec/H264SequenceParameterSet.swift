@@ -10,6 +10,50 @@ public enum H264SequenceParameterSet {
     /// - Throws: `MP4Error` `malformed` or `needMoreBytes` when the SPS is cut off or out of range.
     public static func parse<C: Collection>(_ nal: C) throws(MP4Error) -> VideoParameters where C.Element == UInt8 {
         var bits = BitReader(nal: nal, headerBytes: 1, name: "sps")
+        let head = try readHead(&bits)
+        let chromaFormat = head.chromaFormat
+        try bits.skip(1)  // gaps_in_frame_num_value_allowed_flag
+        let widthInMBs = Int(try bits.ue(max: 1 << 16, "pic_width_in_mbs_minus1")) + 1
+        let heightInMapUnits = Int(try bits.ue(max: 1 << 16, "pic_height_in_map_units_minus1")) + 1
+        let frameMBsOnly = try bits.flag()
+        let mbaff = frameMBsOnly ? false : try bits.flag()
+        try bits.skip(1)  // direct_8x8_inference_flag
+        var crop = (left: 0, right: 0, top: 0, bottom: 0)
+        if try bits.flag() {
+            crop = (Int(try bits.ue()), Int(try bits.ue()), Int(try bits.ue()), Int(try bits.ue()))
+        }
+        let chromaArrayType = head.separateColourPlanes ? 0 : chromaFormat
+        let cropUnitX = chromaArrayType == 0 ? 1 : (chromaFormat == 3 ? 1 : 2)
+        let cropUnitY = (chromaArrayType == 0 ? 1 : (chromaFormat == 1 ? 2 : 1)) * (frameMBsOnly ? 1 : 2)
+        var parameters = VideoParameters(
+            codedWidth: widthInMBs * 16, codedHeight: heightInMapUnits * 16 * (frameMBsOnly ? 1 : 2),
+            cropLeft: crop.left * cropUnitX, cropRight: crop.right * cropUnitX,
+            cropTop: crop.top * cropUnitY, cropBottom: crop.bottom * cropUnitY,
+            chromaFormat: chromaFormat, bitDepthLuma: head.bitDepthLuma, bitDepthChroma: head.bitDepthChroma,
+            isInterlaced: !frameMBsOnly, isMBAFF: mbaff, sampleAspectRatio: nil, colour: nil,
+            profile: head.profile, level: head.level)
+        guard parameters.width > 0, parameters.height > 0 else {
+            throw MP4Error(.malformed, path: "sps", offset: 0, "cropping leaves no picture")
+        }
+        // VUI, when present: aspect ratio and colour. A VUI cut short leaves what was read.
+        if (try? bits.flag()) == true {
+            try? readVUI(&bits, into: &parameters)
+        }
+        return parameters
+    }
+
+    /// The fields before gaps_in_frame_num_value_allowed_flag, and where max_num_ref_frames is (bits of the RBSP).
+    private struct Head {
+        var profile: Int
+        var level: Int
+        var chromaFormat: Int
+        var separateColourPlanes: Bool
+        var bitDepthLuma: Int
+        var bitDepthChroma: Int
+        var maxNumRefFrames: Range<Int>
+    }
+
+    private static func readHead(_ bits: inout BitReader) throws(MP4Error) -> Head {
         let profile = Int(try bits.bits(8))
         try bits.skip(8)  // constraint_set flags, reserved
         let level = Int(try bits.bits(8))
@@ -41,35 +85,35 @@ public enum H264SequenceParameterSet {
             let cycle = try bits.ue(max: 255, "num_ref_frames_in_pic_order_cnt_cycle")
             for _ in 0..<cycle { _ = try bits.se() }
         }
+        let refsStart = bits.position
         _ = try bits.ue(max: 32, "max_num_ref_frames")
-        try bits.skip(1)  // gaps_in_frame_num_value_allowed_flag
-        let widthInMBs = Int(try bits.ue(max: 1 << 16, "pic_width_in_mbs_minus1")) + 1
-        let heightInMapUnits = Int(try bits.ue(max: 1 << 16, "pic_height_in_map_units_minus1")) + 1
-        let frameMBsOnly = try bits.flag()
-        let mbaff = frameMBsOnly ? false : try bits.flag()
-        try bits.skip(1)  // direct_8x8_inference_flag
-        var crop = (left: 0, right: 0, top: 0, bottom: 0)
-        if try bits.flag() {
-            crop = (Int(try bits.ue()), Int(try bits.ue()), Int(try bits.ue()), Int(try bits.ue()))
-        }
-        let chromaArrayType = separateColourPlanes ? 0 : chromaFormat
-        let cropUnitX = chromaArrayType == 0 ? 1 : (chromaFormat == 3 ? 1 : 2)
-        let cropUnitY = (chromaArrayType == 0 ? 1 : (chromaFormat == 1 ? 2 : 1)) * (frameMBsOnly ? 1 : 2)
-        var parameters = VideoParameters(
-            codedWidth: widthInMBs * 16, codedHeight: heightInMapUnits * 16 * (frameMBsOnly ? 1 : 2),
-            cropLeft: crop.left * cropUnitX, cropRight: crop.right * cropUnitX,
-            cropTop: crop.top * cropUnitY, cropBottom: crop.bottom * cropUnitY,
-            chromaFormat: chromaFormat, bitDepthLuma: bitDepthLuma, bitDepthChroma: bitDepthChroma,
-            isInterlaced: !frameMBsOnly, isMBAFF: mbaff, sampleAspectRatio: nil, colour: nil,
-            profile: profile, level: level)
-        guard parameters.width > 0, parameters.height > 0 else {
-            throw MP4Error(.malformed, path: "sps", offset: 0, "cropping leaves no picture")
-        }
-        // VUI, when present: aspect ratio and colour. A VUI cut short leaves what was read.
-        if (try? bits.flag()) == true {
-            try? readVUI(&bits, into: &parameters)
-        }
-        return parameters
+        return Head(profile: profile, level: level, chromaFormat: chromaFormat, separateColourPlanes: separateColourPlanes,
+                    bitDepthLuma: bitDepthLuma, bitDepthChroma: bitDepthChroma, maxNumRefFrames: refsStart..<bits.position)
+    }
+
+    /// The max_num_ref_frames of the SPS NAL unit `nal` (with its one-byte header): how many reference pictures a
+    /// decoder keeps; nil when the SPS cannot be read that far.
+    public static func maxNumRefFrames(of nal: [UInt8]) -> UInt32? {
+        var bits = BitReader(nal: nal, headerBytes: 1, name: "sps")
+        guard let field = (try? readHead(&bits))?.maxNumRefFrames else { return nil }
+        var reader = BitReader(bytes: bits.rbsp, name: "sps")
+        return (try? reader.skip(field.lowerBound)).flatMap { try? reader.ue() }
+    }
+
+    /// The SPS NAL unit `nal` (with its one-byte header) with max_num_ref_frames set to `count`, the rest bit for bit
+    /// the same; nil when it cannot be read that far. A decoder that sizes its picture pool by max_num_ref_frames
+    /// (openh264) needs none of those pictures for a keyframe decoded on its own.
+    public static func settingMaxNumRefFrames(of nal: [UInt8], to count: UInt32) -> [UInt8]? {
+        guard let header = nal.first else { return nil }
+        var bits = BitReader(nal: nal, headerBytes: 1, name: "sps")
+        guard let field = (try? readHead(&bits))?.maxNumRefFrames, let stop = bits.lastSetBit else { return nil }
+        guard stop >= field.upperBound else { return nil }
+        var writer = BitWriter()
+        writer.append(bits: bits.rbsp, range: 0..<field.lowerBound)
+        writer.appendUE(count)
+        writer.append(bits: bits.rbsp, range: field.upperBound..<stop)
+        writer.appendTrailingBits()
+        return [header] + BitWriter.escaped(writer.bytes)
     }
 
     private static func readVUI(_ bits: inout BitReader, into parameters: inout VideoParameters) throws(MP4Error) {

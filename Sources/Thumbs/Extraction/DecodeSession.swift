@@ -26,16 +26,19 @@ package struct DecodeSession {
     private(set) var decodeMilliseconds = 0.0
 
     /// A decoder for the track and sample description of `plan`, within `limits`; `threading` defaults to two worker
-    /// threads when more than one sample is decoded.
+    /// threads when more than one sample is decoded. A plan of one keyframe gets a decoder for keyframes alone
+    /// (`VideoDecoderFactory.makeDecoder(for:descriptionIndex:threading:keyframesOnly:limits:)`: less memory).
     /// - Throws: `DecodeError` (`unsupportedCodec`, `badConfiguration`, `limitExceeded`, ...).
     package static func makeDecoder(for track: Track, plan: FramePlan, limits: ThumbnailLimits,
                             threading: VideoDecoderFactory.Threading? = nil) throws -> any VideoDecoder {
         try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
                                             threading: threading ?? (plan.samples.count > 1 ? .workers(2) : .single),
+                                            keyframesOnly: plan.isKeyframeOnly,
                                             limits: limits.decoderLimits)
     }
 
-    /// A session for `plan` on `decoder`.
+    /// A session for `plan` on `decoder` (one made for `plan`, or for a plan that needs as much: a decoder made for
+    /// keyframes alone takes a plan of one keyframe only).
     /// - Throws: `ThumbnailError` `limitExceeded` when a sample is larger than `limits.maximumSampleSize`.
     package init(plan: FramePlan, decoder: any VideoDecoder, limits: ThumbnailLimits) throws {
         if let large = plan.samples.first(where: { UInt64($0.size) > UInt64(max(0, limits.maximumSampleSize)) }) {

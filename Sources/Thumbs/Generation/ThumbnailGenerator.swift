@@ -15,6 +15,8 @@ public actor ThumbnailGenerator {
     private var decoder: (any VideoDecoder)?
     /// The sample description index `decoder` was made for.
     private var decoderDescriptionIndex: UInt32 = 0
+    /// Whether `decoder` was made for keyframes alone (it cannot decode a run of frames).
+    private var decoderIsForKeyframes = false
     /// Sample bytes fetched by earlier times (at most `options.limits.sampleCacheBytes`).
     private var sampleCache: SampleByteCache
     /// Bounds on concurrent fetches and decodes shared with other generators (a `ThumbnailService`'s).
@@ -257,12 +259,15 @@ public actor ThumbnailGenerator {
     private func decode(_ plan: FramePlan, track: Track, timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
         let descriptionIndex = plan.samples.first?.descriptionIndex ?? 1
         let decoder: any VideoDecoder
-        if let kept = self.decoder, decoderDescriptionIndex == descriptionIndex {
+        let forKeyframes: Bool
+        if let kept = self.decoder, decoderDescriptionIndex == descriptionIndex, !decoderIsForKeyframes || plan.isKeyframeOnly {
             self.decoder = nil
             try kept.reset()
             decoder = kept
+            forKeyframes = decoderIsForKeyframes
         } else {
             decoder = try DecodeSession.makeDecoder(for: track, plan: plan, limits: options.limits, threading: .single)
+            forKeyframes = plan.isKeyframeOnly
         }
         var session = try DecodeSession(plan: plan, decoder: decoder, limits: options.limits)
         let picture = try await session.run(decodePermits: limits?.decodes) { batch in try await bytes(of: batch) }
@@ -270,6 +275,7 @@ public actor ThumbnailGenerator {
         timings.decodeMilliseconds += session.decodeMilliseconds
         self.decoder = decoder
         decoderDescriptionIndex = descriptionIndex
+        decoderIsForKeyframes = forKeyframes
         return picture
     }
 

@@ -22,6 +22,9 @@ public struct FramePlan: Sendable {
                   keyframePresentationTime: presentationTime, timescale: timescale)
     }
 
+    /// Whether the plan decodes one sync sample and nothing else.
+    public var isKeyframeOnly: Bool { samples.count == 1 && samples[0].isSync }
+
     /// Total bytes of the samples.
     public var sampleBytes: UInt64 { samples.reduce(0) { $0 + UInt64($1.size) } }
 
