@@ -1,3 +1,4 @@
+import Foundation
 import MP4Box
 import MP4BoxTestSupport
 import RangeFetch
@@ -158,17 +159,17 @@ import Thumbs
 
     @Test func fragmentedThumbnailCostsThreeRequestsToNginx() async throws {
         guard let nginx = Self.nginx else { return }
-        let before = nginx.sent(path: "/fragmented.mp4")
-        let source = try HTTPByteSource(url: nginx.url("fragmented.mp4"))
+        let (url, target) = Self.taggedURL(nginx, "fragmented")
+        let source = try HTTPByteSource(url: url)
         let (thumbnail, _) = try await Self.fragmentedThumbnail(from: source)
-        let after = nginx.sent(path: "/fragmented.mp4")
-        #expect(after.requests - before.requests == 3)
+        #expect(try await Self.loggedRequests(nginx, target: target, expecting: 3) == 3)
+        let sent = nginx.sent(path: target)
         #expect(await source.statistics?.roundTrips == 3)
         // Both ends (with the multipart framing), a moof's probe and the rest of the keyframe: nothing twice.
         let keyframe = try #require(try Fixtures.expectation("fragmented").packets.first {
             $0.pos + UInt64($0.size) == (try? Self.keyframeEnd(at: thumbnail))
         })
-        #expect(after.bytes - before.bytes < 2 * 16384 + 1024 + Int(keyframe.size) + 400)
+        #expect(sent.bytes < 2 * 16384 + 1024 + Int(keyframe.size) + 400)
     }
 
     /// Where the key packet shown at `thumbnail`'s time ends in the fixture (ffprobe's pos and size).
@@ -180,6 +181,52 @@ import Thumbs
     }
 
     static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
+
+    /// A URL of fixture `name` on `nginx` that no other test asks for (a query nginx ignores), and the request target
+    /// its access log shows, so that tests running side by side do not count each other's requests.
+    static func taggedURL(_ nginx: Nginx, _ name: String) -> (url: String, target: String) {
+        let target = "/" + Fixtures.fileName(name) + "?case=" + UUID().uuidString
+        return (nginx.url(String(target.dropFirst())), target)
+    }
+
+    /// The requests nginx logged for `target` once at least `expecting` are in (nginx logs a request after answering
+    /// it, so the last one may show a moment after its body arrived), or after a second.
+    static func loggedRequests(_ nginx: Nginx, target: String, expecting: Int) async throws -> Int {
+        var logged = 0
+        for _ in 0..<50 {
+            logged = nginx.sent(path: target).requests
+            if logged >= expecting { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return logged
+    }
+
+    /// Each layout against nginx: faststart 2, moov at the end 2 (16 KiB ends, so the keyframe lies between them),
+    /// a file shorter than the default ends 1.
+    @Test(arguments: [("h264-faststart", 16 * 1024, 2), ("h264-bframes", 16 * 1024, 2), ("h264-bframes", 80 * 1024, 1)])
+    func eachLayoutCostsItsRoundTripsToNginx(_ name: String, ends: Int, requests: Int) async throws {
+        guard let nginx = Self.nginx else { return }
+        let (url, target) = Self.taggedURL(nginx, name)
+        let source = try HTTPByteSource(url: url)
+        _ = try await Self.keyframe(from: source, movie: nil, headSize: ends, tailSize: UInt64(ends))
+        #expect(try await Self.loggedRequests(nginx, target: target, expecting: requests) == requests)
+        #expect(await source.statistics?.requests == requests)
+        #expect(await source.statistics?.roundTrips == requests)
+    }
+
+    @Test func aCachedIndexCostsOneRequestToNginx() async throws {
+        guard let nginx = Self.nginx else { return }
+        let cache = MovieIndexCache()
+        let (url, target) = Self.taggedURL(nginx, "h264-bframes")
+        let input = try HTTPInput(url: url)
+        let first = try await cache.open(input)
+        _ = try await Self.keyframe(from: first.source, movie: first.movie, headSize: 16 * 1024, tailSize: 16 * 1024)
+        let before = try await Self.loggedRequests(nginx, target: target, expecting: 1)
+        let second = try await cache.open(input)
+        #expect(second.cached)
+        _ = try await Self.keyframe(from: second.source, movie: second.movie)
+        #expect(try await Self.loggedRequests(nginx, target: target, expecting: before + 1) - before == 1)
+    }
 
     @Test func cachedIndexCostsOneRoundTripAndNoMoovBytes() async throws {
         let server = try await Self.server()
