@@ -52,7 +52,10 @@ if [ -z "$(ls -A "$corpus")" ]; then
         HTTPFuzzer)
             # Options byte, an empty script (every answer honest), the file; and the same behind a short script
             # (a 200 for the whole file, a reset mid-body, a 503) with one retry.
-            framed_seeds honest '\x00\x00\x00' faults '\x01\x00\x0c\x01\x00\x00\x00\x06\x00\x04\x20\x04\x00\x00\x08' ;;
+            framed_seeds honest '\x00\x00\x00' faults '\x01\x00\x0c\x01\x00\x00\x00\x06\x00\x04\x20\x04\x00\x00\x08'
+            # With 1 KiB ends (options bit 6), so that the first read of files of a few KiB is answered with
+            # multipart/byteranges: honest, and with the body's part bent (kind 7: 5 bytes taken out) and one retry.
+            framed_seeds multipart '\x40\x00\x00' multipart-bent '\x41\x00\x04\x07\x00\x03\xfb' ;;
         WebVTTFuzzer) cp seeds/webvtt/*.vtt "$corpus/" ;;
         SPSFuzzer)
             # Selector byte (modulo 3: H.264, HEVC, AV1), then an H.264 SPS, or the fixtures' AV1 configOBUs (one

@@ -5,7 +5,8 @@ import RangeFetch
 /// (one past the end) and a suffix read, each checked against what must hold whatever the server says.
 ///
 /// Input: byte 0 the options (bits 0-1 retries, bit 2 the restart policy on a change, bit 3 a 64 KiB byte budget,
-/// bit 4 at most one redirect, bit 5 no locator); bytes 1-2 the script's length (big-endian); the script (four
+/// bit 4 at most one redirect, bit 5 no locator, bit 6 the locator reads ends of 1 KiB, so that files of a few KiB
+/// already get `multipart/byteranges` answers); bytes 1-2 the script's length (big-endian); the script (four
 /// bytes an answer, see `ScriptedTransport`); the rest is the file. The fuzzer traps on a violation; the tests
 /// replay its findings and require none.
 public struct ScriptedFetchCase: Sendable {
@@ -26,6 +27,8 @@ public struct ScriptedFetchCase: Sendable {
     public let script: ArraySlice<UInt8>
     public let file: [UInt8]
     public let runsLocator: Bool
+    /// How the locator reads (its first read's head and tail sizes).
+    public let locatorOptions: MovieLocator.Options
 
     /// The case an input describes; nil when it is shorter than its three header bytes.
     public init?(_ input: [UInt8]) {
@@ -43,6 +46,12 @@ public struct ScriptedFetchCase: Sendable {
         options.maximumRequests = 64
         self.options = options
         runsLocator = flags & 32 == 0
+        var locatorOptions = MovieLocator.Options()
+        if flags & 64 != 0 {
+            locatorOptions.headSize = 1024
+            locatorOptions.tailSize = 1024
+        }
+        self.locatorOptions = locatorOptions
     }
 
     /// Runs the case against a fresh scripted server.
@@ -59,7 +68,7 @@ public struct ScriptedFetchCase: Sendable {
         }
         if runsLocator {
             do {
-                let located = try await MovieLocator().locate(in: source)
+                let located = try await MovieLocator(options: locatorOptions).locate(in: source)
                 report.movie = located.movie
                 report.outcomes.append("movie with \(located.movie.tracks.count) tracks")
                 if transport.wasHonest, options.maximumBytes == nil {

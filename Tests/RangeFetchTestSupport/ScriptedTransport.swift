@@ -6,7 +6,10 @@ import Synchronization
 
 /// A server made of bytes (HTTPFuzzer's input, a finding replayed): each request takes its answer from the script (status, Content-Range,
 /// validators, Location, body length and chunking, transport errors before the head or mid-body); once the script
-/// runs out, every answer is an honest 206 of the file.
+/// runs out, every answer is an honest 206 of the file. A request for several ranges is answered as nginx does,
+/// with a `multipart/byteranges` body of its ranges (the whole file with 200 when together they are longer), and the
+/// script bends that body too: a part's Content-Range, a cut, bytes added or taken out, the script's own bytes as a
+/// part's headers.
 public final class ScriptedTransport: HTTPTransport {
     private struct State {
         var script: ArraySlice<UInt8>
@@ -70,12 +73,21 @@ public final class ScriptedTransport: HTTPTransport {
     }
 
     private func answer(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        let asked = Self.requestedRange(request.headers.first(name: "Range") ?? "", length: file.count)
-        guard let kind = next() else { return honest(asked, status: 206, validator: 0) }
+        let header = request.headers.first(name: "Range") ?? ""
+        let ranges = Self.requestedRanges(header, length: file.count)
+        let asked = ranges.count > 1 ? ranges[0].lowerBound..<ranges[ranges.count - 1].upperBound
+            : Self.requestedRange(header, length: file.count)
+        guard let kind = next() else {
+            return ranges.count > 1 ? multipart(ranges, validator: 0) : honest(asked, status: 206, validator: 0)
+        }
         let validator = Int(nextOr(0))
         let chunking = Int(nextOr(0))
         let delta = Int(Int8(bitPattern: nextOr(0)))
         if validator % 16 != 0 { markDishonest() }
+        if ranges.count > 1, [0, 2, 6, 7, 9].contains(kind % 10) {
+            if kind % 10 != 0 { markDishonest() }
+            return multipart(ranges, validator: validator, bend: Int(kind % 10), chunking: chunking, delta: delta)
+        }
         switch kind % 10 {
         case 0:
             return honest(asked, status: 206, validator: validator, chunking: chunking)
@@ -130,6 +142,73 @@ public final class ScriptedTransport: HTTPTransport {
             for _ in 0..<(chunking % 24) { text.append(nextOr(0x20)) }
             headers.add(name: "Content-Range", value: String(decoding: text, as: UTF8.self))
             return response(206, headers, body: Array(file[asked]), chunking: chunking)
+        }
+    }
+
+    static let boundary = "SCRIPTED0000000001"
+
+    /// The answer to a request for several `ranges`, as nginx gives it: a 206 `multipart/byteranges` body with one
+    /// part per satisfiable range in the order asked, the whole file with 200 when together they are longer than
+    /// it, a 416 when none is satisfiable. `bend` (the script's answer kind) bends it: 2 one part's Content-Range
+    /// (as `contentRange(_:mutation:delta:)` bends a single one), 6 the body cut after `|delta|` x 64 bytes and the
+    /// connection closed, 7 `|delta|` bytes taken out of the body (or `m`s put in) at a place `chunking` chooses, 9
+    /// the script's next bytes as the part headers of one part (or, with an odd `chunking`, as the boundary the
+    /// body uses).
+    private func multipart(_ ranges: [Range<Int>], validator: Int, bend: Int = 0, chunking: Int = 0,
+                           delta: Int = 0) -> HTTPClientResponse {
+        let satisfiable = ranges.filter { !$0.isEmpty }
+        var headers = self.headers(validator: validator)
+        guard !satisfiable.isEmpty else {
+            headers.add(name: "Content-Range", value: "bytes */\(file.count)")
+            return response(416, headers, body: [], chunking: 0)
+        }
+        guard satisfiable.reduce(0, { $0 + $1.count }) <= file.count else {
+            return honest(0..<file.count, status: 200, validator: validator, chunking: chunking)
+        }
+        let bent = abs(delta) % satisfiable.count
+        var delimiter = Self.boundary
+        var scriptedHeaders: String?
+        if bend == 9 {
+            var text: [UInt8] = []
+            for _ in 0..<(chunking % 48) { text.append(nextOr(0x20)) }
+            if chunking & 1 != 0 { delimiter = String(decoding: text, as: UTF8.self) } else { scriptedHeaders = String(decoding: text, as: UTF8.self) }
+        }
+        var body: [UInt8] = []
+        for (index, range) in satisfiable.enumerated() {
+            let contentRange = bend == 2 && index == bent ? contentRange(range, mutation: chunking, delta: delta)
+                : contentRange(range, mutation: 0, delta: 0)
+            var partHeaders = "Content-Type: video/mp4\r\nContent-Range: \(contentRange)"
+            if let scriptedHeaders, index == bent { partHeaders = scriptedHeaders }
+            body += Array("\r\n--\(delimiter)\r\n\(partHeaders)\r\n\r\n".utf8)
+            body += file[range]
+        }
+        body += Array("\r\n--\(delimiter)--\r\n".utf8)
+        headers.add(name: "Content-Type", value: "multipart/byteranges; boundary=\(Self.boundary)")
+        switch bend {
+        case 6:
+            let cut = min(abs(delta) * 64, body.count)
+            return response(206, headers, body: Array(body.prefix(cut)), chunking: chunking,
+                            ending: HTTPClientError.remoteConnectionClosed)
+        case 7:
+            let place = body.isEmpty ? 0 : chunking * 257 % body.count
+            if delta < 0 {
+                body.removeSubrange(place..<min(body.count, place - delta))
+            } else {
+                body.insert(contentsOf: [UInt8](repeating: 0x6d, count: delta), at: place)
+            }
+            return response(206, headers, body: body, chunking: chunking)
+        default:
+            headers.add(name: "Content-Length", value: String(body.count))
+            return response(206, headers, body: body, chunking: chunking)
+        }
+    }
+
+    /// Every range a `Range` header asks for, each clamped to the file (`bytes=a-b,c-d,-n`); one range, the whole
+    /// file, when the header is not one of those.
+    static func requestedRanges(_ header: String, length: Int) -> [Range<Int>] {
+        guard header.hasPrefix("bytes="), header.contains(",") else { return [requestedRange(header, length: length)] }
+        return header.dropFirst(6).split(separator: ",").map {
+            requestedRange("bytes=" + $0.drop(while: { $0 == " " }), length: length)
         }
     }
 
