@@ -126,7 +126,13 @@ public struct MovieLocator: Sendable {
                                                                allowShort: true, readAhead: UInt64(options.headSize)),
                       headerBytes.count >= 8 else {
                     if let length = window.length, position < length {
-                        throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
+                        guard parts.moov != nil else {
+                            throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
+                        }
+                        // Fewer bytes than a box header after the last whole box (a cut or padded file): the index
+                        // before them is whole, so keep it, as players do, whatever the first read's size was.
+                        diagnostics.append(ParseDiagnostic(path: "", offset: position,
+                                                           detail: "\(length - position) bytes at the end, fewer than a box header, ignored"))
                     }
                     break
                 }
