@@ -24,7 +24,8 @@ extension HTTPByteSource {
     /// Reads a body that is the whole resource (a server that ignores Range sent it) from its start: to its end, to
     /// keep it (`complete`), unless it grows past `maximumKeptBodyBytes` (a body of unknown length); then it stops
     /// once the first `needed` bytes are in.
-    /// - Throws: `truncatedBody` (retryable) when the body ends before its announced length.
+    /// - Throws: `truncatedBody` (retryable) when the body ends before its announced length, `bodyTooLong` when it
+    ///   runs past it.
     func collectWhole(_ body: HTTPClientResponse.Body, announced: UInt64?, needed: UInt64, range: Range<UInt64>?,
                       record: RequestRecord) async throws -> (bytes: [UInt8], complete: Bool) {
         var bytes: [UInt8] = []
@@ -32,6 +33,10 @@ extension HTTPByteSource {
             for try await buffer in body {
                 try await tally(buffer, range: range, record: record)
                 bytes.append(contentsOf: buffer.readableBytesView)
+                if let announced, UInt64(bytes.count) > announced {
+                    throw FetchError(.bodyTooLong, url: url, range: range, status: record.entry.status,
+                                     "body runs past the \(announced) bytes announced")
+                }
                 if UInt64(bytes.count) > options.maximumKeptBodyBytes, UInt64(bytes.count) >= needed {
                     return (bytes, false)    // too long to keep: the client closes the connection
                 }

@@ -87,6 +87,18 @@ import Testing
         #expect(error.code == .truncatedBody)
     }
 
+    @Test func aWholeBodyLongerThanItsContentLengthIsRefused() async throws {
+        // Found by HTTPFuzzer (Fuzz/findings/http/whole-body-longer-than-content-length.bin): the body's bytes were
+        // kept as the resource while its length was the announced one, so a suffix ended past that length.
+        let source = try Self.source { _ in
+            (200, [("ETag", "\"v1\""), ("Content-Length", "4000")], Self.file)
+        }
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100) }
+        #expect(error.code == .bodyTooLong)
+        let suffix = try await #require(throws: FetchError.self) { _ = try await source.readSuffix(100) }
+        #expect(suffix.code == .bodyTooLong)
+    }
+
     @Test func aRangeAnsweredWithAWholeBodyThatEndsInsideItIsTruncated() async throws {
         let source = try Self.source { _ in
             (200, [("ETag", "\"v1\""), ("Content-Length", "4096")], Array(Self.file[0..<50]))
