@@ -108,6 +108,20 @@ public final class Nginx: @unchecked Sendable {
         return (requests, bytes)
     }
 
+    /// What `sent(path:)` shows for `path` past `before`, once at least `requests` are logged: nginx logs a request
+    /// after answering it, so the last one may show a moment after its body arrived. After a second, what is there.
+    public func sent(path: String, awaiting requests: Int,
+                     since before: (requests: Int, bytes: Int) = (0, 0)) async throws -> (requests: Int, bytes: Int) {
+        var sent = (requests: 0, bytes: 0)
+        for _ in 0..<50 {
+            let now = self.sent(path: path)
+            sent = (now.requests - before.requests, now.bytes - before.bytes)
+            if sent.requests >= requests { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return sent
+    }
+
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

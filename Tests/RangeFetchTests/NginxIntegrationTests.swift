@@ -70,13 +70,7 @@ import Testing
         _ = try await source.read(keyframe.byteRange)
         let stats = try #require(await source.statistics)
         #expect(stats.ignoredRangeResponses == (ignoringRange ? stats.requests : 0))
-        var sent = (requests: 0, bytes: 0)
-        for _ in 0..<50 {
-            let now = nginx.sent(path: path)
-            sent = (now.requests - before.requests, now.bytes - before.bytes)
-            if sent.requests >= stats.requests { break }
-            try await Task.sleep(nanoseconds: 20_000_000)    // nginx logs a request after answering it
-        }
+        let sent = try await nginx.sent(path: path, awaiting: stats.requests, since: before)
         #expect(sent.requests == stats.requests)
         #expect(sent.bytes == Int(stats.bytes), "nginx sent \(sent.bytes), we counted \(stats.bytes)")
         #expect(sent.bytes > 0)
@@ -104,13 +98,7 @@ import Testing
         let file = try Fixtures.bytes(name)
         #expect(read == ranges.map { Array(file[Int($0.lowerBound)..<Int($0.upperBound)]) })
         #expect(await source.statistics?.requests == 1)
-        var sent = (requests: 0, bytes: 0)
-        for _ in 0..<50 {
-            let now = nginx.sent(path: path)
-            sent = (now.requests - before.requests, now.bytes - before.bytes)
-            if sent.requests >= 1 { break }
-            try await Task.sleep(nanoseconds: 20_000_000)    // nginx logs a request after answering it
-        }
+        let sent = try await nginx.sent(path: path, awaiting: 1, since: before)
         #expect(sent.requests == 1)
         // The samples and, for each part, its boundary and headers.
         #expect(sent.bytes < ranges.reduce(0) { $0 + $1.count } + 120 * ranges.count)

@@ -162,7 +162,7 @@ import Thumbs
         let (url, target) = Self.taggedURL(nginx, "fragmented")
         let source = try HTTPByteSource(url: url)
         let (thumbnail, _) = try await Self.fragmentedThumbnail(from: source)
-        #expect(try await Self.loggedRequests(nginx, target: target, expecting: 3) == 3)
+        #expect(try await nginx.sent(path: target, awaiting: 3).requests == 3)
         let sent = nginx.sent(path: target)
         #expect(await source.statistics?.roundTrips == 3)
         // Both ends (with the multipart framing), a moof's probe and the rest of the keyframe: nothing twice.
@@ -189,18 +189,6 @@ import Thumbs
         return (nginx.url(String(target.dropFirst())), target)
     }
 
-    /// The requests nginx logged for `target` once at least `expecting` are in (nginx logs a request after answering
-    /// it, so the last one may show a moment after its body arrived), or after a second.
-    static func loggedRequests(_ nginx: Nginx, target: String, expecting: Int) async throws -> Int {
-        var logged = 0
-        for _ in 0..<50 {
-            logged = nginx.sent(path: target).requests
-            if logged >= expecting { break }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return logged
-    }
-
     /// Each layout against nginx: faststart 2, moov at the end 2 (16 KiB ends, so the keyframe lies between them),
     /// a file shorter than the default ends 1.
     @Test(arguments: [("h264-faststart", 16 * 1024, 2), ("h264-bframes", 16 * 1024, 2), ("h264-bframes", 80 * 1024, 1)])
@@ -209,7 +197,7 @@ import Thumbs
         let (url, target) = Self.taggedURL(nginx, name)
         let source = try HTTPByteSource(url: url)
         _ = try await Self.keyframe(from: source, movie: nil, headSize: ends, tailSize: UInt64(ends))
-        #expect(try await Self.loggedRequests(nginx, target: target, expecting: requests) == requests)
+        #expect(try await nginx.sent(path: target, awaiting: requests).requests == requests)
         #expect(await source.statistics?.requests == requests)
         #expect(await source.statistics?.roundTrips == requests)
     }
@@ -221,11 +209,11 @@ import Thumbs
         let input = try HTTPInput(url: url)
         let first = try await cache.open(input)
         _ = try await Self.keyframe(from: first.source, movie: first.movie, headSize: 16 * 1024, tailSize: 16 * 1024)
-        let before = try await Self.loggedRequests(nginx, target: target, expecting: 1)
+        let before = try await nginx.sent(path: target, awaiting: 1).requests
         let second = try await cache.open(input)
         #expect(second.cached)
         _ = try await Self.keyframe(from: second.source, movie: second.movie)
-        #expect(try await Self.loggedRequests(nginx, target: target, expecting: before + 1) - before == 1)
+        #expect(try await nginx.sent(path: target, awaiting: before + 1).requests - before == 1)
     }
 
     @Test func cachedIndexCostsOneRoundTripAndNoMoovBytes() async throws {
