@@ -6,6 +6,15 @@ public struct CodecConfiguration: Sendable {
     public enum Codec: Sendable {
         case h264, hevc, av1
 
+        /// The codec's name as its standard gives it: H.264, HEVC, AV1.
+        public var displayName: String {
+            switch self {
+            case .h264: "H.264"
+            case .hevc: "HEVC"
+            case .av1: "AV1"
+            }
+        }
+
         /// The codec a sample entry code (or an encrypted entry's original format) names; nil for one not decoded here.
         public init?(codingFormat: FourCC) {
             switch codingFormat {

@@ -19,6 +19,26 @@ public struct DecoderLimits: Sendable, Hashable {
     /// The defaults.
     public init() {}
 
+    /// Admits a decoder's configuration: it must be of `codec` (the one `decoder` decodes), and every sequence
+    /// parameter set it carries out of band (H.264 and HEVC: the base layer's in avcC/hvcC; AV1: av1C's sequence
+    /// header) must be readable and within the limits.
+    /// - Throws: `DecodeError` `unsupportedCodec` for another codec; as `check(sequenceParameterSet:codec:sampleIndex:)`.
+    func admit(_ configuration: CodecConfiguration, as codec: CodecConfiguration.Codec, decoder: String) throws(DecodeError) {
+        guard configuration.codec == codec else {
+            throw DecodeError(.unsupportedCodec, "\(decoder) decodes \(codec.displayName), not \(configuration.codingFormat)")
+        }
+        switch codec {
+        case .h264, .hevc:
+            for parameterSet in configuration.parameterSets where Self.isBaseLayerSequenceParameterSet(parameterSet, codec: codec) {
+                try check(sequenceParameterSet: parameterSet, codec: codec, sampleIndex: nil)
+            }
+        case .av1:
+            if let parameters = configuration.videoParameters {
+                try check(parameters, sampleIndex: nil)
+            }
+        }
+    }
+
     /// Checks one sequence parameter set (H.264 NAL type 7, HEVC type 33 of the base layer, with its header; for AV1
     /// the payload of a sequence header OBU).
     /// - Throws: `DecodeError` `limitExceeded` when its pictures are larger than the limit; `badConfiguration`

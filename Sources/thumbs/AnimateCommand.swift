@@ -30,8 +30,7 @@ struct AnimateCommand: AsyncParsableCommand {
     @Flag(help: "Lossless WebP frames.")
     var lossless = false
 
-    @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
-    var noTransform = false
+    @OptionGroup var transform: TransformOption
 
     @Option(name: .shortAndLong, help: "Where to write the animated WebP, or - for standard output.")
     var output: String
@@ -44,7 +43,7 @@ struct AnimateCommand: AsyncParsableCommand {
         options.width = width
         options.quality = quality
         options.lossless = lossless
-        options.appliesPreferredTrackTransform = !noTransform
+        options.appliesPreferredTrackTransform = transform.appliesPreferredTrackTransform
         return options
     }
 

@@ -50,8 +50,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Option(help: "Keyframes decoded at once (default: one per core).")
     var decodes: Int?
 
-    @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
-    var noTransform = false
+    @OptionGroup var transform: TransformOption
 
     @Option(help: "Which tracks to write, comma-separated: vtt (storyboard.vtt), json (storyboard.json), hls (storyboard.m3u8), dash (storyboard.mpd), bif (storyboard.bif, Roku).")
     var manifests: String = "vtt,json"
@@ -108,7 +107,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         options.sheetTemplate = template
         options.maximumConcurrentFetches = fetches
         options.maximumConcurrentDecodes = decodes
-        options.appliesPreferredTrackTransform = !noTransform
+        options.appliesPreferredTrackTransform = transform.appliesPreferredTrackTransform
         if parsedManifests.contains("bif") { options.bifFileName = "storyboard.bif" }
         return options
     }

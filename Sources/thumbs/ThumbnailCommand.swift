@@ -35,8 +35,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .customLong("tolerance-after"), help: "Seconds after the time the frame may be.")
     var toleranceAfter: Double?
 
-    @Flag(name: .customLong("no-transform"), help: "Do not apply the track's rotation or mirror.")
-    var noTransform = false
+    @OptionGroup var transform: TransformOption
 
     @Option(help: "Output format: png, jpeg or webp (default: from the file name, else png).")
     var format: String?
@@ -135,7 +134,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         var options = ThumbnailOptions()
         options.maximumSize = try parsedMaximumSize()
         options.fitMode = parsedFit ?? .fit
-        options.appliesPreferredTrackTransform = !noTransform
+        options.appliesPreferredTrackTransform = transform.appliesPreferredTrackTransform
         options.format = output == nil ? nil : outputFormat
         options.skipsDarkFrames = skipDark
         options.keepsHDR = keepHDR

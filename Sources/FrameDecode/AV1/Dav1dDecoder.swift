@@ -18,12 +18,7 @@ public final class Dav1dDecoder: VideoDecoder {
     ///   cannot open a decoder, `limitExceeded` for an av1C sequence header past `limits`.
     public init(configuration: CodecConfiguration, colour: ColourDescription?,
                 threading: VideoDecoderFactory.Threading = .single, limits: DecoderLimits = DecoderLimits()) throws(DecodeError) {
-        guard configuration.codec == .av1 else {
-            throw DecodeError(.unsupportedCodec, "Dav1dDecoder decodes AV1, not \(configuration.codingFormat)")
-        }
-        if let parameters = configuration.videoParameters {
-            try limits.check(parameters, sampleIndex: nil)
-        }
+        try limits.admit(configuration, as: .av1, decoder: "Dav1dDecoder")
         self.configuration = configuration
         self.colour = colour
         self.limits = limits

@@ -25,12 +25,7 @@ public final class OpenH264Decoder: VideoDecoder {
     ///   cannot create a decoder, `limitExceeded` or `badConfiguration` for an avcC SPS past `limits` or unreadable.
     public init(configuration: CodecConfiguration, colour: ColourDescription?, limits: DecoderLimits = DecoderLimits(),
                 keyframesOnly: Bool = false) throws(DecodeError) {
-        guard configuration.codec == .h264 else {
-            throw DecodeError(.unsupportedCodec, "OpenH264Decoder decodes H.264, not \(configuration.codingFormat)")
-        }
-        for parameterSet in configuration.parameterSets where DecoderLimits.isBaseLayerSequenceParameterSet(parameterSet, codec: .h264) {
-            try limits.check(sequenceParameterSet: parameterSet, codec: .h264, sampleIndex: nil)
-        }
+        try limits.admit(configuration, as: .h264, decoder: "OpenH264Decoder")
         self.configuration = configuration
         self.keyframesOnly = keyframesOnly
         parameterSets = keyframesOnly ? configuration.parameterSets.map { parameterSet in

@@ -18,12 +18,7 @@ public final class De265Decoder: VideoDecoder {
     ///   cannot create a decoder, `limitExceeded` or `badConfiguration` for an hvcC SPS past `limits` or unreadable.
     public init(configuration: CodecConfiguration, colour: ColourDescription?,
                 threading: VideoDecoderFactory.Threading = .single, limits: DecoderLimits = DecoderLimits()) throws(DecodeError) {
-        guard configuration.codec == .hevc else {
-            throw DecodeError(.unsupportedCodec, "De265Decoder decodes HEVC, not \(configuration.codingFormat)")
-        }
-        for parameterSet in configuration.parameterSets where DecoderLimits.isBaseLayerSequenceParameterSet(parameterSet, codec: .hevc) {
-            try limits.check(sequenceParameterSet: parameterSet, codec: .hevc, sampleIndex: nil)
-        }
+        try limits.admit(configuration, as: .hevc, decoder: "De265Decoder")
         self.configuration = configuration
         self.colour = colour
         self.limits = limits
