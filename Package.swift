@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
         .library(name: "Storyboards", targets: ["Storyboards"]),
+        .library(name: "ThumbsServer", targets: ["ThumbsServer"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
         // For tests and fuzzing (as swift-nio's NIOTestUtils): the fault-injecting server, the scripted transport.
         .library(name: "RangeFetchTestSupport", targets: ["RangeFetchTestSupport"]),
@@ -19,6 +20,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The service (ThumbsServer): Hummingbird 2 without its swift-configuration and full-Foundation traits,
+        // service lifecycle (graceful shutdown), HMAC-SHA256 for signed URLs.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh, run by scripts/test.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -58,10 +65,23 @@ let package = Package(
         // such tracks.
         .target(name: "Storyboards", dependencies: ["Thumbs", "MP4Box", "FrameDecode"]),
 
+        // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures.
+        .target(
+            name: "ThumbsServer",
+            dependencies: [
+                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .executableTarget(
             name: "thumbs",
             dependencies: [
-                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
+                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "ThumbsServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,6 +108,14 @@ let package = Package(
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
         .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "MP4Box",
                                                           "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
+        .testTarget(name: "ThumbsServerTests", dependencies: [
+            "ThumbsServer", "Thumbs", "RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
         .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
     ]

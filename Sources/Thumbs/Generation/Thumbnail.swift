@@ -47,6 +47,9 @@ public struct Thumbnail: Sendable {
     public var requests: Int
     /// Where the time went.
     public var timings: Timings
+    /// The length and version (validator) of the bytes it was made from, as far as the source knew them: what a
+    /// service derives its entity tag from. Nil in a thumbnail made by hand.
+    public var sourceVersion: KnownVersion?
 
     /// Makes a thumbnail: the generator does; an app's tests may, to stand in for one.
     public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: Double,

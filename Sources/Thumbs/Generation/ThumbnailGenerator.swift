@@ -176,7 +176,9 @@ public actor ThumbnailGenerator {
     /// Makes one thumbnail; a `ThumbnailError` thrown on the way gets this input and the time asked for.
     private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
         do {
-            return try await makeUnlocated(at: time, options: options)
+            var thumbnail = try await makeUnlocated(at: time, options: options)
+            thumbnail.sourceVersion = await KnownVersion(of: source)
+            return thumbnail
         } catch let error as ThumbnailError {
             throw error.located(input: source.inputName, time: time.flatMap(\.seconds))
         }

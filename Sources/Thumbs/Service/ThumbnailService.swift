@@ -126,6 +126,12 @@ public actor ThumbnailService {
     public var cachedCost: Int { cache.totalCost }
     /// Whether `request`'s thumbnail is in memory.
     public func isCached(_ request: ThumbnailRequest) -> Bool { cache.contains(cacheKey(request)) }
+    /// The length and version of `asset`'s bytes as the cached index knows them, without a read; nil when no
+    /// index of its current version is cached.
+    public func knownVersion(of asset: ThumbnailAsset) async -> KnownVersion? {
+        await indexes.currentEntry(for: asset.input)?.known
+    }
+
     /// Requests with work under way.
     public var inFlightCount: Int { flights.count }
 

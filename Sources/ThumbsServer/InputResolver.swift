@@ -1,0 +1,54 @@
+import Hummingbird
+import MP4Box
+import RangeFetch
+import Thumbs
+
+/// Turns a request's `url=` or `path=` into the asset to read, refusing what the service must never read: a URL
+/// outside the allowed origins or of another scheme, a redirect out of them, a local file outside the media root,
+/// and any local file through `url=`.
+struct InputResolver: Sendable {
+    let allowedOrigins: [OriginPrefix]
+    let mediaRoot: MediaRoot?
+    let forwardedHeaders: Set<String>
+    let maximumOriginBytes: UInt64
+    let client: RangeFetchClient
+
+    /// Whether `url` is under an allowed origin.
+    func isAllowed(_ url: String) -> Bool {
+        guard let parsed = ParsedURL(url) else { return false }
+        return allowedOrigins.contains { $0.contains(parsed) }
+    }
+
+    /// The asset `parameters` name (exactly one of `url` and `path`), with the request's forwarded headers.
+    /// - Throws: `ServerError` `badParameter` (neither or both), `originNotAllowed`, `pathNotAllowed`, `notFound`.
+    func asset(_ parameters: QueryParameters, request: Request) throws(ServerError) -> ThumbnailAsset {
+        switch (parameters.string("url"), parameters.string("path")) {
+        case (let url?, nil):
+            guard isAllowed(url) else {
+                throw ServerError(.originNotAllowed, parameter: "url", "\(url) is not under an allowed origin")
+            }
+            var options = HTTPFetchOptions()
+            options.maximumBytes = maximumOriginBytes
+            let allowed = allowedOrigins
+            options.allowsRedirect = { target in
+                guard let parsed = ParsedURL(target) else { return false }
+                return allowed.contains { $0.contains(parsed) }
+            }
+            for field in request.headers where forwardedHeaders.contains(field.name.canonicalName) {
+                options.headers.append((field.name.rawName, field.value))
+            }
+            do {
+                return ThumbnailAsset(try HTTPInput(url: url, options: options, client: client))
+            } catch {
+                throw ServerError(.originNotAllowed, parameter: "url", "\(url) is not an http or https url")
+            }
+        case (nil, let path?):
+            guard let mediaRoot else { throw ServerError(.pathNotAllowed, parameter: "path", "this server serves no local files") }
+            return .file(try mediaRoot.file(path))
+        case (nil, nil):
+            throw ServerError(.badParameter, parameter: "url", "url (or path) is required")
+        case (_?, _?):
+            throw ServerError(.badParameter, parameter: "path", "give url or path, not both")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Thumbs
+
+/// What `thumbs serve` is told on its command line: where it listens, what it may fetch, how much it may hold and do.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on (0: any free port).
+    public var port = 8080
+    /// The origins `url=` may name: a URL is fetched only when it starts with one of these (see `OriginPolicy`).
+    public var allowedOrigins: [OriginPrefix] = []
+    /// With a key, every request needs `sig=`, the HMAC-SHA256 of its path and query (see `RequestSignature`).
+    public var signingKey: [UInt8]?
+    /// The directory `path=` may read movies from; nil: no local files are served.
+    public var mediaRoot: String?
+    /// Memory for encoded thumbnails kept by the service, in bytes.
+    public var cacheBytes = 64 << 20
+    /// Thumbnails kept by the service, at most.
+    public var cacheCount = 2_000
+    /// Movie indexes kept in memory, at most.
+    public var indexCapacity = 256
+    /// Decodes at once.
+    public var maximumConcurrentDecodes = ThumbnailService.coreCount
+    /// Requests that need work (not answered from the cache) waiting for a decode, beyond those decoding; past it
+    /// the answer is 503 with `Retry-After`.
+    public var maximumQueue = 64
+    /// Seconds a request may take before it is answered 504.
+    public var requestDeadline: Double = 30
+    /// Request headers passed on to origins (lower-case names); none by default.
+    public var forwardedHeaders: Set<String> = []
+    /// The largest movie index (moov and sample tables) and keyframe bytes one thumbnail may fetch from an origin.
+    public var maximumOriginBytes: UInt64 = 256 << 20
+    /// `max-age` of `Cache-Control` on images, tracks and info, in seconds.
+    public var maxAge = 86_400
+
+    /// The defaults: loopback, port 8080, no origin allowed.
+    public init() {}
+}

@@ -1,0 +1,53 @@
+import Thumbs
+
+/// What `/thumbnail.png|.jpg|.webp` asks for: a time (`time=` seconds or `percent=` of the duration; the library's
+/// default when neither), a box (`width`, `height`; never upscaled), `fit`, `exact=1`, and `quality` (JPEG, lossy
+/// WebP) or `lossless=1` (WebP).
+struct ThumbnailQuery {
+    /// The parameters the route knows.
+    static let names: Set<String> = ["url", "path", "time", "percent", "width", "height", "fit", "exact", "quality", "lossless"]
+    /// The largest width or height asked for.
+    static let maximumSide = 4_096
+
+    var time: ThumbnailTime?
+    var options: ThumbnailOptions
+    /// The parameters that shape the picture, in one order with defaults filled in: part of the entity tag.
+    var canonical: String
+
+    /// Reads `parameters` for an image of `format` (`png`, `jpg` or `webp`).
+    /// - Throws: `ServerError` `badParameter`.
+    init(_ parameters: QueryParameters, format: String) throws(ServerError) {
+        let seconds = try parameters.double("time", in: 0...1e9)
+        let percent = try parameters.double("percent", in: 0...100)
+        if seconds != nil && percent != nil {
+            throw ServerError(.badParameter, parameter: "percent", "give time or percent, not both")
+        }
+        time = if let seconds { .seconds(seconds) } else if let percent { .fraction(percent / 100) } else { nil }
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: try parameters.int("width", in: 0...Self.maximumSide) ?? 0,
+                                        height: try parameters.int("height", in: 0...Self.maximumSide) ?? 0)
+        options.fitMode = try parameters.choice("fit", ["fit": .fit, "fill": .fill, "pad": .pad, "stretch": .stretch]) ?? .fit
+        let exact = try parameters.flag("exact")
+        if exact {
+            options.requestedTimeToleranceBefore = 0
+            options.requestedTimeToleranceAfter = 0
+        }
+        let lossless = try parameters.flag("lossless")
+        let quality = try parameters.int("quality", in: 1...100)
+        switch format {
+        case "jpg":
+            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp") }
+            options.format = .jpeg(quality: quality ?? 85)
+        case "webp":
+            options.format = .webp(quality: quality ?? 80, lossless: lossless)
+        default:
+            guard quality == nil else { throw ServerError(.badParameter, parameter: "quality", "quality is for jpg and webp") }
+            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp") }
+            options.format = .png
+        }
+        self.options = options
+        let timeText = seconds.map { "t\($0)" } ?? percent.map { "p\($0)" } ?? "default"
+        canonical = [format, timeText, "\(options.maximumSize.width)x\(options.maximumSize.height)", "\(options.fitMode)",
+                     exact ? "exact" : "nearest", "q\(quality ?? 0)", lossless ? "lossless" : "lossy"].joined(separator: ";")
+    }
+}

@@ -1,0 +1,68 @@
+import Hummingbird
+import Logging
+import RangeFetch
+import Thumbs
+
+/// The thumbnail service over HTTP: one `ThumbnailService` per process behind Hummingbird routes.
+///
+/// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`) and `GET /healthz`.
+/// Everything it fetches goes through `InputResolver`'s origin and media-root checks; with a signing key every
+/// request but the health check is checked by `SignatureMiddleware` first.
+public struct ThumbsServer: Sendable {
+    /// How it was configured.
+    public let configuration: ServerConfiguration
+    /// The process's thumbnail service (caches, coalescing, decode limits).
+    public let service: ThumbnailService
+    private let resolver: InputResolver
+    private let gate: AdmissionGate
+
+    /// A server for `configuration`, fetching through `client` (its own when nil).
+    /// - Throws: `ServerError` `invalidConfiguration` for a media root that is not a directory.
+    public init(configuration: ServerConfiguration, client: RangeFetchClient? = nil) throws(ServerError) {
+        self.configuration = configuration
+        var serviceConfiguration = ThumbnailService.Configuration()
+        serviceConfiguration.costLimit = configuration.cacheBytes
+        serviceConfiguration.countLimit = configuration.cacheCount
+        serviceConfiguration.indexCapacity = configuration.indexCapacity
+        serviceConfiguration.maximumConcurrentDecodes = configuration.maximumConcurrentDecodes
+        service = ThumbnailService(configuration: serviceConfiguration)
+        resolver = InputResolver(allowedOrigins: configuration.allowedOrigins,
+                                 mediaRoot: try configuration.mediaRoot.map { path throws(ServerError) in try MediaRoot(path) },
+                                 forwardedHeaders: configuration.forwardedHeaders,
+                                 maximumOriginBytes: configuration.maximumOriginBytes,
+                                 client: client ?? RangeFetchClient.shared)
+        gate = AdmissionGate(decodes: configuration.maximumConcurrentDecodes, queue: configuration.maximumQueue)
+    }
+
+    /// The routes and middleware.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
+        if let key = configuration.signingKey {
+            router.add(middleware: SignatureMiddleware(signature: RequestSignature(key: key)))
+        }
+        router.get("/healthz") { _, _ in "ok\n" }
+        let thumbnails = ThumbnailRoute(service: service, resolver: resolver, gate: gate,
+                                        deadline: configuration.requestDeadline, maxAge: configuration.maxAge)
+        for format in ["png", "jpg", "webp"] {
+            router.get(RouterPath("/thumbnail.\(format)")) { request, context in
+                try await thumbnails.respond(to: request, context: context, format: format)
+            }
+        }
+        return router
+    }
+
+    /// The application, listening where the configuration says; `onListening` is given the port once it listens.
+    public func makeApplication(logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        Application(router: makeRouter(),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "thumbs"),
+                    onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+                    logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting and finishes the requests in flight.
+    public func run(logger: Logger) async throws {
+        try await makeApplication(logger: logger).runService()
+    }
+}
