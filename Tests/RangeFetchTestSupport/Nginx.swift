@@ -122,7 +122,8 @@ public final class Nginx: @unchecked Sendable {
         return sent
     }
 
-    static func freePort() throws -> Int {
+    /// A free loopback port, from the kernel.
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -3,26 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 import MP4BoxTestSupport
+import RangeFetchTestSupport
 import Testing
 
 /// `thumbs serve` run as a process: it serves, refuses a configuration with nothing to serve, and stops cleanly on
 /// SIGTERM (the graceful shutdown of swift-service-lifecycle).
 @Suite struct ServeCommandTests {
-    /// A free loopback port, from the kernel.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func get(_ url: String) async -> (status: Int, body: Data)? {
         guard let (data, response) = try? await URLSession.shared.data(from: URL(string: url)!),
               let http = response as? HTTPURLResponse else { return nil }
@@ -30,7 +16,7 @@ import Testing
     }
 
     @Test func itServesAThumbnailFromTheMediaRootAndStopsOnSIGTERM() async throws {
-        let port = try Self.freePort()
+        let port = try Nginx.freePort()
         let root = Fixtures.path("h264-faststart").components(separatedBy: "/").dropLast().joined(separator: "/")
         let process = Process()
         process.executableURL = InfoCommandTests.binary

@@ -43,10 +43,10 @@ struct RunningServer {
     }
 
     /// GETs `pathAndQuery` with `headers`.
-    func get(_ pathAndQuery: String, headers: [(String, String)] = []) async throws -> Answer {
+    func get(_ pathAndQuery: String, headers: [(String, String)] = [], timeout: TimeAmount = .seconds(30)) async throws -> Answer {
         var request = HTTPClientRequest(url: base + pathAndQuery)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let body = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]
         for header in response.headers { fields[header.name.lowercased()] = header.value }

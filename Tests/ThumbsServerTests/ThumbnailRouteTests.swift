@@ -177,6 +177,27 @@ import Thumbs
         }
     }
 
+    @Test func aClientThatDisconnectsCancelsTheWork() async throws {
+        var faults = TestHTTPServer.Faults()
+        faults.firstByteDelay = 3
+        let origin = try await Self.origin(faults)
+        defer { Task { try? await origin.shutdown() } }
+        try await RunningServer.with(try Self.configuration(allowing: origin)) { server in
+            let url = origin.url("/media/a.mp4").queryEncoded
+            // The client gives up after 300 ms and closes its connection.
+            await #expect(throws: (any Error).self) {
+                _ = try await server.get("/thumbnail.png?url=\(url)", timeout: .milliseconds(300))
+            }
+            var cancelled = 0
+            for _ in 0..<40 where cancelled == 0 {
+                try await Task.sleep(for: .milliseconds(50))
+                cancelled = await server.server.service.statistics.cancelledWork
+            }
+            #expect(cancelled == 1)
+            #expect(await server.server.service.inFlightCount == 0)
+        }
+    }
+
     @Test func withASigningKeyOnlySignedRequestsReachTheOrigin() async throws {
         let origin = try await Self.origin()
         defer { Task { try? await origin.shutdown() } }

@@ -1,0 +1,40 @@
+import Foundation
+import MP4BoxTestSupport
+import RangeFetchTestSupport
+import Testing
+import Thumbs
+@testable import ThumbsServer
+
+/// `/thumbnail.*` with a real nginx as the origin: the picture, a 304 that costs nginx nothing, nginx's 404 and a file
+/// that is not a movie, counted from nginx's access log.
+@Suite(.enabled(if: Nginx.binary != nil, "nginx is not installed"))
+struct NginxOriginTests {
+    static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
+
+    @Test func thumbnailsConditionalRequestsAndErrorsOverNginx() async throws {
+        let nginx = try #require(Self.nginx)
+        var configuration = ServerConfiguration()
+        configuration.allowedOrigins = [try OriginPrefix(nginx.url(""))]
+        try await RunningServer.with(configuration) { server in
+            let tag = "?case=\(UUID().uuidString)"
+            let movie = nginx.url("hevc-8bit.mp4" + tag)
+            let path = "/thumbnail.webp?url=\(movie.queryEncoded)&width=120&lossless=1"
+            let first = try await server.get(path)
+            #expect(first.status == 200)
+            let image = try ImageDecoder().decode(first.body)
+            #expect(image.width == 120)
+            let sent = try await nginx.sent(path: "/hevc-8bit.mp4" + tag, awaiting: 1)
+            #expect(sent.requests >= 1)
+            let etag = try #require(first.headers["etag"])
+            let again = try await server.get(path, headers: [("If-None-Match", etag)])
+            #expect(again.status == 304)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(nginx.sent(path: "/hevc-8bit.mp4" + tag).requests == sent.requests)
+
+            let missing = try await server.get("/thumbnail.png?url=" + nginx.url("no-such-file.mp4").queryEncoded)
+            #expect(missing.status == 404)
+            let notAMovie = try await server.get("/thumbnail.png?url=" + nginx.url("README.md").queryEncoded)
+            #expect(notAMovie.status == 415)
+        }
+    }
+}
