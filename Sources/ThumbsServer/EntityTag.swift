@@ -1,4 +1,5 @@
 import Crypto
+import HTTPTypes
 
 /// The strong entity tag of an answer: a digest of what the answer is made from, so a replica that never saw the
 /// request gives the same tag, and a new version of the origin's file gives a new one.
@@ -24,6 +25,11 @@ struct EntityTag: Equatable, CustomStringConvertible {
     }
 
     var description: String { value }
+
+    /// `ETag` with this tag, and `Cache-Control` letting any cache keep the answer `maxAge` seconds.
+    func headers(maxAge: Int) -> HTTPFields {
+        [.eTag: value, .cacheControl: "public, max-age=\(maxAge)"]
+    }
 
     /// Whether an `If-None-Match` field value names this tag (weak comparison, as RFC 9110 13.1.2 asks; `*` matches).
     func isMatched(byIfNoneMatch field: String) -> Bool {

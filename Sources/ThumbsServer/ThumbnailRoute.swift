@@ -10,31 +10,21 @@ import Foundation
 
 /// `GET /thumbnail.png|.jpg|.webp`: one picture through the process's `ThumbnailService`, so identical concurrent
 /// requests share one fetch and decode, a client that goes away gives up its share, and work is bounded by the
-/// admission gate.
+/// admission gate (`AdmittedWork`).
 struct ThumbnailRoute: Sendable {
     let service: ThumbnailService
     let resolver: InputResolver
-    let gate: AdmissionGate
-    let deadline: Double
+    let work: AdmittedWork
     let maxAge: Int
 
-    /// The answer to `request` for an image of `format`; errors are answered here too, so that an answer after work
-    /// that watched the connection says it closes it (`consumeWithCancellationOnInboundClose` gives the connection up).
+    /// The answer to `request` for an image of `format`.
     func respond(to request: Request, context: some RequestContext, format: String) async throws -> Response {
-        var closesConnection = false
-        do {
-            return try await answer(request, format: format, closesConnection: &closesConnection)
-        } catch {
-            var answer = ServerError(answering: error)
-            // A local file's errors name it by its path on disk: answer with the path as it was asked for.
-            if let root = resolver.mediaRoot?.path { answer.detail = answer.detail.replacingOccurrences(of: root + "/", with: "") }
-            var response = try answer.response(from: request, context: context)
-            if closesConnection { response.headers[.connection] = "close" }
-            return response
+        try await answering(request, context: context, mediaRoot: resolver.mediaRoot) { watchesConnection in
+            try await answer(request, format: format, watchesConnection: &watchesConnection)
         }
     }
 
-    private func answer(_ request: Request, format: String, closesConnection: inout Bool) async throws -> Response {
+    private func answer(_ request: Request, format: String, watchesConnection: inout Bool) async throws -> Response {
         let parameters = try QueryParameters(request.uri, known: ThumbnailQuery.names)
         let query = try ThumbnailQuery(parameters, format: format)
         let asset = try resolver.asset(parameters, request: request)
@@ -47,7 +37,7 @@ struct ThumbnailRoute: Sendable {
             let validator = await service.knownVersion(of: asset)?.version
             if let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity, validator: validator),
                tag.isMatched(byIfNoneMatch: ifNoneMatch) {
-                return Response(status: .notModified, headers: cacheHeaders(tag))
+                return Response(status: .notModified, headers: tag.headers(maxAge: maxAge))
             }
         }
 
@@ -56,24 +46,15 @@ struct ThumbnailRoute: Sendable {
         if cached {
             thumbnail = try await service.thumbnail(thumbnailRequest)
         } else {
-            guard gate.enter() else {
-                throw ServerError(.overloaded, "\(gate.admittedCount) thumbnails are being made; try again", retryAfter: 1)
-            }
-            defer { gate.leave() }
             let service = self.service
-            // The connection closes after an answer whose work watched it for the client going away.
-            closesConnection = true
-            thumbnail = try await withDeadline(seconds: deadline) {
-                try await request.body.consumeWithCancellationOnInboundClose { _ in
-                    try await service.thumbnail(thumbnailRequest)
-                }
+            thumbnail = try await work.run(for: request, watchesConnection: &watchesConnection) {
+                try await service.thumbnail(thumbnailRequest)
             }
         }
 
         let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity,
                             validator: thumbnail.sourceVersion?.version) ?? EntityTag(bytes: thumbnail.encoded)
-        var headers = cacheHeaders(tag)
-        if closesConnection { headers[.connection] = "close" }
+        var headers = tag.headers(maxAge: maxAge)
         if let ifNoneMatch, tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: headers)
         }
@@ -87,10 +68,6 @@ struct ThumbnailRoute: Sendable {
     static let serverTiming = HTTPField.Name("Server-Timing")!
     /// `Thumbs-Actual-Time`: the presentation time of the frame shown, in seconds (AVAssetImageGenerator's actual time).
     static let actualTime = HTTPField.Name("Thumbs-Actual-Time")!
-
-    private func cacheHeaders(_ tag: EntityTag) -> HTTPFields {
-        [.eTag: tag.value, .cacheControl: "public, max-age=\(maxAge)"]
-    }
 
     /// `Server-Timing` of the stages, in milliseconds.
     static func serverTimingValue(_ timings: Thumbnail.Timings) -> String {

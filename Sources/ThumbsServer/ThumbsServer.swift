@@ -5,7 +5,8 @@ import Thumbs
 
 /// The thumbnail service over HTTP: one `ThumbnailService` per process behind Hummingbird routes.
 ///
-/// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`) and `GET /healthz`.
+/// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`), `GET /info` (the
+/// movie's tracks, as `thumbs info --json`) and `GET /healthz`.
 /// Everything it fetches goes through `InputResolver`'s origin and media-root checks; with a signing key every
 /// request but the health check is checked by `SignatureMiddleware` first.
 public struct ThumbsServer: Sendable {
@@ -42,13 +43,15 @@ public struct ThumbsServer: Sendable {
             router.add(middleware: SignatureMiddleware(signature: RequestSignature(key: key)))
         }
         router.get("/healthz") { _, _ in "ok\n" }
-        let thumbnails = ThumbnailRoute(service: service, resolver: resolver, gate: gate,
-                                        deadline: configuration.requestDeadline, maxAge: configuration.maxAge)
+        let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline)
+        let thumbnails = ThumbnailRoute(service: service, resolver: resolver, work: work, maxAge: configuration.maxAge)
         for format in ["png", "jpg", "webp"] {
             router.get(RouterPath("/thumbnail.\(format)")) { request, context in
                 try await thumbnails.respond(to: request, context: context, format: format)
             }
         }
+        let info = InfoRoute(resolver: resolver, work: work, maxAge: configuration.maxAge)
+        router.get("/info") { request, context in try await info.respond(to: request, context: context) }
         return router
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MP4Box
+import Thumbs
 
 /// `thumbs info`: the tracks of a movie and what it cost to learn them.
 struct InfoCommand: AsyncParsableCommand {
@@ -18,10 +19,7 @@ struct InfoCommand: AsyncParsableCommand {
         try await source.withOpenedSource { input in
             let summary = MovieSummary(try await source.locator().locate(in: input))
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-                let data = try encoder.encode(summary)
-                print(String(decoding: data, as: UTF8.self))
+                print(String(decoding: try summary.json(), as: UTF8.self))
             } else {
                 print(summary.text)
             }

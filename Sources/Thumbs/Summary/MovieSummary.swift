@@ -1,56 +1,64 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import MP4Box
 
-/// The stable JSON shape of `thumbs info --json`, and its text form.
-struct MovieSummary: Encodable {
-    struct TrackSummary: Encodable {
-        var id: UInt32
-        var kind: String
-        var handler: String
-        var codec: String?
-        var sampleEntry: String?
-        var encrypted: Bool
-        var enabled: Bool
-        var codedWidth: Int?
-        var codedHeight: Int?
-        var croppedWidth: Int?
-        var croppedHeight: Int?
-        var displayWidth: Int?
-        var displayHeight: Int?
-        var pixelAspectRatio: String?
-        var rotation: Int?
-        var mirrored: Bool?
-        var matrixIsAxisAligned: Bool?
-        var bitDepth: Int?
-        var chromaFormat: Int?
-        var interlaced: Bool?
-        var colourPrimaries: Int?
-        var transferCharacteristics: Int?
-        var matrixCoefficients: Int?
-        var fullRange: Bool?
-        var timescale: UInt32
-        var duration: Double
-        var sampleCount: Int
-        var syncSampleCount: Int
-        var channelCount: Int?
-        var sampleRate: Double?
+/// What a located movie holds, in the stable JSON shape of `thumbs info --json` and the service's `/info`, and
+/// its text form.
+public struct MovieSummary: Encodable, Sendable {
+    /// One track.
+    public struct TrackSummary: Encodable, Sendable {
+        public var id: UInt32
+        public var kind: String
+        public var handler: String
+        public var codec: String?
+        public var sampleEntry: String?
+        public var encrypted: Bool
+        public var enabled: Bool
+        public var codedWidth: Int?
+        public var codedHeight: Int?
+        public var croppedWidth: Int?
+        public var croppedHeight: Int?
+        public var displayWidth: Int?
+        public var displayHeight: Int?
+        public var pixelAspectRatio: String?
+        public var rotation: Int?
+        public var mirrored: Bool?
+        public var matrixIsAxisAligned: Bool?
+        public var bitDepth: Int?
+        public var chromaFormat: Int?
+        public var interlaced: Bool?
+        public var colourPrimaries: Int?
+        public var transferCharacteristics: Int?
+        public var matrixCoefficients: Int?
+        public var fullRange: Bool?
+        public var timescale: UInt32
+        public var duration: Double
+        public var sampleCount: Int
+        public var syncSampleCount: Int
+        public var channelCount: Int?
+        public var sampleRate: Double?
     }
 
-    var fragmented: Bool
-    var moovOffset: UInt64
-    var moovSize: UInt64
-    var fileSize: UInt64?
-    var bytesRead: Int
-    var reads: Int
-    var duration: Double
-    var timescale: UInt32
-    var posterTime: Double?
-    var majorBrand: String?
-    var fragmentCount: Int
-    var artworkCount: Int
-    var artworkFormats: [String]
-    var tracks: [TrackSummary]
+    public var fragmented: Bool
+    public var moovOffset: UInt64
+    public var moovSize: UInt64
+    public var fileSize: UInt64?
+    public var bytesRead: Int
+    public var reads: Int
+    public var duration: Double
+    public var timescale: UInt32
+    public var posterTime: Double?
+    public var majorBrand: String?
+    public var fragmentCount: Int
+    public var artworkCount: Int
+    public var artworkFormats: [String]
+    public var tracks: [TrackSummary]
 
-    init(_ located: MovieLocator.Result) {
+    /// The summary of what `locate` found, with what it cost to find.
+    public init(_ located: MovieLocator.Result) {
         let movie = located.movie
         fragmented = movie.isFragmented
         moovOffset = movie.moovOffset
@@ -108,8 +116,15 @@ struct MovieSummary: Encodable {
         return summary
     }
 
+    /// The JSON: sorted keys, indented, slashes unescaped.
+    public func json() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self))
+    }
+
     /// A few lines for people.
-    var text: String {
+    public var text: String {
         var lines: [String] = []
         let place = fragmented ? "fragmented, " : ""
         lines.append("movie: \(formatSeconds(duration)), \(place)moov at \(moovOffset) (\(moovSize) bytes)"

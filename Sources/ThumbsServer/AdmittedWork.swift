@@ -1,0 +1,40 @@
+import Hummingbird
+
+/// How a route runs work that fetches and decodes: admitted by the gate (503 past it), within the deadline (504),
+/// and cancelled when the client goes away.
+struct AdmittedWork: Sendable {
+    let gate: AdmissionGate
+    let deadline: Double
+
+    /// Runs `body` for `request`. `watchesConnection` is set once the connection is watched: Hummingbird gives it up
+    /// after the answer, which must then say so (`Connection: close`).
+    func run<T: Sendable>(for request: Request, watchesConnection: inout Bool,
+                          _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard gate.enter() else {
+            throw ServerError(.overloaded, "\(gate.admittedCount) requests are at work; try again", retryAfter: 1)
+        }
+        defer { gate.leave() }
+        watchesConnection = true
+        return try await withDeadline(seconds: deadline) {
+            try await request.body.consumeWithCancellationOnInboundClose { _ in try await body() }
+        }
+    }
+}
+
+/// The answer of a route: `answer`'s response, or its error's (see `ServerError.init(answering:)`), with a local
+/// file's path on disk shown as it was asked for, and `Connection: close` when the work watched the connection.
+func answering(_ request: Request, context: some RequestContext, mediaRoot: MediaRoot?,
+               _ answer: (_ watchesConnection: inout Bool) async throws -> Response) async throws -> Response {
+    var watchesConnection = false
+    do {
+        var response = try await answer(&watchesConnection)
+        if watchesConnection { response.headers[.connection] = "close" }
+        return response
+    } catch {
+        var failure = ServerError(answering: error)
+        if let root = mediaRoot?.path { failure.detail = failure.detail.replacingOccurrences(of: root + "/", with: "") }
+        var response = try failure.response(from: request, context: context)
+        if watchesConnection { response.headers[.connection] = "close" }
+        return response
+    }
+}
