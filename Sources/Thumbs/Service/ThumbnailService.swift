@@ -56,21 +56,19 @@ public actor ThumbnailService {
     private let configuration: Configuration
     private var cache: ThumbnailCache<CacheKey>
     private let indexes: MovieIndexCache
-    private var flights: [ThumbnailRequest: Flight] = [:]
-    private var nextID = 0
+    /// Work under way, by request: one fetch and decode for everyone who asks, cancelled when nobody waits.
+    private let flights = WorkCoalescer<ThumbnailRequest, Thumbnail>()
     private let limits: ThumbnailWorkLimits
-    /// What the service has done so far.
-    public private(set) var statistics = Statistics()
+    private var counters = Statistics()
 
-    /// Work under way for one request, and who waits for it.
-    private final class Flight {
-        let id: Int
-        /// The version of the asset when the work started: the picture is cached under it.
-        var version: String?
-        var task: Task<Void, Never>?
-        var waiters: [Int: CheckedContinuation<Thumbnail, any Error>] = [:]
-        var prefetchHolds = 0
-        init(id: Int) { self.id = id }
+    /// What the service has done so far.
+    public var statistics: Statistics {
+        get async {
+            var statistics = counters
+            statistics.coalesced = await flights.joined
+            statistics.cancelledWork = await flights.cancelled
+            return statistics
+        }
     }
 
     /// A service with `configuration`.
@@ -84,40 +82,24 @@ public actor ThumbnailService {
     /// The thumbnail for `request`: from the cache, from work already under way, or made now.
     /// - Throws: what `ThumbnailGenerator.image(at:)` throws; `CancellationError` when this task is cancelled.
     public func thumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
-        statistics.requests += 1
+        counters.requests += 1
         if let cached = cache.value(for: cacheKey(request)) {
-            statistics.cacheHits += 1
+            counters.cacheHits += 1
             return cached
         }
-        let waiter = makeID()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Thumbnail, any Error>) in
-                if Task.isCancelled {
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
-                let flight = flightStarting(request)
-                flight.waiters[waiter] = continuation
-            }
-        } onCancel: {
-            Task { await self.leave(request, waiter: waiter) }
-        }
+        return try await flights.value(for: request, work: work(request))
     }
 
     /// Starts making `requests` in the background, so a later `thumbnail(_:)` finds them ready.
-    public func prefetch(_ requests: [ThumbnailRequest]) {
+    public func prefetch(_ requests: [ThumbnailRequest]) async {
         for request in requests where !cache.contains(cacheKey(request)) {
-            flightStarting(request).prefetchHolds += 1
+            await flights.hold(request, work: work(request))
         }
     }
 
     /// Stops prefetching `requests` (work that someone waits for goes on).
-    public func cancelPrefetch(_ requests: [ThumbnailRequest]) {
-        for request in requests {
-            guard let flight = flights[request], flight.prefetchHolds > 0 else { continue }
-            flight.prefetchHolds -= 1
-            cancelIfAbandoned(request, flight)
-        }
+    public func cancelPrefetch(_ requests: [ThumbnailRequest]) async {
+        for request in requests { await flights.release(request) }
     }
 
     /// The number of thumbnails in memory.
@@ -133,7 +115,7 @@ public actor ThumbnailService {
     }
 
     /// Requests with work under way.
-    public var inFlightCount: Int { flights.count }
+    public var inFlightCount: Int { get async { await flights.count } }
 
     /// Forgets every thumbnail and index.
     public func removeAll() async {
@@ -148,49 +130,18 @@ public actor ThumbnailService {
         CacheKey(request: request, version: request.asset.input.currentVersion())
     }
 
-    private func makeID() -> Int {
-        nextID += 1
-        return nextID
-    }
-
-    private func flightStarting(_ request: ThumbnailRequest) -> Flight {
-        if let flight = flights[request] {
-            statistics.coalesced += 1
-            return flight
+    /// The work for `request`: made, then cached under the version its input had when the work started.
+    private func work(_ request: ThumbnailRequest) -> @Sendable () async throws -> Thumbnail {
+        let key = cacheKey(request)
+        return {
+            let thumbnail = try await self.generate(request)
+            await self.keep(thumbnail, for: key)
+            return thumbnail
         }
-        let flight = Flight(id: makeID())
-        flight.version = request.asset.input.currentVersion()
-        flights[request] = flight
-        flight.task = Task {
-            let result: Result<Thumbnail, any Error>
-            do {
-                result = .success(try await self.generate(request))
-            } catch {
-                result = .failure(error)
-            }
-            self.finish(request, flightID: flight.id, result: result)
-        }
-        return flight
     }
 
-    private func finish(_ request: ThumbnailRequest, flightID: Int, result: Result<Thumbnail, any Error>) {
-        guard let flight = flights[request], flight.id == flightID else { return }
-        flights[request] = nil
-        if case .success(let thumbnail) = result { cache.insert(thumbnail, for: CacheKey(request: request, version: flight.version)) }
-        for continuation in flight.waiters.values { continuation.resume(with: result) }
-    }
-
-    private func leave(_ request: ThumbnailRequest, waiter: Int) {
-        guard let flight = flights[request], let continuation = flight.waiters.removeValue(forKey: waiter) else { return }
-        continuation.resume(throwing: CancellationError())
-        cancelIfAbandoned(request, flight)
-    }
-
-    private func cancelIfAbandoned(_ request: ThumbnailRequest, _ flight: Flight) {
-        guard flight.waiters.isEmpty, flight.prefetchHolds == 0 else { return }
-        flight.task?.cancel()
-        flights[request] = nil
-        statistics.cancelledWork += 1
+    private func keep(_ thumbnail: Thumbnail, for key: CacheKey) {
+        cache.insert(thumbnail, for: key)
     }
 
     /// Makes one thumbnail, with the cached index when there is one; bytes that changed under a cached index (the
@@ -210,18 +161,18 @@ public actor ThumbnailService {
         let input = request.asset.input
         let entry = await indexes.currentEntry(for: input)
         let source = try input.open(known: entry?.known)
-        if entry == nil { statistics.indexLoads += 1 }
+        if entry == nil { counters.indexLoads += 1 }
         let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: limits)
         let thumbnail: Thumbnail
         do {
             thumbnail = try await generator.image(at: request.time)
         } catch {
-            statistics.sourceReads += await generator.totals.requests
+            counters.sourceReads += await generator.totals.requests
             throw error
         }
-        statistics.sourceReads += await generator.totals.requests
-        statistics.generated += 1
-        statistics.decodedSamples += thumbnail.decodedSamples
+        counters.sourceReads += await generator.totals.requests
+        counters.generated += 1
+        counters.decodedSamples += thumbnail.decodedSamples
         if entry == nil {
             await indexes.store(MovieIndexCache.Entry(movie: try await generator.loadMovie(), known: KnownVersion(of: source)),
                                 for: request.asset.identity)
