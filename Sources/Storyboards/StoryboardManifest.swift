@@ -114,4 +114,7 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
                        h: single ? nil : cue.region.height, keyframeTime: cue.keyframeTime)
         }
     }
+
+    /// The JSON (`StableJSON`: sorted keys, indented, slashes unescaped), as `storyboard.json` holds it.
+    public func json() throws -> [UInt8] { try StableJSON.encode(self) }
 }

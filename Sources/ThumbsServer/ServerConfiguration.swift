@@ -25,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var maximumQueue = 64
     /// Seconds a request may take before it is answered 504.
     public var requestDeadline: Double = 30
+    /// Seconds the making of a storyboard (every keyframe of the movie) may take before its requests are answered 504.
+    public var storyboardDeadline: Double = 120
+    /// Storyboards kept (their sheets' bytes), at most.
+    public var storyboardCount = 64
+    /// Memory for storyboards' sheets kept, in bytes.
+    public var storyboardBytes = 64 << 20
     /// Request headers passed on to origins (lower-case names); none by default.
     public var forwardedHeaders: Set<String> = []
     /// The largest movie index (moov and sample tables) and keyframe bytes one thumbnail may fetch from an origin.

@@ -1,6 +1,7 @@
 import FrameDecode
 import MP4Box
 import RangeFetch
+import Storyboards
 import Thumbs
 
 extension ServerError {
@@ -25,6 +26,12 @@ extension ServerError {
             case .encodingFailed, .invalidImage: self.init(.internalError, error.description)
             case .noVideo, .noSamples, .noDuration, .noKeyframe, .sampleOutOfRange, .noFrame, .invalidFrame, .limitExceeded:
                 self.init(.unsupportedMedia, error.description)
+            }
+        case let error as StoryboardError:
+            switch error.code {
+            case .invalidOption, .invalidGrid: self.init(.badParameter, error.description)
+            case .noSamples, .noDuration, .noKeyframe: self.init(.unsupportedMedia, error.description)
+            case .notWebVTT, .malformedTiming, .missingImage, .malformedRegion: self.init(.internalError, error.description)
             }
         case let error as DecodeError:
             self.init(.unsupportedMedia, error.description)

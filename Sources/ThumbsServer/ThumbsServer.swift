@@ -6,7 +6,8 @@ import Thumbs
 /// The thumbnail service over HTTP: one `ThumbnailService` per process behind Hummingbird routes.
 ///
 /// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`), `GET /info` (the
-/// movie's tracks, as `thumbs info --json`) and `GET /healthz`.
+/// movie's tracks, as `thumbs info --json`), `GET /storyboard.vtt`, `/storyboard.json` and the sheets they name
+/// (`/storyboard/<n>.jpg`, see `StoryboardQuery`), and `GET /healthz`.
 /// Everything it fetches goes through `InputResolver`'s origin and media-root checks; with a signing key every
 /// request but the health check is checked by `SignatureMiddleware` first.
 public struct ThumbsServer: Sendable {
@@ -16,6 +17,7 @@ public struct ThumbsServer: Sendable {
     public let service: ThumbnailService
     private let resolver: InputResolver
     private let gate: AdmissionGate
+    private let storyboards: StoryboardStore
 
     /// A server for `configuration`, fetching through `client` (its own when nil).
     /// - Throws: `ServerError` `invalidConfiguration` for a media root that is not a directory.
@@ -33,6 +35,7 @@ public struct ThumbsServer: Sendable {
                                  maximumOriginBytes: configuration.maximumOriginBytes,
                                  client: client ?? RangeFetchClient.shared)
         gate = AdmissionGate(decodes: configuration.maximumConcurrentDecodes, queue: configuration.maximumQueue)
+        storyboards = StoryboardStore(countLimit: configuration.storyboardCount, costLimit: configuration.storyboardBytes)
     }
 
     /// The routes and middleware.
@@ -52,6 +55,19 @@ public struct ThumbsServer: Sendable {
         }
         let info = InfoRoute(resolver: resolver, work: work, maxAge: configuration.maxAge)
         router.get("/info") { request, context in try await info.respond(to: request, context: context) }
+        let storyboardRoute = StoryboardRoute(store: storyboards, resolver: resolver,
+                                          work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline),
+                                          signature: configuration.signingKey.map { RequestSignature(key: $0) },
+                                          maxAge: configuration.maxAge)
+        router.get("/storyboard.vtt") { request, context in
+            try await storyboardRoute.respond(to: request, context: context, document: .vtt)
+        }
+        router.get("/storyboard.json") { request, context in
+            try await storyboardRoute.respond(to: request, context: context, document: .json)
+        }
+        router.get("/storyboard/:sheet") { request, context in
+            try await storyboardRoute.respondWithSheet(context.parameters.get("sheet") ?? "", to: request, context: context)
+        }
         return router
     }
 

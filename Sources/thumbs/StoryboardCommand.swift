@@ -138,7 +138,7 @@ struct StoryboardCommand: AsyncParsableCommand {
                     continue
                 }
                 let (name, text): (String, String) = switch manifest {
-                case "json": ("storyboard.json", try Self.json(storyboard.manifest))
+                case "json": ("storyboard.json", String(decoding: try storyboard.manifest.json(), as: UTF8.self))
                 case "hls": ("storyboard.m3u8", storyboard.hlsImagePlaylist())
                 case "dash": ("storyboard.mpd", try storyboard.dashManifest())
                 default: ("storyboard.vtt", storyboard.webVTT())
@@ -161,13 +161,6 @@ struct StoryboardCommand: AsyncParsableCommand {
             extra["wallMs"] = (wall * 100).rounded() / 100
             await source.printStats(of: input, extra: extra)
         }
-    }
-
-    /// The JSON manifest, with sorted keys and unescaped slashes.
-    static func json(_ manifest: StoryboardManifest) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(manifest), as: UTF8.self)
     }
 }
 

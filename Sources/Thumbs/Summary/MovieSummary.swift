@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import MP4Box
 
 /// What a located movie holds, in the stable JSON shape of `thumbs info --json` and the service's `/info`, and
@@ -116,12 +111,8 @@ public struct MovieSummary: Encodable, Sendable {
         return summary
     }
 
-    /// The JSON: sorted keys, indented, slashes unescaped.
-    public func json() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self))
-    }
+    /// The JSON (`StableJSON`).
+    public func json() throws -> [UInt8] { try StableJSON.encode(self) }
 
     /// A few lines for people.
     public var text: String {

@@ -1,0 +1,73 @@
+import Foundation
+import MP4BoxTestSupport
+import RangeFetchTestSupport
+import Storyboards
+import Testing
+import Thumbs
+@testable import ThumbsServer
+
+/// `/storyboard.vtt|.json` and their sheets over the fault-injecting origin: the track read back, every sheet it
+/// names fetched through its relative reference, one making for the track, the manifest and the sheets.
+@Suite struct StoryboardRouteTests {
+    static let query = "interval=0.5&width=64&columns=2&rows=1"
+
+    @Test func theTrackNamesSheetsTheServerAnswers() async throws {
+        let expected = try Fixtures.expectation("h264-faststart")
+        let origin = try await ThumbnailRouteTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+            let trackPath = "/storyboard.vtt?url=\(origin.url("/media/a.mp4").queryEncoded)&\(Self.query)"
+            let answer = try await server.get(trackPath)
+            #expect(answer.status == 200)
+            #expect(answer.headers["content-type"] == "text/vtt; charset=utf-8")
+            let requestsAfterTrack = origin.requestCount
+            let track = try StoryboardTrack(webVTT: String(decoding: answer.body, as: UTF8.self), baseURL: server.base + trackPath)
+            let duration = try #require(expected.duration)
+            #expect(track.cues.count == Int((duration / 0.5).rounded(.up)))
+            var sheets: Set<String> = []
+            for cue in track.cues {
+                let region = try #require(cue.reference.region)
+                #expect(region.width == 64 && region.height == 48)
+                sheets.insert(StoryboardReference.resolve(cue.reference.url, against: server.base + trackPath))
+            }
+            #expect(sheets.count == 3)  // six cues, two to a sheet
+            for url in sheets {
+                #expect(url.hasPrefix(server.base + "/storyboard/"))
+                let sheet = try await server.get(String(url.dropFirst(server.base.count)))
+                #expect(sheet.status == 200)
+                #expect(sheet.headers["content-type"] == "image/jpeg")
+                let image = try ImageDecoder().decode(sheet.body)
+                #expect(image.width == 128 && image.height == 48)
+            }
+            let manifest = try await server.get(trackPath.replacingOccurrences(of: ".vtt", with: ".json"))
+            #expect(manifest.status == 200)
+            let decoded = try JSONDecoder().decode(StoryboardManifest.self, from: Data(manifest.body))
+            #expect(decoded.cues.count == track.cues.count)
+            #expect(origin.requestCount == requestsAfterTrack)  // sheets and manifest came from the one making
+            let tag = try #require(answer.headers["etag"])
+            #expect(try await server.get(trackPath, headers: [("If-None-Match", tag)]).status == 304)
+            let missing = try await server.get("/storyboard/7.jpg?url=\(origin.url("/media/a.mp4").queryEncoded)&\(Self.query)")
+            #expect(missing.status == 404)
+            #expect(try await server.get(trackPath + "&columns=99").status == 400)
+        }
+    }
+
+    @Test func signedTracksNameSignedSheets() async throws {
+        let origin = try await ThumbnailRouteTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
+        configuration.signingKey = Array("storyboard key".utf8)
+        let signature = RequestSignature(key: Array("storyboard key".utf8))
+        try await RunningServer.with(configuration) { server in
+            let query = "url=\(origin.url("/media/a.mp4").queryEncoded)&\(Self.query)"
+            let trackPath = signature.signedPathAndQuery(path: "/storyboard.vtt", query: query)
+            let answer = try await server.get(trackPath)
+            #expect(answer.status == 200)
+            let track = try StoryboardTrack(webVTT: String(decoding: answer.body, as: UTF8.self), baseURL: server.base + trackPath)
+            let url = StoryboardReference.resolve(try #require(track.cues.first?.reference.url), against: server.base + trackPath)
+            #expect(try await server.get(String(url.dropFirst(server.base.count))).status == 200)
+            let unsigned = try await server.get("/storyboard/0.jpg?" + query)
+            #expect(unsigned.status == 403)
+        }
+    }
+}
