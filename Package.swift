@@ -21,10 +21,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The service (ThumbsServer): Hummingbird 2 without its swift-configuration and full-Foundation traits,
-        // service lifecycle (graceful shutdown), HMAC-SHA256 for signed URLs.
+        // service lifecycle (graceful shutdown), metrics in the Prometheus format, HMAC-SHA256 for signed URLs.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Documentation only: `swift package generate-documentation` (scripts/docs.sh, run by scripts/test.sh).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -65,7 +67,7 @@ let package = Package(
         // such tracks.
         .target(name: "Storyboards", dependencies: ["Thumbs", "MP4Box", "FrameDecode"]),
 
-        // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures.
+        // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures, metrics.
         .target(
             name: "ThumbsServer",
             dependencies: [
@@ -73,6 +75,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -5,6 +5,7 @@ import Hummingbird
 struct AdmittedWork: Sendable {
     let gate: AdmissionGate
     let deadline: Double
+    let metrics: ServerMetrics
 
     /// Runs `body` for `request`. `watchesConnection` is set once the connection is watched: Hummingbird gives it up
     /// after the answer, which must then say so (`Connection: close`).
@@ -13,7 +14,11 @@ struct AdmittedWork: Sendable {
         guard gate.enter() else {
             throw ServerError(.overloaded, "\(gate.admittedCount) requests are at work; try again", retryAfter: 1)
         }
-        defer { gate.leave() }
+        metrics.recordAdmission(queueLength: gate.queueLength, admitted: gate.admittedCount)
+        defer {
+            gate.leave()
+            metrics.recordAdmission(queueLength: gate.queueLength, admitted: gate.admittedCount)
+        }
         watchesConnection = true
         return try await withDeadline(seconds: deadline) {
             try await request.body.consumeWithCancellationOnInboundClose { _ in try await body() }

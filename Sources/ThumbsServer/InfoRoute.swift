@@ -8,15 +8,18 @@ import Thumbs
 struct InfoRoute: Sendable {
     let resolver: InputResolver
     let work: AdmittedWork
+    let metrics: ServerMetrics
     let maxAge: Int
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         try await answering(request, context: context, mediaRoot: resolver.mediaRoot) { watchesConnection in
             let parameters = try QueryParameters(request.uri, known: ["url", "path"])
             let input = try resolver.asset(parameters, request: request).input
+            let metrics = self.metrics
             let (json, validator) = try await work.run(for: request, watchesConnection: &watchesConnection) {
                 let source = try input.open(known: nil)
                 let located = try await MovieLocator().locate(in: source)
+                if let fetched = await source.statistics { metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes) }
                 return (try MovieSummary(located).json(), await source.version)
             }
             let tag = EntityTag(route: "info", parameters: "", identity: input.identity, validator: validator)

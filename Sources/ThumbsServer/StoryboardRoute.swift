@@ -12,6 +12,7 @@ struct StoryboardRoute: Sendable {
     let resolver: InputResolver
     let work: AdmittedWork
     let signature: RequestSignature?
+    let metrics: ServerMetrics
     let maxAge: Int
 
     /// What is asked for.
@@ -66,14 +67,18 @@ struct StoryboardRoute: Sendable {
         let query = try StoryboardQuery(parameters)
         let input = try resolver.asset(parameters, request: request).input
         let key = StoryboardStore.Key(identity: input.identity, options: query.canonical)
-        if let kept = await store.cached(key) { return (kept, key, input) }
+        let kept = await store.cached(key)
+        metrics.recordCacheLookup("storyboard", hit: kept != nil)
+        if let kept { return (kept, key, input) }
         let store = self.store
         let options = query.options
+        let metrics = self.metrics
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
                 let source = try input.open(known: nil)
                 var sheets: [[UInt8]] = []
                 let storyboard = try await StoryboardMaker(source: source, options: options).make { _, bytes in sheets.append(bytes) }
+                if let fetched = await source.statistics { metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes) }
                 return ServedStoryboard(storyboard: storyboard, sheets: sheets, validator: await source.version)
             }
         }

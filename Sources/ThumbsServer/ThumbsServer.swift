@@ -7,7 +7,8 @@ import Thumbs
 ///
 /// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`), `GET /info` (the
 /// movie's tracks, as `thumbs info --json`), `GET /storyboard.vtt`, `/storyboard.json` and the sheets they name
-/// (`/storyboard/<n>.jpg`, see `StoryboardQuery`), and `GET /healthz`.
+/// (`/storyboard/<n>.jpg`, see `StoryboardQuery`), `GET /metrics` (Prometheus, see `ServerMetrics`) and
+/// `GET /healthz`.
 /// Everything it fetches goes through `InputResolver`'s origin and media-root checks; with a signing key every
 /// request but the health check is checked by `SignatureMiddleware` first.
 public struct ThumbsServer: Sendable {
@@ -18,6 +19,7 @@ public struct ThumbsServer: Sendable {
     private let resolver: InputResolver
     private let gate: AdmissionGate
     private let storyboards: StoryboardStore
+    private let metrics = ServerMetrics()
 
     /// A server for `configuration`, fetching through `client` (its own when nil).
     /// - Throws: `ServerError` `invalidConfiguration` for a media root that is not a directory.
@@ -41,23 +43,31 @@ public struct ThumbsServer: Sendable {
     /// The routes and middleware.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
         if let key = configuration.signingKey {
             router.add(middleware: SignatureMiddleware(signature: RequestSignature(key: key)))
         }
         router.get("/healthz") { _, _ in "ok\n" }
-        let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline)
+        let service = self.service
+        let metrics = self.metrics
+        router.get("/metrics") { _, _ in
+            metrics.addServiceStatistics(await service.statistics)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline, metrics: metrics)
         let thumbnails = ThumbnailRoute(service: service, resolver: resolver, work: work, maxAge: configuration.maxAge)
         for format in ["png", "jpg", "webp"] {
             router.get(RouterPath("/thumbnail.\(format)")) { request, context in
                 try await thumbnails.respond(to: request, context: context, format: format)
             }
         }
-        let info = InfoRoute(resolver: resolver, work: work, maxAge: configuration.maxAge)
+        let info = InfoRoute(resolver: resolver, work: work, metrics: metrics, maxAge: configuration.maxAge)
         router.get("/info") { request, context in try await info.respond(to: request, context: context) }
         let storyboardRoute = StoryboardRoute(store: storyboards, resolver: resolver,
-                                          work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline),
-                                          signature: configuration.signingKey.map { RequestSignature(key: $0) },
+                                          work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline, metrics: metrics),
+                                          signature: configuration.signingKey.map { RequestSignature(key: $0) }, metrics: metrics,
                                           maxAge: configuration.maxAge)
         router.get("/storyboard.vtt") { request, context in
             try await storyboardRoute.respond(to: request, context: context, document: .vtt)

@@ -37,10 +37,15 @@ public actor ThumbnailService {
         public var decodedSamples = 0
         /// Read requests sent to byte sources (index included).
         public var sourceReads = 0
+        /// Body bytes those reads received.
+        public var sourceBytes: UInt64 = 0
         /// Work cancelled because nobody waited for it any more.
         public var cancelledWork = 0
         /// Indexes located (not found in the index cache).
         public var indexLoads = 0
+
+        /// All zero: nothing done yet.
+        public init() {}
     }
 
     /// The number of active processor cores.
@@ -140,6 +145,11 @@ public actor ThumbnailService {
         }
     }
 
+    private func count(_ totals: (requests: Int, bytes: UInt64)) {
+        counters.sourceReads += totals.requests
+        counters.sourceBytes += totals.bytes
+    }
+
     private func keep(_ thumbnail: Thumbnail, for key: CacheKey) {
         cache.insert(thumbnail, for: key)
     }
@@ -167,10 +177,10 @@ public actor ThumbnailService {
         do {
             thumbnail = try await generator.image(at: request.time)
         } catch {
-            counters.sourceReads += await generator.totals.requests
+            await count(generator.totals)
             throw error
         }
-        counters.sourceReads += await generator.totals.requests
+        await count(generator.totals)
         counters.generated += 1
         counters.decodedSamples += thumbnail.decodedSamples
         if entry == nil {
