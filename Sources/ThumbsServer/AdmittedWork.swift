@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// How a route runs work that fetches and decodes: admitted by the gate (503 past it), within the deadline (504),
 /// and cancelled when the client goes away.
@@ -38,6 +39,10 @@ func answering(_ request: Request, context: some RequestContext, mediaRoot: Medi
     } catch {
         var failure = ServerError(answering: error)
         if let root = mediaRoot?.path { failure.detail = failure.detail.replacingOccurrences(of: root + "/", with: "") }
+        // The request's logger carries its id (hb.request.id), so this line goes with the request's own.
+        let level: Logger.Level = failure.status.code >= 500 ? .warning : .info
+        context.logger.log(level: level, "answered \(failure.status.code) \(failure.code.rawValue)",
+                           metadata: ["detail": .string(failure.detail)])
         var response = try failure.response(from: request, context: context)
         if watchesConnection { response.headers[.connection] = "close" }
         return response
