@@ -21,7 +21,23 @@ public final class Nginx: @unchecked Sendable {
 
     /// Starts nginx serving `root`; nil when nginx is not installed. With `ignoresRange` it answers every request
     /// with 200 and the whole file (`max_ranges 0`), as a plain static server without Range support does.
-    public init?(root: String, ignoresRange: Bool = false) throws {
+    public convenience init?(root: String, ignoresRange: Bool = false) throws {
+        try self.init { port, _ in
+            """
+            types { video/mp4 mp4; }
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+                \(ignoresRange ? "max_ranges 0;" : "")
+            }
+            """
+        }
+    }
+
+    /// Starts nginx with what `http` gives for the inside of its `http` block (given the port to listen on and nginx's
+    /// own folder, for caches); logs, temporary folders and the process are set up here. Nil when nginx is not
+    /// installed.
+    public init?(http: (_ port: Int, _ directory: String) -> String) throws {
         guard let binary = Self.binary else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-nginx-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
@@ -32,7 +48,7 @@ public final class Nginx: @unchecked Sendable {
         worker_processes 1;
         error_log \(directory)/logs/error.log warn;
         pid \(directory)/nginx.pid;
-        events { worker_connections 64; }
+        events { worker_connections 256; }
         http {
             access_log \(directory)/logs/access.log;
             client_body_temp_path \(directory)/body;
@@ -40,12 +56,7 @@ public final class Nginx: @unchecked Sendable {
             fastcgi_temp_path \(directory)/fastcgi;
             uwsgi_temp_path \(directory)/uwsgi;
             scgi_temp_path \(directory)/scgi;
-            types { video/mp4 mp4; }
-            server {
-                listen 127.0.0.1:\(port);
-                root \(root);
-                \(ignoresRange ? "max_ranges 0;" : "")
-            }
+        \(http(port, directory))
         }
         """
         try config.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)

@@ -53,10 +53,3 @@ struct RunningServer {
         return Answer(status: Int(response.status.code), headers: fields, body: Array(buffer: body))
     }
 }
-
-extension String {
-    /// Percent-encoded for a query value.
-    var queryEncoded: String {
-        addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? self
-    }
-}
