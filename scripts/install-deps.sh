@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the package builds and tests against, when they are missing.
-# Runs `apt-get update` once, and only if something has to be installed. The C libraries are
-# required; nginx (for the integration tests) is installed when possible, and its tests say
-# SKIPPED where it is not.
+# Runs `apt-get update` once, and only if something has to be installed: the C libraries, nginx (the origin of
+# the integration tests and the cache in front of replicas in DeployTests), chromium and chromium-driver (the
+# service's page tested in a real browser). Tests that need nginx or chromium say SKIPPED on a machine without them,
+# but this script fails when it cannot install them, so CI always runs them.
 set -euo pipefail
 
-required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev)
-optional=(nginx)
+required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev
+          nginx chromium chromium-driver)
+optional=()
 
 missing() {
     local package
@@ -50,6 +52,6 @@ if [ ${#missing_required[@]} -gt 0 ]; then
 fi
 if [ ${#missing_optional[@]} -gt 0 ]; then
     if ! $sudo apt-get install -y -q --no-install-recommends "${missing_optional[@]}" >&2; then
-        echo "install-deps: could not install ${missing_optional[*]}; the nginx integration tests will be skipped" >&2
+        echo "install-deps: could not install ${missing_optional[*]}; the tests that need them will be skipped" >&2
     fi
 fi

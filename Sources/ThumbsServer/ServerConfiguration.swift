@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var signingKey: [UInt8]?
     /// The directory `path=` may read movies from; nil: no local files are served.
     public var mediaRoot: String?
+    /// URLs the page at `/` lists (besides the media root's movies); `/` is served when there are any, or a media root.
+    public var pageURLs: [String] = []
     /// Memory for encoded thumbnails kept by the service, in bytes.
     public var cacheBytes = 64 << 20
     /// Thumbnails kept by the service, at most.

@@ -7,8 +7,8 @@ import Thumbs
 ///
 /// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`), `GET /info` (the
 /// movie's tracks, as `thumbs info --json`), `GET /storyboard.vtt`, `/storyboard.json` and the sheets they name
-/// (`/storyboard/<n>.jpg`, see `StoryboardQuery`), `GET /metrics` (Prometheus, see `ServerMetrics`) and
-/// `GET /healthz`.
+/// (`/storyboard/<n>.jpg`, see `StoryboardQuery`), `GET /metrics` (Prometheus, see `ServerMetrics`),
+/// `GET /healthz`, and `GET /` (a page of the videos, see `VideoPage`) with a media root or page URLs.
 /// Everything it fetches goes through `InputResolver`'s origin and media-root checks; with a signing key every
 /// request but the health check is checked by `SignatureMiddleware` first.
 public struct ThumbsServer: Sendable {
@@ -49,6 +49,11 @@ public struct ThumbsServer: Sendable {
             router.add(middleware: SignatureMiddleware(signature: RequestSignature(key: key)))
         }
         router.get("/healthz") { _, _ in "ok\n" }
+        if resolver.mediaRoot != nil || !configuration.pageURLs.isEmpty {
+            let page = PageRoute(pageURLs: configuration.pageURLs, mediaRoot: resolver.mediaRoot,
+                                 signature: configuration.signingKey.map { RequestSignature(key: $0) })
+            router.get("/") { _, _ in page.respond() }
+        }
         let service = self.service
         let metrics = self.metrics
         router.get("/metrics") { _, _ in

@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("media-root"), help: "A directory whose movies path= may name.")
     var mediaRoot: String?
 
+    @Option(name: .customLong("page-url"), help: "A movie URL the page at / lists, besides the media root's (repeatable).")
+    var pageURLs: [String] = []
+
     @Option(help: "Seconds a request may take before it is answered 504.")
     var deadline: Double = 30
 
@@ -60,6 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxDecodes { configuration.maximumConcurrentDecodes = maxDecodes }
         configuration.maximumQueue = maxQueue
         configuration.mediaRoot = mediaRoot
+        configuration.pageURLs = pageURLs
         configuration.requestDeadline = deadline
         configuration.forwardedHeaders = Set(forwardHeaders.map { $0.lowercased() })
         do {
