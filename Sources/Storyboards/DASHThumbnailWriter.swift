@@ -30,8 +30,8 @@ public enum DASHThumbnailWriter {
             <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" \
             mediaPresentationDuration="\(duration)" minBufferTime="PT2S">
               <Period id="0" start="PT0S">
-                <AdaptationSet id="1" contentType="image" mimeType="\(escaped(storyboard.format.mediaType))">
-                  <SegmentTemplate media="\(escaped(mediaTemplate(storyboard.sheetTemplate)))" timescale="1000" \
+                <AdaptationSet id="1" contentType="image" mimeType="\(Markup.escaped(storyboard.format.mediaType))">
+                  <SegmentTemplate media="\(Markup.escaped(mediaTemplate(storyboard.sheetTemplate)))" timescale="1000" \
             startNumber="\(storyboard.firstSheetIndex)">
                     <SegmentTimeline>
                       <S t="0" d="\(segment)"\(repeats > 0 ? " r=\"\(repeats)\"" : "")/>
@@ -51,21 +51,5 @@ public enum DASHThumbnailWriter {
     static func mediaTemplate(_ template: String) -> String {
         template.split(separator: "$index$", omittingEmptySubsequences: false).map { $0.replacing("$", with: "$$") }
             .joined(separator: "$Number$")
-    }
-
-    /// `text` escaped for an XML attribute value.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -1,3 +1,5 @@
+import Storyboards
+
 /// The page `GET /` serves: a grid of the videos' thumbnails, lazy-loaded (`loading="lazy"`, `srcset` for 1x and
 /// 2x screens), with hover scrubbing from each video's storyboard (its JSON manifest is fetched on the first hover;
 /// the pointer's place across the picture picks the cue, whose tile is shown from its sheet).
@@ -22,14 +24,14 @@ struct VideoPage {
             let twoX = link("/thumbnail.jpg", "\(entry.source)&\(double)")
             let storyboard = link("/storyboard.json", "\(entry.source)&width=160&columns=10&rows=10")
             figures += """
-                <figure class="video" data-storyboard="\(escaped(storyboard))">
+                <figure class="video" data-storyboard="\(Markup.escaped(storyboard))">
                   <div class="frame">
-                    <img loading="lazy" decoding="async" width="\(width)" height="\(height)" alt="\(escaped(entry.name))"
-                         src="\(escaped(oneX))" srcset="\(escaped(oneX)) 1x, \(escaped(twoX)) 2x">
+                    <img loading="lazy" decoding="async" width="\(width)" height="\(height)" alt="\(Markup.escaped(entry.name))"
+                         src="\(Markup.escaped(oneX))" srcset="\(Markup.escaped(oneX)) 1x, \(Markup.escaped(twoX)) 2x">
                     <div class="scrub" hidden></div>
                     <div class="bar"></div>
                   </div>
-                  <figcaption>\(escaped(entry.name))</figcaption>
+                  <figcaption>\(Markup.escaped(entry.name))</figcaption>
                 </figure>
 
             """
@@ -97,20 +99,4 @@ struct VideoPage {
           frame.addEventListener("mouseleave", () => { scrub.hidden = true; bar.style.width = "0"; delete figure.dataset.scrubCue; });
         }
         """
-
-    /// `text` for HTML text and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }

@@ -200,7 +200,7 @@ import Thumbs
 
     @Test func dashTemplatesEscapeWhatXMLAndDASHReserve() {
         #expect(DASHThumbnailWriter.mediaTemplate("a$b-$index$.jpg") == "a$$b-$Number$.jpg")
-        #expect(DASHThumbnailWriter.escaped("a&b<\"c\">") == "a&amp;b&lt;&quot;c&quot;&gt;")
+        #expect(Markup.escaped("a&b<\"c\">") == "a&amp;b&lt;&quot;c&quot;&gt;")
     }
 
     /// Little-endian 32-bit value at `offset`.
