@@ -63,7 +63,7 @@ struct AnimateCommand: AsyncParsableCommand {
             let keyframes = preview.frames.filter(\.isSyncSample).count
             await source.printStats(of: input, extra: [
                 "frames": Double(preview.frames.count), "keyframeFrames": Double(keyframes),
-                "samplesFetched": Double(preview.samplesDecoded), "samplesDecoded": Double(preview.samplesDecoded),
+                "samplesFetched": Double(preview.samplesFetched), "samplesDecoded": Double(preview.samplesDecoded),
                 "width": Double(preview.width), "height": Double(preview.height),
                 "durationMs": Double(preview.durationMilliseconds),
                 "wallMs": ((ContinuousClock.now - started).milliseconds * 100).rounded() / 100,

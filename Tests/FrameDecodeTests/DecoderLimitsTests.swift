@@ -41,7 +41,7 @@ import Testing
         #expect(throws: DecodeError.self) { _ = try VideoDecoderFactory.makeDecoder(for: oneRowMore) }
     }
 
-    @Test(arguments: ["h264-faststart", "hevc-8bit", "av1-8bit"])
+    @Test(arguments: ["h264-faststart", "hevc-8bit", "av1-8bit", "av1-10bit"])
     func limitIsInclusiveOnTheSampleEntrysSPS(_ name: String) async throws {
         let fixture = try await DecoderFixture(name)
         let expected = try Fixtures.expectation(name)

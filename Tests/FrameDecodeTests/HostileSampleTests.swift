@@ -5,7 +5,7 @@ import Testing
 
 /// Corrupt and hostile samples: typed errors or no picture, never a crash.
 @Suite struct HostileSampleTests {
-    static let codecs = ["h264-faststart", "hevc-8bit", "av1-8bit"]
+    static let codecs = ["h264-faststart", "hevc-8bit", "av1-8bit", "av1-10bit"]
     /// The codecs whose samples are length-prefixed NAL units.
     static let nalCodecs = ["h264-faststart", "hevc-8bit"]
 

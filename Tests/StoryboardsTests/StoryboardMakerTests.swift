@@ -62,6 +62,52 @@ import Thumbs
         #expect(compared >= 1, "\(name): no tile showed a frame ffmpeg drew")
     }
 
+    /// WebP sheets read back by libwebp are the PNG sheets: the same pixels when lossless, the PNG sheet's own WebP
+    /// encoding when lossy (no closer to the PNG than a JPEG sheet loses); named `.webp`, and the track validates
+    /// against them.
+    @Test func webPSheetsAreThePNGSheets() async throws {
+        var options = StoryboardOptions()
+        options.interval = 0.5
+        options.tileWidth = 96
+        options.columns = 3
+        options.rows = 2
+        options.format = .png
+        let (pngBoard, pngFiles) = try await StoryboardOracles.make("hevc-8bit", options: options)
+        for (format, lossless) in [(ImageFormat.webp(quality: 80, lossless: true), true), (.webp(quality: 80, lossless: false), false)] {
+            options.format = format
+            let (storyboard, files) = try await StoryboardOracles.make("hevc-8bit", options: options)
+            #expect(storyboard.cues == pngBoard.cues)
+            #expect(files.count == pngFiles.count)
+            var images: [String: RGBImage] = [:]
+            for (file, bytes) in files {
+                #expect(file.hasSuffix(".webp"), "\(file)")
+                #expect(Array(bytes[8..<12]) == Array("WEBP".utf8))
+                images[file] = try StoryboardOracles.decode(file, bytes)
+                let png = try StoryboardOracles.decode(file, try #require(pngFiles[file.replacingOccurrences(of: ".webp", with: ".png")]))
+                let webp = try #require(images[file])
+                #expect(webp.width == png.width && webp.height == png.height)
+                if lossless {
+                    #expect(webp == png)
+                } else {
+                    // The PNG sheet encoded as WebP at the same quality, decoded: the very same pixels. Small tiles of
+                    // testsrc2's saturated bars and text lose much in any lossy format (22.4 dB here, a JPEG sheet at
+                    // the same quality 22.1 dB), so the WebP sheet must be at least as close as the JPEG one.
+                    let encoded = try ImageDecoder().decode(try ImageFormat.webp(quality: 80, lossless: false).encode(png))
+                    #expect(webp == encoded)
+                    var jpegOptions = options
+                    jpegOptions.format = .jpeg(quality: 80)
+                    let (_, jpegFiles) = try await StoryboardOracles.make("hevc-8bit", options: jpegOptions)
+                    let jpeg = try StoryboardOracles.decode(file, try #require(jpegFiles[file.replacingOccurrences(of: ".webp", with: ".jpg")]))
+                    #expect(psnr(webp.pixels, png.pixels) >= psnr(jpeg.pixels, png.pixels) - 0.5,
+                            "\(file): WebP \(psnr(webp.pixels, png.pixels)) dB, JPEG \(psnr(jpeg.pixels, png.pixels)) dB")
+                }
+            }
+            _ = try StoryboardOracles.validate(webVTT: storyboard.webVTT(), images: images,
+                                               durationMilliseconds: StoryboardOracles.durationMilliseconds(try Fixtures.expectation("hevc-8bit")),
+                                               singleImages: false)
+        }
+    }
+
     /// The same images and cues whatever the concurrency, so whatever order reads and decodes finish in.
     @Test func outputIsTheSameWhateverTheConcurrency() async throws {
         var options = StoryboardOptions()

@@ -25,6 +25,41 @@ import Thumbs
         #expect(json["durationMs"] as? Double == 2000)
     }
 
+    /// The first frame (the keyframe at 0 s) read back is the picture `thumbs thumbnail` writes of that time:
+    /// identical when lossless, at least 30 dB when lossy.
+    @Test(arguments: [["--lossless"], ["--quality", "80"]])
+    func theFirstFrameIsThePNGPathsPicture(_ extra: [String]) throws {
+        let path = ThumbnailCommandTests.temporaryPath("preview.webp"), png = ThumbnailCommandTests.temporaryPath("first.png")
+        defer { for file in [path, png] { try? FileManager.default.removeItem(atPath: file) } }
+        let animated = try InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "--fps", "5", "--end", "1", "-o", path] + extra)
+        #expect(animated.status == 0, "\(animated.stderr)")
+        let still = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--time", "0", "--exact", "--max-size", "320", "-o", png])
+        #expect(still.status == 0, "\(still.stderr)")
+        let reference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: png))))
+        let (frames, _) = try AnimatedWebPDecoder.frames(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let first = try #require(frames.first).image
+        #expect(first.width == reference.width && first.height == reference.height)
+        let rgb = stride(from: 0, to: first.pixels.count, by: 4).flatMap { first.pixels[$0..<$0 + 3] }
+        if extra == ["--lossless"] {
+            #expect(rgb == reference.pixels)
+        } else {
+            #expect(psnr(rgb, reference.pixels) >= 30, "\(psnr(rgb, reference.pixels)) dB")
+        }
+    }
+
+    /// Without --width a picture wider than 320 is made 320 wide, its height following its shape (ffprobe's 16:9).
+    @Test func theDefaultWidthIs320() throws {
+        let path = ThumbnailCommandTests.temporaryPath("wide.webp")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = try InfoCommandTests.run(["animate", Fixtures.path("h264-1080p-crop"), "--fps", "10", "-o", path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let (frames, _) = try AnimatedWebPDecoder.frames(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let expectation = try Fixtures.expectation("h264-1080p-crop")
+        let width = try #require(expectation.width), height = try #require(expectation.height)
+        #expect(frames.first?.image.width == 320)
+        #expect(frames.first?.image.height == Int((320 * Double(height) / Double(width)).rounded()))
+    }
+
     @Test(arguments: [["--fps", "60"], ["--start", "3", "--end", "14"], ["--width", "0"]])
     func optionsPastTheCeilingsAreUsageErrors(_ arguments: [String]) throws {
         let output = try InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "-o", ThumbnailCommandTests.temporaryPath("x.webp")] + arguments)

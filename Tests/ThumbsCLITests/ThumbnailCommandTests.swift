@@ -64,6 +64,19 @@ import Thumbs
         #expect(refused.status == 64 && refused.stderr.contains("--lossless is for WebP output"), "\(refused.stderr)")
     }
 
+    /// `--format webp` writes WebP whatever the output's name, and that file is the one `-o x.webp` writes.
+    @Test func formatWebPOverridesTheFileName() throws {
+        let named = Self.temporaryPath("x.webp"), forced = Self.temporaryPath("x.out")
+        defer { for file in [named, forced] { try? FileManager.default.removeItem(atPath: file) } }
+        for (path, extra) in [(named, [String]()), (forced, ["--format", "webp"])] {
+            let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("hevc-8bit"), "--max-size", "160", "-o", path] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: forced)))
+        #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+        #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: named))))
+    }
+
     /// `--placeholder` alone prints only the ThumbHash; with -o and --stats, the image is written and the same hash is
     /// printed and in the stats line, the hash of the very image written.
     @Test func placeholderIsPrintedAloneOrBesideTheImage() throws {

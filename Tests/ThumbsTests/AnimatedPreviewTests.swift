@@ -36,6 +36,7 @@ import Thumbs
         let keyframesOnly = preview.frames.allSatisfy(\.isSyncSample)
         #expect(keyframesOnly)
         #expect(preview.samplesDecoded == preview.frames.count)
+        #expect(preview.samplesFetched == preview.samplesDecoded)
         let expected = try Self.expectedTimes("hevc-8bit", start: 0, end: 3, fps: 2)
         #expect(preview.frames.map(\.sourceTime) == expected)
         #expect(preview.frames.map(\.startMilliseconds) == [0, 500, 1000, 1500, 2000, 2500])
@@ -58,7 +59,7 @@ import Thumbs
     }
 
     /// Lossless frames read back by libwebp are the pictures `ThumbnailGenerator` makes of the same movie frames at
-    /// the same width; lossy ones are within 30 dB of them.
+    /// the same width; lossy ones within 6 dB of a still WebP of the same picture, and at least 27 dB from it.
     @Test(arguments: [true, false])
     func framesReadBackAreThePNGPathsPictures(lossless: Bool) async throws {
         let name = "h264-p-only"
@@ -86,6 +87,8 @@ import Thumbs
                 let (animated, alone) = (psnr(rgb, reference.pixels), psnr(still.pixels, reference.pixels))
                 let allowed = frame.startMilliseconds == 0 ? 0.01 : 6
                 #expect(animated >= alone - allowed, "frame at \(frame.sourceTime) s: \(animated) dB, a still WebP \(alone) dB")
+                // Measured 28.4-29.6 dB for the later frames at quality 75 (2026-11-25).
+                #expect(animated >= 27, "frame at \(frame.sourceTime) s: \(animated) dB")
             }
         }
     }

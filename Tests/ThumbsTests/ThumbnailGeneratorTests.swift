@@ -32,6 +32,26 @@ import Testing
         #expect(thumbnail.encoded.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
+    /// Every thumbnail carries the ThumbHash of its own picture: the same hash `ThumbHash(image:)` gives, whose shape
+    /// and average colour are the picture's (a portrait picture, stored sideways, is a portrait placeholder).
+    @Test func thePlaceholderIsTheHashOfThePictureItself() async throws {
+        let thumbnail = try await Self.generator("rotate-90").image()
+        let placeholder = try #require(thumbnail.placeholder)
+        #expect(placeholder == (try ThumbHash(image: thumbnail.image)))
+        #expect(placeholder.approximateAspectRatio < 1)
+        #expect(abs(placeholder.approximateAspectRatio - Double(thumbnail.image.width) / Double(thumbnail.image.height)) < 0.15)
+        var sums = (0.0, 0.0, 0.0)
+        let count = Double(thumbnail.image.width * thumbnail.image.height)
+        for index in stride(from: 0, to: thumbnail.image.pixels.count, by: 3) {
+            sums.0 += Double(thumbnail.image.pixels[index]) / 255
+            sums.1 += Double(thumbnail.image.pixels[index + 1]) / 255
+            sums.2 += Double(thumbnail.image.pixels[index + 2]) / 255
+        }
+        let average = placeholder.averageColour
+        #expect(abs(average.red - sums.0 / count) < 0.05 && abs(average.green - sums.1 / count) < 0.05
+                && abs(average.blue - sums.2 / count) < 0.05)
+    }
+
     @Test func exactModeReturnsTheFrameOnScreen() async throws {
         let times = try Self.frameTimes("h264-bframes")
         let generator = try Self.generator("h264-bframes") {

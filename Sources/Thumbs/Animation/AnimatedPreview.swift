@@ -23,9 +23,12 @@ public struct AnimatedPreview: Sendable {
     public var frames: [Frame]
     /// The length of the animation.
     public var durationMilliseconds: Int
-    /// Samples fetched and decoded (every sample fetched is decoded once): keyframes, and the frames between a
-    /// keyframe and a frame the preview shows when the frame rate asks for frames that are not keyframes.
+    /// Samples given to the decoder: keyframes, and the frames between a keyframe and a frame the preview shows when
+    /// the frame rate asks for frames that are not keyframes.
     public var samplesDecoded: Int
+    /// Samples whose bytes were fetched (or taken from bytes the index read held), counted where the fetch is asked
+    /// for: each run of samples is fetched once, so this equals `samplesDecoded` unless a sample is fetched twice.
+    public var samplesFetched: Int
     /// Bytes read from the source and requests made (the index included, unless it was given).
     public var bytesFetched: UInt64
     public var requests: Int

@@ -48,6 +48,7 @@ public struct AnimatedPreviewMaker: Sendable {
         var decoder: (any VideoDecoder)?
         var decoderDescription: UInt32?
         var samplesDecoded = 0
+        var samplesFetched = 0
 
         for run in plan.runs {
             try Task.checkCancellation()
@@ -77,8 +78,10 @@ public struct AnimatedPreviewMaker: Sendable {
             }
             var session = try DecodeSession(plan: run, decoder: runDecoder, limits: options.limits)
             session.onPicture = render
-            _ = try await session.run { batch in try await SampleFetcher.fetch(Array(batch), from: metered, held: located.heldBytes,
-                                                                              maximumGap: gap) }
+            _ = try await session.run { batch in
+                samplesFetched += batch.count
+                return try await SampleFetcher.fetch(Array(batch), from: metered, held: located.heldBytes, maximumGap: gap)
+            }
             for frame in try runDecoder.flush() { try render(frame) }
             samplesDecoded += run.samples.count
 
@@ -111,6 +114,7 @@ public struct AnimatedPreviewMaker: Sendable {
         let statistics = await metered.statistics
         return AnimatedPreview(encoded: encoded, width: encoder.width, height: encoder.height, frames: frames,
                                durationMilliseconds: plan.durationMilliseconds, samplesDecoded: samplesDecoded,
+                               samplesFetched: samplesFetched,
                                bytesFetched: statistics?.bytes ?? 0, requests: statistics?.requests ?? 0)
     }
 }
