@@ -1,6 +1,7 @@
 import Foundation
 import MP4BoxTestSupport
 import RangeFetchTestSupport
+import Storyboards
 import Testing
 import Thumbs
 @testable import ThumbsServer
@@ -35,6 +36,31 @@ struct NginxOriginTests {
             #expect(missing.status == 404)
             let notAMovie = try await server.get("/thumbnail.png?url=" + nginx.url("README.md").queryEncoded)
             #expect(notAMovie.status == 415)
+        }
+    }
+
+    @Test func infoAndStoryboardsOverNginx() async throws {
+        let nginx = try #require(Self.nginx)
+        var configuration = ServerConfiguration()
+        configuration.allowedOrigins = [try OriginPrefix(nginx.url(""))]
+        try await RunningServer.with(configuration) { server in
+            let movie = nginx.url("h264-bframes.mp4").queryEncoded
+            let info = try await server.get("/info?url=\(movie)")
+            #expect(info.status == 200)
+            let expected = try Fixtures.expectation("h264-bframes")
+            let decoded = try JSONDecoder().decode(InfoRouteTests.Info.self, from: Data(info.body))
+            #expect(decoded.fileSize == expected.fileSize)
+            let trackPath = "/storyboard.vtt?url=\(movie)&interval=1&width=48&columns=2&rows=1"
+            let track = try await server.get(trackPath)
+            #expect(track.status == 200)
+            let read = try StoryboardTrack(webVTT: String(decoding: track.body, as: UTF8.self))
+            #expect(read.cues.count == 3)
+            let sheet = try #require(read.cues.first?.reference.url)
+            let image = try await server.get("/" + sheet)
+            #expect(image.status == 200 && image.headers["content-type"] == "image/jpeg")
+            #expect(try ImageDecoder().decode(image.body).width == 96)
+            let manifest = try await server.get(trackPath.replacingOccurrences(of: ".vtt", with: ".json"))
+            #expect(manifest.status == 200)
         }
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import MP4BoxTestSupport
+import RangeFetchTestSupport
+import Testing
+@testable import ThumbsServer
+
+/// What the one `ThumbnailService` per process gives requesters: identical concurrent requests share one fetch and
+/// decode; request headers reach origins only when configured, and then requests with other credentials never share.
+@Suite struct ServiceSharingTests {
+    @Test func identicalConcurrentRequestsShareOneFetchAndDecode() async throws {
+        var faults = TestHTTPServer.Faults()
+        faults.firstByteDelay = 0.3  // long enough for all of them to arrive while the first is at work
+        let origin = try await ThumbnailRouteTests.origin(faults)
+        defer { Task { try? await origin.shutdown() } }
+        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+            // What one thumbnail of this movie costs the origin, on its own.
+            let first = try await server.get("/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=50")
+            #expect(first.status == 200)
+            let one = origin.requestCount
+            await server.server.service.removeAll()
+            let before = origin.requestCount
+            let path = "/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=60"
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 { group.addTask { try await server.get(path).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 6))
+            #expect(origin.requestCount - before == one)
+            let statistics = await server.server.service.statistics
+            #expect(statistics.generated == 2)  // the first picture, and this one once
+            #expect(statistics.coalesced + statistics.cacheHits == 5)
+        }
+    }
+
+    @Test func requestHeadersReachTheOriginOnlyWhenForwarded() async throws {
+        var faults = TestHTTPServer.Faults()
+        faults.requiredAuthorization = "Bearer right"
+        let origin = try await ThumbnailRouteTests.origin(faults)
+        defer { Task { try? await origin.shutdown() } }
+        let path = "/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=40"
+        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+            let kept = try await server.get(path, headers: [("Authorization", "Bearer right")])
+            #expect(kept.status == 502)  // the origin said 403: the header was not sent on
+            #expect(origin.requests.allSatisfy { $0.headers["authorization"] == nil && $0.headers["Authorization"] == nil })
+        }
+        var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
+        configuration.forwardedHeaders = ["authorization"]
+        try await RunningServer.with(configuration) { server in
+            let right = try await server.get(path, headers: [("Authorization", "Bearer right")])
+            #expect(right.status == 200)
+            // Another credential is another asset: not the picture just made, but a request of its own, refused.
+            let wrong = try await server.get(path, headers: [("Authorization", "Bearer wrong")])
+            #expect(wrong.status == 502)
+            let none = try await server.get(path)
+            #expect(none.status == 502)
+        }
+    }
+}
