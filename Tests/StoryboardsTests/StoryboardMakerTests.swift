@@ -21,12 +21,8 @@ import Thumbs
         let expectation = try Fixtures.expectation(name)
         let firstReference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
             ThumbnailReferences.path(name, role: "firstFrame")))))
-        var options = StoryboardOptions()
-        options.interval = max(0.001, (references.midTime * 1000).rounded() / 1000)
-        options.tileWidth = firstReference.width
-        options.format = .png
-        options.columns = 4
-        options.rows = 2
+        let options = StoryboardOracles.options(interval: max(0.001, (references.midTime * 1000).rounded() / 1000), columns: 4,
+                                                rows: 2, tileWidth: firstReference.width, format: .png)
         let (storyboard, files) = try await StoryboardOracles.make(name, options: options)
         #expect(storyboard.tileSize == PixelSize(width: firstReference.width, height: firstReference.height))
 
@@ -66,12 +62,7 @@ import Thumbs
     /// encoding when lossy (no closer to the PNG than a JPEG sheet loses); named `.webp`, and the track validates
     /// against them.
     @Test func webPSheetsAreThePNGSheets() async throws {
-        var options = StoryboardOptions()
-        options.interval = 0.5
-        options.tileWidth = 96
-        options.columns = 3
-        options.rows = 2
-        options.format = .png
+        var options = StoryboardOracles.options(interval: 0.5, columns: 3, rows: 2, tileWidth: 96, format: .png)
         let (pngBoard, pngFiles) = try await StoryboardOracles.make("hevc-8bit", options: options)
         for (format, lossless) in [(ImageFormat.webp(quality: 80, lossless: true), true), (.webp(quality: 80, lossless: false), false)] {
             options.format = format
@@ -110,10 +101,7 @@ import Thumbs
 
     /// The same images and cues whatever the concurrency, so whatever order reads and decodes finish in.
     @Test func outputIsTheSameWhateverTheConcurrency() async throws {
-        var options = StoryboardOptions()
-        options.interval = 0.1
-        options.columns = 4
-        options.rows = 3
+        var options = StoryboardOracles.options(interval: 0.1, columns: 4, rows: 3)
         options.maximumConcurrentFetches = 1
         options.maximumConcurrentDecodes = 1
         let serial = try await StoryboardOracles.make("hevc-8bit", options: options)
@@ -128,10 +116,7 @@ import Thumbs
     /// Sheets are cut when full; the last one keeps only the rows it uses. The grid parameters alone address
     /// every tile as the WebVTT does.
     @Test func fullSheetsAreCutAndTheGridMatchesTheTrack() async throws {
-        var options = StoryboardOptions()
-        options.interval = 0.3  // 10 cues over 3 s
-        options.columns = 2
-        options.rows = 2
+        let options = StoryboardOracles.options(interval: 0.3, columns: 2, rows: 2)  // 10 cues over 3 s
         let (storyboard, files) = try await StoryboardOracles.make("h264-bframes", options: options)
         #expect(storyboard.cues.count == 10)
         #expect(storyboard.sheets.map(\.tileCount) == [4, 4, 2])

@@ -31,6 +31,18 @@ enum StoryboardOracles {
         UInt64(expectation.packets.first { $0.key && $0.pts == pts }?.size ?? 0)
     }
 
+    /// Storyboard options with a cue interval and a grid (and a tile width and format where given), the rest default.
+    static func options(interval: Double, columns: Int = 10, rows: Int = 10, tileWidth: Int? = nil,
+                        format: ImageFormat? = nil) -> StoryboardOptions {
+        var options = StoryboardOptions()
+        options.interval = interval
+        options.columns = columns
+        options.rows = rows
+        if let tileWidth { options.tileWidth = tileWidth }
+        if let format { options.format = format }
+        return options
+    }
+
     /// Makes a storyboard of a fixture from a local file, keeping the images it writes.
     static func make(_ name: String, options: StoryboardOptions, source: (any ByteSource)? = nil,
                      locator: MovieLocator = MovieLocator()) async throws -> (storyboard: Storyboard, files: [String: [UInt8]]) {

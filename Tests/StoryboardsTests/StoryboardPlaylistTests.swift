@@ -14,11 +14,7 @@ import Thumbs
     /// 10 cues of 0.3 s (of h264-bframes' 3 s) in sheets of 4x2: a full sheet of 8, then a last one of 2 tiles (one
     /// row of two).
     static func options(_ change: (inout StoryboardOptions) -> Void = { _ in }) -> StoryboardOptions {
-        var options = StoryboardOptions()
-        options.interval = 0.3
-        options.tileWidth = 64
-        options.columns = 4
-        options.rows = 2
+        var options = StoryboardOracles.options(interval: 0.3, columns: 4, rows: 2, tileWidth: 64)
         change(&options)
         return options
     }
