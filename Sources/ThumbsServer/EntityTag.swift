@@ -26,9 +26,12 @@ struct EntityTag: Equatable, CustomStringConvertible {
 
     var description: String { value }
 
-    /// `ETag` with this tag, and `Cache-Control` letting any cache keep the answer `maxAge` seconds.
-    func headers(maxAge: Int) -> HTTPFields {
-        [.eTag: value, .cacheControl: "public, max-age=\(maxAge)"]
+    /// `ETag` with this tag, and `Cache-Control` letting any cache keep the answer `maxAge` seconds; when it was made
+    /// with request headers passed on to the origin (`varying`), only the client's own cache, and `Vary` names them.
+    func headers(maxAge: Int, varying: [String] = []) -> HTTPFields {
+        var fields: HTTPFields = [.eTag: value, .cacheControl: (varying.isEmpty ? "public" : "private") + ", max-age=\(maxAge)"]
+        if !varying.isEmpty { fields[.vary] = varying.joined(separator: ", ") }
+        return fields
     }
 
     /// Whether an `If-None-Match` field value names this tag (weak comparison, as RFC 9110 13.1.2 asks; `*` matches).

@@ -24,7 +24,7 @@ struct InfoRoute: Sendable {
             }
             let tag = EntityTag(route: "info", parameters: "", identity: input.identity, validator: validator)
                 ?? EntityTag(bytes: json)
-            var headers = tag.headers(maxAge: maxAge)
+            var headers = tag.headers(maxAge: maxAge, varying: resolver.forwardedHeaderNames(in: request))
             if let ifNoneMatch = request.headers[.ifNoneMatch], tag.isMatched(byIfNoneMatch: ifNoneMatch) {
                 return Response(status: .notModified, headers: headers)
             }

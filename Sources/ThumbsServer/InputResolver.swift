@@ -13,6 +13,12 @@ struct InputResolver: Sendable {
     let maximumOriginBytes: UInt64
     let client: RangeFetchClient
 
+    /// The request's headers that are passed on to origins (by their names as configured), so that an answer made
+    /// with them is marked private: a shared cache keyed on the URL alone must not hand it to others.
+    func forwardedHeaderNames(in request: Request) -> [String] {
+        request.headers.filter { forwardedHeaders.contains($0.name.canonicalName) }.map(\.name.canonicalName)
+    }
+
     /// Whether `url` is under an allowed origin.
     func isAllowed(_ url: String) -> Bool {
         guard let parsed = ParsedURL(url) else { return false }

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// `GET /`: the `VideoPage` of the configured page URLs and the movies in the media root (`.mp4`, `.m4v`, `.mov`,
-/// at most `maximumEntries`, by name), every link signed when the server signs.
+/// at most `maximumEntries`, by name, from at most 100 times that many entries walked), every link signed when the
+/// server signs.
 struct PageRoute: Sendable {
     let pageURLs: [String]
     let mediaRoot: MediaRoot?
@@ -27,7 +28,9 @@ struct PageRoute: Sendable {
     static func movies(in root: MediaRoot) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
         var found: [String] = []
-        while let relative = walker.nextObject() as? String, found.count < 10 * maximumEntries {
+        var visited = 0
+        while let relative = walker.nextObject() as? String, found.count < 10 * maximumEntries, visited < 100 * maximumEntries {
+            visited += 1
             let name = relative.split(separator: "/").last.map(String.init) ?? relative
             if name.hasPrefix(".") {
                 walker.skipDescendants()
@@ -41,8 +44,11 @@ struct PageRoute: Sendable {
         return Array(found.sorted().prefix(maximumEntries))
     }
 
-    /// `text` percent-encoded for a query value.
+    /// `text` percent-encoded for a query value: everything but ASCII letters, digits and `-._~` (so the URL the
+    /// page signs is the URL a browser sends, whatever the file's name).
     static func encoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

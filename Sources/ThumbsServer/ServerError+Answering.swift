@@ -36,7 +36,9 @@ extension ServerError {
         case let error as DecodeError:
             self.init(.unsupportedMedia, error.description)
         case is CancellationError:
-            self.init(.deadlineExceeded, "the work was cancelled")
+            // The deadline answers with its own error; a cancellation is the client going away (or the server
+            // stopping).
+            self.init(.clientClosedRequest, "the client closed the connection before the answer")
         default:
             self.init(.internalError, String(describing: error))
         }

@@ -32,6 +32,9 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case overloaded
         /// 504: the answer took longer than the deadline.
         case deadlineExceeded
+        /// 499 (nginx's number): the client closed the connection before the answer; its share of the work was
+        /// cancelled. Nobody reads this answer; it is counted and logged.
+        case clientClosedRequest
         /// 500: the service failed otherwise (an encoder, a bug).
         case internalError
         /// A configuration that cannot start a server (not an HTTP answer).
@@ -65,6 +68,7 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .originFailed: .badGateway
         case .overloaded: .serviceUnavailable
         case .deadlineExceeded: .gatewayTimeout
+        case .clientClosedRequest: HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
         case .internalError, .invalidConfiguration: .internalServerError
         }
     }
@@ -83,7 +87,10 @@ extension ServerError: HTTPResponseError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = try JSONEncoder().encode(Body(error: code.rawValue, parameter: parameter, detail: detail))
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        // What the origin's file is (404, 415) may be cached a minute, so a cache in front does not ask again at once;
+        // everything else is about this request or this moment.
+        let cacheable = code == .notFound || code == .unsupportedMedia
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: cacheable ? "public, max-age=60" : "no-store"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -14,6 +14,8 @@ struct StoryboardRoute: Sendable {
     let signature: RequestSignature?
     let metrics: ServerMetrics
     let maxAge: Int
+    /// The most bytes of sheets one storyboard may have (a quarter of the store's memory).
+    let maximumBytes: Int
 
     /// What is asked for.
     enum Document: String {
@@ -40,7 +42,8 @@ struct StoryboardRoute: Sendable {
             }
             let tag = EntityTag(route: "storyboard." + document.rawValue, parameters: key.options + "\n" + query,
                                 identity: input.identity, validator: made.validator) ?? EntityTag(bytes: body)
-            return Self.answer(body, mediaType: mediaType, tag: tag, request: request, maxAge: maxAge)
+            return Self.answer(body, mediaType: mediaType, tag: tag, request: request, maxAge: maxAge,
+                               varying: resolver.forwardedHeaderNames(in: request))
         }
     }
 
@@ -56,7 +59,8 @@ struct StoryboardRoute: Sendable {
             }
             let tag = EntityTag(route: "storyboard/\(index).jpg", parameters: key.options, identity: input.identity,
                                 validator: made.validator) ?? EntityTag(bytes: made.sheets[index])
-            return Self.answer(made.sheets[index], mediaType: "image/jpeg", tag: tag, request: request, maxAge: maxAge)
+            return Self.answer(made.sheets[index], mediaType: "image/jpeg", tag: tag, request: request, maxAge: maxAge,
+                               varying: resolver.forwardedHeaderNames(in: request))
         }
     }
 
@@ -73,11 +77,21 @@ struct StoryboardRoute: Sendable {
         let store = self.store
         let options = query.options
         let metrics = self.metrics
+        let maximumBytes = self.maximumBytes
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
                 let source = try input.open(known: nil)
                 var sheets: [[UInt8]] = []
-                let storyboard = try await StoryboardMaker(source: source, options: options).make { _, bytes in sheets.append(bytes) }
+                var bytes = 0
+                let storyboard = try await StoryboardMaker(source: source, options: options).make { _, sheet in
+                    // Past a quarter of the store, it could not be kept: every sheet request would make it again.
+                    bytes += sheet.count
+                    guard bytes <= maximumBytes else {
+                        throw ServerError(.badParameter, parameter: "interval", "the storyboard's sheets pass \(maximumBytes) bytes: "
+                                          + "ask for a longer interval or smaller tiles")
+                    }
+                    sheets.append(sheet)
+                }
                 if let fetched = await source.statistics { metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes) }
                 return ServedStoryboard(storyboard: storyboard, sheets: sheets, validator: await source.version)
             }
@@ -97,8 +111,9 @@ struct StoryboardRoute: Sendable {
         (query ?? "").split(separator: "&").filter { !$0.hasPrefix("sig=") }.joined(separator: "&")
     }
 
-    private static func answer(_ body: [UInt8], mediaType: String, tag: EntityTag, request: Request, maxAge: Int) -> Response {
-        var headers = tag.headers(maxAge: maxAge)
+    private static func answer(_ body: [UInt8], mediaType: String, tag: EntityTag, request: Request, maxAge: Int,
+                               varying: [String]) -> Response {
+        var headers = tag.headers(maxAge: maxAge, varying: varying)
         if let ifNoneMatch = request.headers[.ifNoneMatch], tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: headers)
         }

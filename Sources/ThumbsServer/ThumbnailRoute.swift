@@ -31,20 +31,21 @@ struct ThumbnailRoute: Sendable {
         let thumbnailRequest = ThumbnailRequest(asset: asset, time: query.time, options: query.options)
         let route = "thumbnail." + format
         let ifNoneMatch = request.headers[.ifNoneMatch]
+        let varying = resolver.forwardedHeaderNames(in: request)
 
         // Unchanged without work: the tag from the validator of the index already in memory.
         if let ifNoneMatch {
             let validator = await service.knownVersion(of: asset)?.version
             if let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity, validator: validator),
                tag.isMatched(byIfNoneMatch: ifNoneMatch) {
-                return Response(status: .notModified, headers: tag.headers(maxAge: maxAge))
+                return Response(status: .notModified, headers: tag.headers(maxAge: maxAge, varying: varying))
             }
         }
 
-        let cached = await service.isCached(thumbnailRequest)
         let thumbnail: Thumbnail
-        if cached {
-            thumbnail = try await service.thumbnail(thumbnailRequest)
+        let cached = await service.cachedThumbnail(thumbnailRequest)
+        if let cached {
+            thumbnail = cached
         } else {
             let service = self.service
             thumbnail = try await work.run(for: request, watchesConnection: &watchesConnection) {
@@ -54,12 +55,12 @@ struct ThumbnailRoute: Sendable {
 
         let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity,
                             validator: thumbnail.sourceVersion?.version) ?? EntityTag(bytes: thumbnail.encoded)
-        var headers = tag.headers(maxAge: maxAge)
+        var headers = tag.headers(maxAge: maxAge, varying: varying)
         if let ifNoneMatch, tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = query.options.format?.mediaType ?? "application/octet-stream"
-        headers[Self.serverTiming] = cached ? "cache;desc=hit" : Self.serverTimingValue(thumbnail.timings)
+        headers[Self.serverTiming] = cached != nil ? "cache;desc=hit" : Self.serverTimingValue(thumbnail.timings)
         headers[Self.actualTime] = String(thumbnail.actualTime)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: thumbnail.encoded)))
     }

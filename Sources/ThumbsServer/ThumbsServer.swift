@@ -58,7 +58,7 @@ public struct ThumbsServer: Sendable {
         let metrics = self.metrics
         router.get("/metrics") { _, _ in
             metrics.addServiceStatistics(await service.statistics)
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
         let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline, metrics: metrics)
@@ -73,7 +73,7 @@ public struct ThumbsServer: Sendable {
         let storyboardRoute = StoryboardRoute(store: storyboards, resolver: resolver,
                                           work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline, metrics: metrics),
                                           signature: configuration.signingKey.map { RequestSignature(key: $0) }, metrics: metrics,
-                                          maxAge: configuration.maxAge)
+                                          maxAge: configuration.maxAge, maximumBytes: max(1, configuration.storyboardBytes / 4))
         router.get("/storyboard.vtt") { request, context in
             try await storyboardRoute.respond(to: request, context: context, document: .vtt)
         }

@@ -48,6 +48,9 @@ import Testing
         try await RunningServer.with(configuration) { server in
             let right = try await server.get(path, headers: [("Authorization", "Bearer right")])
             #expect(right.status == 200)
+            // Made with the client's credentials: for its own cache only, never a shared one keyed on the URL.
+            #expect(right.headers["cache-control"] == "private, max-age=86400")
+            #expect(right.headers["vary"]?.lowercased() == "authorization")
             // Another credential is another asset: not the picture just made, but a request of its own, refused.
             let wrong = try await server.get(path, headers: [("Authorization", "Bearer wrong")])
             #expect(wrong.status == 502)

@@ -70,4 +70,18 @@ import Thumbs
             #expect(unsigned.status == 403)
         }
     }
+
+    /// A storyboard larger than a quarter of the store could never be kept (each sheet request would make it again):
+    /// it is refused while being made, naming the interval.
+    @Test func aStoryboardTooLargeToKeepIsRefused() async throws {
+        let origin = try await ThumbnailRouteTests.origin()
+        defer { Task { try? await origin.shutdown() } }
+        var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
+        configuration.storyboardBytes = 4_000
+        try await RunningServer.with(configuration) { server in
+            let answer = try await server.get("/storyboard.vtt?url=\(origin.url("/media/a.mp4").queryEncoded)&interval=0.5&width=320")
+            #expect(answer.status == 400)
+            #expect(answer.error["parameter"] == "interval")
+        }
+    }
 }

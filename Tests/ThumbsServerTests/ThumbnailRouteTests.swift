@@ -131,12 +131,14 @@ import Thumbs
             let missing = try await server.get("/thumbnail.png?url=" + origin.url("/media/none.mp4").queryEncoded)
             #expect(missing.status == 404)
             #expect(missing.error["error"] == "notFound")
+            #expect(missing.headers["cache-control"] == "public, max-age=60")  // what the file is, briefly cacheable
             let text = try await server.get("/thumbnail.png?url=" + origin.url("/media/notes.txt").queryEncoded)
             #expect(text.status == 415)
             #expect(text.error["detail"]?.contains("not an MP4 or QuickTime file") == true)
             origin.update { $0.forcedStatus = 500 }
             let failing = try await server.get("/thumbnail.png?url=" + origin.url("/media/a.mp4").queryEncoded)
             #expect(failing.status == 502)
+            #expect(failing.headers["cache-control"] == "no-store")
             #expect(failing.error["error"] == "originFailed")
         }
     }
@@ -195,6 +197,8 @@ import Thumbs
             }
             #expect(cancelled == 1)
             #expect(await server.server.service.inFlightCount == 0)
+            let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("thumbs_http_requests_total{route=\"/thumbnail.png\",status=\"499\"} 1"))
         }
     }
 

@@ -113,6 +113,14 @@ public actor ThumbnailService {
     public var cachedCost: Int { cache.totalCost }
     /// Whether `request`'s thumbnail is in memory.
     public func isCached(_ request: ThumbnailRequest) -> Bool { cache.contains(cacheKey(request)) }
+
+    /// `request`'s thumbnail if it is in memory (a cache hit, counted as one), else nil: no work is started.
+    public func cachedThumbnail(_ request: ThumbnailRequest) -> Thumbnail? {
+        guard let cached = cache.value(for: cacheKey(request)) else { return nil }
+        counters.requests += 1
+        counters.cacheHits += 1
+        return cached
+    }
     /// The length and version of `asset`'s bytes as the cached index knows them, without a read; nil when no
     /// index of its current version is cached.
     public func knownVersion(of asset: ThumbnailAsset) async -> KnownVersion? {
