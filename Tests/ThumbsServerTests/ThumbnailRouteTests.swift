@@ -197,8 +197,14 @@ import Thumbs
             }
             #expect(cancelled == 1)
             #expect(await server.server.service.inFlightCount == 0)
-            let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
-            #expect(metrics.contains("thumbs_http_requests_total{route=\"/thumbnail.png\",status=\"499\"} 1"))
+            // The route records its answer once the cancelled work has returned to it: a moment after the cancellation.
+            let closed = "thumbs_http_requests_total{route=\"/thumbnail.png\",status=\"499\"} 1"
+            var metrics = ""
+            for _ in 0..<40 where !metrics.contains(closed) {
+                metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
+                if !metrics.contains(closed) { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(metrics.contains(closed))
         }
     }
 
