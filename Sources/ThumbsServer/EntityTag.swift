@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import HTTPTypes
 
 /// The strong entity tag of an answer: a digest of what the answer is made from, so a replica that never saw the
@@ -37,7 +38,7 @@ struct EntityTag: Equatable, CustomStringConvertible {
     /// Whether an `If-None-Match` field value names this tag (weak comparison, as RFC 9110 13.1.2 asks; `*` matches).
     func isMatched(byIfNoneMatch field: String) -> Bool {
         for item in field.split(separator: ",") {
-            var tag = item.trimmingWhitespace()
+            var tag = Substring(item.trimmingCharacters(in: .whitespaces))
             if tag == "*" { return true }
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             if tag == value[...] { return true }
@@ -48,15 +49,5 @@ struct EntityTag: Equatable, CustomStringConvertible {
     /// The first 16 bytes of a SHA-256 digest in hex, quoted.
     private static func quoted(_ digest: SHA256.Digest) -> String {
         "\"" + Hex.string(digest.prefix(16)) + "\""
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
     }
 }

@@ -20,9 +20,7 @@ import Testing
 
     @Test func infoDescribesTheMovieAsFFprobeDoes() async throws {
         let expected = try Fixtures.expectation("h264-faststart")
-        let origin = try await ThumbnailRouteTests.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let path = "/info?url=" + origin.url("/media/a.mp4").queryEncoded
             let answer = try await server.get(path)
             #expect(answer.status == 200)

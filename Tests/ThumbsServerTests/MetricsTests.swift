@@ -35,9 +35,7 @@ import Testing
     }
 
     @Test func requestsCachesOriginTrafficAndTheQueueAreCounted() async throws {
-        let origin = try await ThumbnailRouteTests.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let path = "/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=64"
             #expect(try await server.get(path).status == 200)
             #expect(try await server.get(path).status == 200)

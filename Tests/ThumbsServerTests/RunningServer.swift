@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import RangeFetchTestSupport
 import ServiceLifecycle
 import ThumbsServer
 
@@ -40,6 +41,24 @@ struct RunningServer {
             defer { Task { await services.triggerGracefulShutdown() } }
             return try await body(RunningServer(base: "http://127.0.0.1:\(port)", server: server))
         }
+    }
+
+    /// Runs `body` with the fault-injecting origin of `ThumbnailRouteTests.origin(_:)` (with `faults`) and a server
+    /// allowed to read its `/media/`, changed by `configure`; stops both after.
+    static func withOrigin<T: Sendable>(_ faults: TestHTTPServer.Faults = TestHTTPServer.Faults(),
+                                        configure: (inout ServerConfiguration) -> Void = { _ in },
+                                        _ body: @Sendable (RunningServer, TestHTTPServer) async throws -> T) async throws -> T {
+        let origin = try await ThumbnailRouteTests.origin(faults)
+        let result: Result<T, any Error>
+        do {
+            var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
+            configure(&configuration)
+            result = .success(try await with(configuration) { server in try await body(server, origin) })
+        } catch {
+            result = .failure(error)
+        }
+        try? await origin.shutdown()
+        return try result.get()
     }
 
     /// GETs `pathAndQuery` with `headers`.

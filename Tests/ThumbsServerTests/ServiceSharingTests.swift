@@ -10,9 +10,7 @@ import Testing
     @Test func identicalConcurrentRequestsShareOneFetchAndDecode() async throws {
         var faults = TestHTTPServer.Faults()
         faults.firstByteDelay = 0.3  // long enough for all of them to arrive while the first is at work
-        let origin = try await ThumbnailRouteTests.origin(faults)
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin(faults) { server, origin in
             // What one thumbnail of this movie costs the origin, on its own.
             let first = try await server.get("/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=50")
             #expect(first.status == 200)
@@ -35,17 +33,14 @@ import Testing
     @Test func requestHeadersReachTheOriginOnlyWhenForwarded() async throws {
         var faults = TestHTTPServer.Faults()
         faults.requiredAuthorization = "Bearer right"
-        let origin = try await ThumbnailRouteTests.origin(faults)
-        defer { Task { try? await origin.shutdown() } }
-        let path = "/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=40"
-        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
-            let kept = try await server.get(path, headers: [("Authorization", "Bearer right")])
+        let path: @Sendable (TestHTTPServer) -> String = { origin in "/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=40" }
+        try await RunningServer.withOrigin(faults) { server, origin in
+            let kept = try await server.get(path(origin), headers: [("Authorization", "Bearer right")])
             #expect(kept.status == 502)  // the origin said 403: the header was not sent on
             #expect(origin.requests.allSatisfy { $0.headers["authorization"] == nil && $0.headers["Authorization"] == nil })
         }
-        var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
-        configuration.forwardedHeaders = ["authorization"]
-        try await RunningServer.with(configuration) { server in
+        try await RunningServer.withOrigin(faults, configure: { $0.forwardedHeaders = ["authorization"] }) { server, origin in
+            let path = path(origin)
             let right = try await server.get(path, headers: [("Authorization", "Bearer right")])
             #expect(right.status == 200)
             // Made with the client's credentials: for its own cache only, never a shared one keyed on the URL.

@@ -13,9 +13,7 @@ import Thumbs
 
     @Test func theTrackNamesSheetsTheServerAnswers() async throws {
         let expected = try Fixtures.expectation("h264-faststart")
-        let origin = try await ThumbnailRouteTests.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let trackPath = "/storyboard.vtt?url=\(origin.url("/media/a.mp4").queryEncoded)&\(Self.query)"
             let answer = try await server.get(trackPath)
             #expect(answer.status == 200)
@@ -53,12 +51,8 @@ import Thumbs
     }
 
     @Test func signedTracksNameSignedSheets() async throws {
-        let origin = try await ThumbnailRouteTests.origin()
-        defer { Task { try? await origin.shutdown() } }
-        var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
-        configuration.signingKey = Array("storyboard key".utf8)
         let signature = RequestSignature(key: Array("storyboard key".utf8))
-        try await RunningServer.with(configuration) { server in
+        try await RunningServer.withOrigin(configure: { $0.signingKey = Array("storyboard key".utf8) }) { server, origin in
             let query = "url=\(origin.url("/media/a.mp4").queryEncoded)&\(Self.query)"
             let trackPath = signature.signedPathAndQuery(path: "/storyboard.vtt", query: query)
             let answer = try await server.get(trackPath)
@@ -74,11 +68,7 @@ import Thumbs
     /// A storyboard larger than a quarter of the store could never be kept (each sheet request would make it again):
     /// it is refused while being made, naming the interval.
     @Test func aStoryboardTooLargeToKeepIsRefused() async throws {
-        let origin = try await ThumbnailRouteTests.origin()
-        defer { Task { try? await origin.shutdown() } }
-        var configuration = try ThumbnailRouteTests.configuration(allowing: origin)
-        configuration.storyboardBytes = 4_000
-        try await RunningServer.with(configuration) { server in
+        try await RunningServer.withOrigin(configure: { $0.storyboardBytes = 4_000 }) { server, origin in
             let answer = try await server.get("/storyboard.vtt?url=\(origin.url("/media/a.mp4").queryEncoded)&interval=0.5&width=320")
             #expect(answer.status == 400)
             #expect(answer.error["parameter"] == "interval")

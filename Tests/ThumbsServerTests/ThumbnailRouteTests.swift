@@ -23,9 +23,7 @@ import Thumbs
 
     @Test(arguments: [("png", "image/png"), ("jpg", "image/jpeg"), ("webp", "image/webp")])
     func aThumbnailComesWithItsTypeTagCachingAndTimings(format: String, mediaType: String) async throws {
-        let origin = try await Self.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try Self.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let url = origin.url("/media/a.mp4").queryEncoded
             let answer = try await server.get("/thumbnail.\(format)?url=\(url)&width=160&time=1")
             #expect(answer.status == 200)
@@ -42,9 +40,7 @@ import Thumbs
     }
 
     @Test func ifNoneMatchIsAnsweredWithoutAnyOriginRequestOnceTheIndexIsKnown() async throws {
-        let origin = try await Self.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try Self.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let path = "/thumbnail.jpg?url=\(origin.url("/media/a.mp4").queryEncoded)&width=96"
             let first = try await server.get(path)
             let tag = try #require(first.headers["etag"])
@@ -66,9 +62,7 @@ import Thumbs
     }
 
     @Test func badParametersAre400NamingTheParameter() async throws {
-        let origin = try await Self.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try Self.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let url = "url=" + origin.url("/media/a.mp4").queryEncoded
             for (query, parameter) in [("", "url"), ("\(url)&width=abc", "width"), ("\(url)&width=99999", "width"),
                                        ("\(url)&time=-1", "time"), ("\(url)&percent=101", "percent"),
@@ -125,9 +119,7 @@ import Thumbs
     }
 
     @Test func theOriginsFailuresAreAnsweredWithTheirOwnStatus() async throws {
-        let origin = try await Self.origin()
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try Self.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin { server, origin in
             let missing = try await server.get("/thumbnail.png?url=" + origin.url("/media/none.mp4").queryEncoded)
             #expect(missing.status == 404)
             #expect(missing.error["error"] == "notFound")
@@ -146,11 +138,7 @@ import Thumbs
     @Test func aSlowOriginIsAnswered504AtTheDeadline() async throws {
         var faults = TestHTTPServer.Faults()
         faults.firstByteDelay = 5
-        let origin = try await Self.origin(faults)
-        defer { Task { try? await origin.shutdown() } }
-        var configuration = try Self.configuration(allowing: origin)
-        configuration.requestDeadline = 0.5
-        try await RunningServer.with(configuration) { server in
+        try await RunningServer.withOrigin(faults, configure: { $0.requestDeadline = 0.5 }) { server, origin in
             let started = ContinuousClock.now
             let answer = try await server.get("/thumbnail.png?url=" + origin.url("/media/a.mp4").queryEncoded)
             #expect(answer.status == 504)
@@ -162,12 +150,7 @@ import Thumbs
     @Test func pastTheQueueTheAnswerIs503WithRetryAfter() async throws {
         var faults = TestHTTPServer.Faults()
         faults.firstByteDelay = 1.5
-        let origin = try await Self.origin(faults)
-        defer { Task { try? await origin.shutdown() } }
-        var configuration = try Self.configuration(allowing: origin)
-        configuration.maximumConcurrentDecodes = 1
-        configuration.maximumQueue = 0
-        try await RunningServer.with(configuration) { server in
+        try await RunningServer.withOrigin(faults, configure: { $0.maximumConcurrentDecodes = 1; $0.maximumQueue = 0 }) { server, origin in
             let url = origin.url("/media/a.mp4").queryEncoded
             async let slow = server.get("/thumbnail.png?url=\(url)&width=64")
             try await Task.sleep(for: .milliseconds(300))
@@ -182,9 +165,7 @@ import Thumbs
     @Test func aClientThatDisconnectsCancelsTheWork() async throws {
         var faults = TestHTTPServer.Faults()
         faults.firstByteDelay = 3
-        let origin = try await Self.origin(faults)
-        defer { Task { try? await origin.shutdown() } }
-        try await RunningServer.with(try Self.configuration(allowing: origin)) { server in
+        try await RunningServer.withOrigin(faults) { server, origin in
             let url = origin.url("/media/a.mp4").queryEncoded
             // The client gives up after 300 ms and closes its connection.
             await #expect(throws: (any Error).self) {
@@ -209,12 +190,8 @@ import Thumbs
     }
 
     @Test func withASigningKeyOnlySignedRequestsReachTheOrigin() async throws {
-        let origin = try await Self.origin()
-        defer { Task { try? await origin.shutdown() } }
-        var configuration = try Self.configuration(allowing: origin)
-        configuration.signingKey = Array("a signing key".utf8)
         let signature = RequestSignature(key: Array("a signing key".utf8))
-        try await RunningServer.with(configuration) { server in
+        try await RunningServer.withOrigin(configure: { $0.signingKey = Array("a signing key".utf8) }) { server, origin in
             let query = "url=\(origin.url("/media/a.mp4").queryEncoded)&width=80"
             for unsigned in ["/thumbnail.png?" + query, "/thumbnail.png?\(query)&sig=" + String(repeating: "0", count: 64),
                              signature.signedPathAndQuery(path: "/thumbnail.jpg", query: query).replacingOccurrences(of: ".jpg", with: ".png")] {
