@@ -159,7 +159,7 @@ public struct SyntheticMovie {
             bits += "0"                                // no VUI
         }
         bits += "1"                                    // stop bit
-        return [0x67] + withEmulationPrevention(bytes(fromBits: bits))
+        return [0x67] + BitWriter.escaped(bytes(fromBits: bits))
     }
 
     /// A string of "0" and "1" as bytes, the last one padded with zero bits.
@@ -180,21 +180,6 @@ public struct SyntheticMovie {
     public static func expGolomb(_ value: Int) -> String {
         let code = String(value + 1, radix: 2)
         return String(repeating: "0", count: code.count - 1) + code
-    }
-
-    /// An RBSP with a 0x03 after every two zero bytes that a byte of 0 to 3 follows (H.264 7.4.1, HEVC 7.4.2).
-    public static func withEmulationPrevention(_ rbsp: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var zeros = 0
-        for byte in rbsp {
-            if zeros >= 2 && byte <= 3 {
-                bytes.append(3)
-                zeros = 0
-            }
-            bytes.append(byte)
-            zeros = byte == 0 ? zeros + 1 : 0
-        }
-        return bytes
     }
 
     /// A visual sample entry of a 64x48 picture with `code` and the given child boxes.

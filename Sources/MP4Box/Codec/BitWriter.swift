@@ -1,6 +1,7 @@
 /// Writes bits and Exp-Golomb codes into an RBSP, and escapes it back into NAL unit bytes (the inverse of
-/// `BitReader`, for rewriting a parameter set).
-struct BitWriter {
+/// `BitReader`, for rewriting a parameter set). Package-wide so that test movies escape their parameter sets the same
+/// way (`escaped` is checked against hand-made vectors in `H264ParameterSetRewriteTests`).
+package struct BitWriter {
     private(set) var bytes: [UInt8] = []
     private var count = 0
 
@@ -33,7 +34,7 @@ struct BitWriter {
     }
 
     /// `rbsp` with emulation prevention: a 03 after every two zero bytes that a byte of 00 to 03 follows.
-    static func escaped(_ rbsp: [UInt8]) -> [UInt8] {
+    package static func escaped(_ rbsp: [UInt8]) -> [UInt8] {
         var escaped: [UInt8] = []
         escaped.reserveCapacity(rbsp.count + rbsp.count / 64)
         var zeros = 0
