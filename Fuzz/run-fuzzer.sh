@@ -12,6 +12,8 @@
 # minimised ones in Fuzz/findings/ with a test that replays them.
 # Fork mode with one worker: one core, and a crash is recorded without ending the run.
 # Set FUZZ_FORK=0 to fuzz in-process instead (also one core; stops at the first crash, as libFuzzer does by default).
+# FUZZ_WORKERS=N (in-process only) runs N such fuzzers on the same corpus, one core each, each to FUZZ_RUNS / N
+# executions with its own log, and prints their sum: N cores reach a count N times sooner.
 set -euo pipefail
 
 seconds="${1:-600}"
@@ -81,24 +83,48 @@ export SWIFT_BACKTRACE=enable=no
 # longer reachable, and a leak ends the run (in-process) as a crash does.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 
+workers="${FUZZ_WORKERS:-1}"
 if [ "${FUZZ_FORK:-1}" = 1 ]; then
+    [ "$workers" = 1 ] || { echo "FUZZ_WORKERS needs FUZZ_FORK=0" >&2; exit 2; }
     mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 else
     mode=()
 fi
-if [ -n "${FUZZ_RUNS:-}" ]; then mode+=(-runs="$FUZZ_RUNS"); fi
+if [ -n "${FUZZ_RUNS:-}" ]; then mode+=(-runs="$((FUZZ_RUNS / workers))"); fi
 
 mkdir -p logs
-log="logs/$target-$(date +%Y%m%d-%H%M%S).log"
+stamp="$(date +%Y%m%d-%H%M%S)"
+fuzz_one() {
+    ".build/release/$target" "$corpus" "${dict[@]}" "${mode[@]}" \
+        -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 \
+        -artifact_prefix="artifacts/$target-" -print_final_stats=1 2>&1
+}
 status=0
-".build/release/$target" "$corpus" "${dict[@]}" "${mode[@]}" \
-    -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix="artifacts/$target-" -print_final_stats=1 2>&1 | tee "$log" || status=$?
+if [ "$workers" = 1 ]; then
+    log="logs/$target-$stamp.log"
+    fuzz_one | tee "$log" || status=$?
+    logs=("$log")
+else
+    pids=()
+    logs=()
+    for worker in $(seq 1 "$workers"); do
+        logs+=("logs/$target-$stamp-worker$worker.log")
+        fuzz_one > "${logs[-1]}" &
+        pids+=($!)
+    done
+    echo "$workers workers: ${logs[*]}"
+    for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+fi
 
 echo
-echo "== final stats ($log)"
-grep -E '^#[0-9]+' "$log" | tail -n 1 || true
-grep -E '^(stat::|Done )' "$log" || true
+for log in "${logs[@]}"; do
+    echo "== final stats ($log)"
+    grep -E '^#[0-9]+' "$log" | tail -n 1 || true
+    grep -E '^(stat::|Done )|disabled leak detection' "$log" || true
+done
+if [ "$workers" != 1 ]; then
+    echo "executions, all workers: $(cat "${logs[@]}" | awk '/^stat::number_of_executed_units:/ { sum += $2 } END { print sum }')"
+fi
 echo "corpus: $(ls "$corpus" | wc -l) files, $(du -sh "$corpus" | cut -f1)"
 echo "artifacts: $(ls artifacts | wc -l) (crash-/timeout-/oom-/slow-unit- files in Fuzz/artifacts/)"
 exit "$status"
