@@ -12,23 +12,27 @@ struct ReorderBuffer {
         self.depth = max(0, depth)
     }
 
-    /// Composition times of samples sent to the decoder and not yet seen as pictures, by sample index.
-    private var pending: [Int: Int64] = [:]
+    private var pending = PendingSamples()
     private var held: [DecodedFrame] = []
 
     /// Notes that `sampleIndex` (shown at `compositionTime`) was sent to the decoder.
     mutating func submitted(sampleIndex: Int, compositionTime: Int64) {
-        pending[sampleIndex] = compositionTime
+        pending.sent(sampleIndex: sampleIndex, compositionTime: compositionTime)
+    }
+
+    /// The composition time of the picture the decoder made from `sampleIndex` (0 for a sample never submitted).
+    mutating func compositionTime(ofPictureFrom sampleIndex: Int) -> Int64 {
+        pending.pictureCameOut(sampleIndex: sampleIndex)
     }
 
     /// Takes pictures the decoder produced and returns those now ready, in presentation order.
     mutating func add(_ frames: [DecodedFrame]) -> [DecodedFrame] {
         for frame in frames {
-            pending[frame.sampleIndex] = nil
+            pending.pictureCameOut(sampleIndex: frame.sampleIndex)
             held.append(frame)
         }
         held.sort { $0.compositionTime < $1.compositionTime }
-        let earliestPending = pending.values.min() ?? Int64.max
+        let earliestPending = pending.earliest ?? Int64.max
         var ready: [DecodedFrame] = []
         while held.count > depth, let first = held.first, first.compositionTime < earliestPending {
             ready.append(held.removeFirst())

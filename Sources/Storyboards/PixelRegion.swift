@@ -1,3 +1,5 @@
+import Thumbs
+
 /// A rectangle of an image in whole pixels: where a storyboard tile sits in its sheet, or the `#xywh=` region of a
 /// thumbnail cue.
 public struct PixelRegion: Sendable, Equatable {
@@ -16,5 +18,12 @@ public struct PixelRegion: Sendable, Equatable {
         self.y = y
         self.width = width
         self.height = height
+    }
+
+    /// Place `slot` of a sprite grid `columns` tiles across, filled row by row from the top left (0 is the top-left
+    /// place): how sheets are laid out and how a grid template addresses them.
+    public init(slot: Int, columns: Int, tileSize: PixelSize) {
+        self.init(x: slot % columns * tileSize.width, y: slot / columns * tileSize.height,
+                  width: tileSize.width, height: tileSize.height)
     }
 }

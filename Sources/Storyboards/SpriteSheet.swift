@@ -31,28 +31,23 @@ public struct SpriteSheet: Sendable {
     /// Whether every place is taken.
     public var isFull: Bool { tileCount >= capacity }
 
-    /// The top-left corner of place `slot` (0 is the top-left place).
-    public func origin(ofSlot slot: Int) -> (x: Int, y: Int) {
-        ((slot % columns) * tileSize.width, (slot / columns) * tileSize.height)
-    }
-
     /// Puts `tile` in the next place and returns its region; a tile of another size is cut or left black at the
     /// edges of its place. `encodedBytes` adds to `estimatedBytes`. Returns nil, placing nothing, when the sheet is full.
     public mutating func place(_ tile: RGBImage, encodedBytes: Int = 0) -> PixelRegion? {
         guard !isFull else { return nil }
-        let origin = origin(ofSlot: tileCount)
+        let region = PixelRegion(slot: tileCount, columns: columns, tileSize: tileSize)
         let source = tile.pixelFormat == .rgb8 ? tile.packed() : tile
         if source.pixelFormat == .rgb8, source.isWellFormed {
             let rowBytes = min(source.width, tileSize.width) * 3
             for y in 0..<min(source.height, tileSize.height) {
                 let from = y * source.bytesPerRow
-                let to = (origin.y + y) * canvas.bytesPerRow + origin.x * 3
+                let to = (region.y + y) * canvas.bytesPerRow + region.x * 3
                 canvas.pixels.replaceSubrange(to..<to + rowBytes, with: source.pixels[from..<from + rowBytes])
             }
         }
         tileCount += 1
         estimatedBytes += encodedBytes
-        return PixelRegion(x: origin.x, y: origin.y, width: tileSize.width, height: tileSize.height)
+        return region
     }
 
     /// The size of the finished sheet: the rows used, and all columns unless fewer tiles than one row.

@@ -94,11 +94,7 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
         sheetCount = storyboard.sheets.count
         sheetTemplate = storyboard.sheetTemplate
         firstSheetIndex = storyboard.firstSheetIndex
-        switch storyboard.format {
-        case .jpeg: format = "jpeg"
-        case .png: format = "png"
-        case .webp: format = "webp"
-        }
+        format = storyboard.format.name
         mediaType = storyboard.format.mediaType
         singleImages = storyboard.singleImages
         let perSheet = storyboard.columns * storyboard.rows

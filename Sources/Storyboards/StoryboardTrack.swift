@@ -1,9 +1,10 @@
 import MP4Box
+import Thumbs
 
 /// A thumbnail track read back: from a WebVTT file (sprites with `#xywh=`, the bare `#x,y,w,h` form, or single
 /// images) or from a grid template; answers which image and region to show at a time.
 public struct StoryboardTrack: Sendable, Equatable {
-    /// One cue.
+    /// One cue (made by the track's readers only: a track is always read).
     public struct Cue: Sendable, Equatable {
         /// Start in milliseconds.
         public var startMilliseconds: Int64
@@ -13,14 +14,6 @@ public struct StoryboardTrack: Sendable, Equatable {
         public var reference: StoryboardReference
         /// The 1-based line of the timing line in the WebVTT text (0 for a grid).
         public var line: Int
-
-        /// Makes a cue.
-        public init(startMilliseconds: Int64, endMilliseconds: Int64, reference: StoryboardReference, line: Int) {
-            self.startMilliseconds = startMilliseconds
-            self.endMilliseconds = endMilliseconds
-            self.reference = reference
-            self.line = line
-        }
     }
 
     /// What to show at one time: an image, and the region of it when the image is a sprite sheet.
@@ -126,11 +119,11 @@ public struct StoryboardTrack: Sendable, Equatable {
         }
         self.baseURL = baseURL
         let perSheet = singleImages ? 1 : columns * rows
+        let tileSize = PixelSize(width: tileWidth, height: tileHeight)
         cues = (0..<Int(count)).map { tile in
             let slot = tile % perSheet
             let url = StoryboardOptions.fileName(template: template, index: firstIndex + tile / perSheet)
-            let region = singleImages ? nil : PixelRegion(x: slot % columns * tileWidth, y: slot / columns * tileHeight,
-                                                                          width: tileWidth, height: tileHeight)
+            let region = singleImages ? nil : PixelRegion(slot: slot, columns: columns, tileSize: tileSize)
             let start = Int64(tile) * intervalMilliseconds
             return Cue(startMilliseconds: start, endMilliseconds: min(start + intervalMilliseconds, durationMilliseconds),
                        reference: StoryboardReference(url: url, region: region), line: 0)

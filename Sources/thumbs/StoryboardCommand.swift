@@ -66,7 +66,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     func validate() throws {
         if tile != nil && width != nil { throw ValidationError("give --tile or --width, not both") }
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
-        if !["jpeg", "jpg", "png", "webp"].contains(format.lowercased()) { throw ValidationError("--format takes jpeg, png or webp") }
+        if imageFormat == nil { throw ValidationError("--format takes jpeg, png or webp") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
         let known = ["vtt", "json", "hls", "dash", "bif"]
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
@@ -78,6 +78,9 @@ struct StoryboardCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
     }
+
+    /// --format with --quality; nil for a name that is not a format.
+    private var imageFormat: ImageFormat? { ImageFormat(named: format, quality: quality) }
 
     private var parsedTile: (Int, Int)? {
         guard let tile else { return nil }
@@ -97,11 +100,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         }
         options.columns = columns
         options.rows = rows
-        options.format = switch format.lowercased() {
-        case "png": .png
-        case "webp": .webp(quality: quality, lossless: false)
-        default: .jpeg(quality: quality)
-        }
+        options.format = imageFormat ?? .jpeg(quality: quality)
         options.singleImages = singleImages
         options.maximumSheetBytes = maxSheetBytes
         options.sheetTemplate = template

@@ -78,7 +78,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
         if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        if let format, !["png", "jpeg", "jpg", "webp"].contains(format.lowercased()) {
+        if let format, !ImageFormat.names.contains(format.lowercased()) {
             throw ValidationError("--format takes png, jpeg or webp")
         }
         guard let output else {
@@ -86,10 +86,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
             throw ValidationError("give -o FILE (or - for standard output), --placeholder or --placeholder-image FILE")
         }
         if placeholder, output == "-" { throw ValidationError("--placeholder prints on standard output: give -o a file name") }
-        if format == nil, output != "-", !["", "png", "jpg", "jpeg", "webp"].contains(outputExtension) {
+        if format == nil, output != "-", !outputExtension.isEmpty, !ImageFormat.names.contains(outputExtension) {
             throw ValidationError("cannot write a .\(outputExtension) file: name it .png, .jpg or .webp, or give --format png, jpeg or webp")
         }
-        if lossless, outputFormatName != "webp" { throw ValidationError("--lossless is for WebP output") }
+        if lossless, outputFormat.name != "webp" { throw ValidationError("--lossless is for WebP output") }
         for tolerance in [toleranceBefore, toleranceAfter] {
             if let tolerance, !(tolerance >= 0) { throw ValidationError("tolerances must be non-negative seconds") }
         }
@@ -121,13 +121,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// --format, else the output's extension; `png` for standard output or a name without an extension.
     private var outputFormatName: String { format?.lowercased() ?? (output == "-" ? "png" : outputExtension) }
 
-    private var outputFormat: ImageFormat {
-        switch outputFormatName {
-        case "jpeg", "jpg": .jpeg(quality: quality)
-        case "webp": .webp(quality: quality, lossless: lossless)
-        default: .png
-        }
-    }
+    private var outputFormat: ImageFormat { ImageFormat(named: outputFormatName, quality: quality, lossless: lossless) ?? .png }
 
     func run() async throws {
         let started = ContinuousClock.now

@@ -9,7 +9,8 @@ public final class Dav1dDecoder: VideoDecoder {
     private let limits: DecoderLimits
     private let threads: Int
     private var configurationSent = false
-    private var compositionTimes: [Int: Int64] = [:]
+    /// dav1d outputs pictures in the order it is given temporal units; only their composition times are kept here.
+    private var pending = PendingSamples()
 
     /// A decoder for `configuration` (AV1 only). `threading` `.workers(n)` lets dav1d use n threads, for runs of
     /// frames. The av1C sequence header and every one in band are checked against `limits` before dav1d sees them,
@@ -54,7 +55,7 @@ public final class Dav1dDecoder: VideoDecoder {
             }
             configurationSent = true
         }
-        compositionTimes[index] = input.sample.compositionTime
+        pending.sent(sampleIndex: index, compositionTime: input.sample.compositionTime)
         switch handle.send(input.bytes, timestamp: Int64(index)) {
         case .success(let ready): pictures += ready
         case .failure(let failure):
@@ -73,12 +74,12 @@ public final class Dav1dDecoder: VideoDecoder {
     public func reset() throws(DecodeError) {
         // A new context, or an error: never the old one's references carried into the next decode.
         handle = try Dav1dHandle(threads: threads, frameSizeLimit: limits.maximumLumaSamples)
-        compositionTimes.removeAll()
+        pending.removeAll()
         configurationSent = false
     }
 
     private func frame(_ picture: LibraryPicture) -> DecodedFrame {
         picture.frame(containerColour: colour,
-                      compositionTime: compositionTimes.removeValue(forKey: picture.sampleIndex) ?? 0)
+                      compositionTime: pending.pictureCameOut(sampleIndex: picture.sampleIndex))
     }
 }

@@ -10,11 +10,9 @@ public final class OpenH264Decoder: VideoDecoder {
     private let keyframesOnly: Bool
     private let colour: ColourDescription
     private let limits: DecoderLimits
-    /// openh264 reorders pictures itself; the buffer only tags and checks them.
+    /// openh264 reorders pictures itself; the buffer only gives them their composition times and checks the order.
     private var reorder = ReorderBuffer(depth: 0)
     private var parameterSetsSent = false
-    /// Composition time by sample index, for samples sent and not yet output.
-    private var compositionTimes: [Int: Int64] = [:]
 
     /// A decoder for `configuration` (H.264 only); `colour` tags the pictures (colr or VUI); every sequence
     /// parameter set is checked against `limits` before openh264 sees it. With `keyframesOnly` (every sample a sync
@@ -51,7 +49,6 @@ public final class OpenH264Decoder: VideoDecoder {
             LengthPrefixedNALUnits.isH264BaseLayer(input.bytes[$0.lowerBound])
         }, prefix: prefix)
         parameterSetsSent = true
-        compositionTimes[index] = input.sample.compositionTime
         reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
         let (state, picture) = handle.decode(annexB, timestamp: UInt64(index))
         if OpenH264Handle.lacksParameterSets(state) {
@@ -80,7 +77,6 @@ public final class OpenH264Decoder: VideoDecoder {
         // A new handle, or an error: never the old handle's state carried into the next decode.
         handle = try OpenH264Handle()
         reorder = ReorderBuffer(depth: 0)
-        compositionTimes.removeAll()
         parameterSetsSent = false
     }
 
@@ -111,7 +107,7 @@ public final class OpenH264Decoder: VideoDecoder {
             }
             planes.append(DecodedFrame.Plane(width: width, height: height, bytesPerRow: width, data: data))
         }
-        let compositionTime = compositionTimes.removeValue(forKey: index) ?? 0
+        let compositionTime = reorder.compositionTime(ofPictureFrom: index)
         return DecodedFrame(planes: planes, bitDepth: 8, chromaFormat: .yuv420, colour: colour,
                             sampleIndex: index, compositionTime: compositionTime)
     }

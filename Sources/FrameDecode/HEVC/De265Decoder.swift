@@ -8,7 +8,6 @@ public final class De265Decoder: VideoDecoder {
     private let limits: DecoderLimits
     private var reorder: ReorderBuffer
     private var parameterSetsSent = false
-    private var compositionTimes: [Int: Int64] = [:]
     /// Parameter sets already given to libde265, by bytes.
     private var sentParameterSets: Set<[UInt8]> = []
 
@@ -51,7 +50,6 @@ public final class De265Decoder: VideoDecoder {
             }
             parameterSetsSent = true
         }
-        compositionTimes[index] = input.sample.compositionTime
         reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
         for range in units {
             // libde265 starts a new coded video sequence when a parameter set arrives again, even an identical
@@ -89,13 +87,12 @@ public final class De265Decoder: VideoDecoder {
     public func reset() throws(DecodeError) {
         handle.reset()
         reorder = ReorderBuffer(depth: reorder.depth)
-        compositionTimes.removeAll()
         sentParameterSets.removeAll()
         parameterSetsSent = false
     }
 
     private func frame(_ picture: LibraryPicture) -> DecodedFrame {
         picture.frame(containerColour: colour,
-                      compositionTime: compositionTimes.removeValue(forKey: picture.sampleIndex) ?? 0)
+                      compositionTime: reorder.compositionTime(ofPictureFrom: picture.sampleIndex))
     }
 }

@@ -7,6 +7,29 @@ public enum ImageFormat: Sendable, Hashable {
     /// WebP: lossy at a quality of 0...100, or lossless.
     case webp(quality: Int, lossless: Bool)
 
+    /// The names a format goes by (compared without case): `png`, `jpeg` or `jpg`, `webp`.
+    public static let names = ["png", "jpeg", "jpg", "webp"]
+
+    /// The format `name` names (one of `names`, in any case), with `quality` for JPEG and WebP and `lossless` for WebP;
+    /// nil for any other name.
+    public init?(named name: String, quality: Int, lossless: Bool = false) {
+        switch name.lowercased() {
+        case "png": self = .png
+        case "jpeg", "jpg": self = .jpeg(quality: quality)
+        case "webp": self = .webp(quality: quality, lossless: lossless)
+        default: return nil
+        }
+    }
+
+    /// The format's name: `png`, `jpeg` or `webp`.
+    public var name: String {
+        switch self {
+        case .png: "png"
+        case .jpeg: "jpeg"
+        case .webp: "webp"
+        }
+    }
+
     /// The encoder that writes this format.
     public var encoder: any ImageEncoder {
         switch self {
