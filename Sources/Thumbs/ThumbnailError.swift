@@ -12,10 +12,6 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
         case noVideo
         /// The video track has no samples (an init segment without fragments, a track whose chunks hold none).
         case noSamples
-        /// The video track has no usable duration (a storyboard needs one).
-        case noDuration
-        /// No sync sample precedes the frame.
-        case noKeyframe
         /// A sample lies beyond the end of the file, or a read came back short.
         case sampleOutOfRange
         /// The decoder gave no picture for the planned frame.

@@ -24,7 +24,7 @@ extension ServerError {
             switch error.code {
             case .invalidOption: self.init(.badParameter, error.description)
             case .encodingFailed, .invalidImage: self.init(.internalError, error.description)
-            case .noVideo, .noSamples, .noDuration, .noKeyframe, .sampleOutOfRange, .noFrame, .invalidFrame, .limitExceeded:
+            case .noVideo, .noSamples, .sampleOutOfRange, .noFrame, .invalidFrame, .limitExceeded:
                 self.init(.unsupportedMedia, error.description)
             }
         case let error as StoryboardError:
