@@ -9,7 +9,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     switch data[0] % 3 {
     case 0:
-        if let parameters = try? H264SequenceParameterSet.parse(bytes) { blackHole(parameters.width &+ parameters.height) }
+        let parsed = try? H264SequenceParameterSet.parse(bytes)
+        if let parsed { blackHole(parsed.width &+ parsed.height) }
+        checkRewrite(bytes, parsed: parsed)
     case 1:
         if let parameters = try? HEVCSequenceParameterSet.parse(bytes) { blackHole(parameters.width &+ parameters.height) }
     default:
@@ -24,6 +26,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+/// The SPS a decoder of keyframes alone is given (`settingMaxNumRefFrames(of:to: 0)`): where the rewrite is made, the
+/// field reads back as 0, and what the SPS says of the picture is unchanged whenever both parse. (The VUI is left out:
+/// it is read leniently, and a VUI that runs past the stop bit reads as far as the trailing zero bits go, which the
+/// rewrite may shift.)
+func checkRewrite(_ bytes: [UInt8], parsed: VideoParameters?) {
+    guard let rewritten = H264SequenceParameterSet.settingMaxNumRefFrames(of: bytes, to: 0) else { return }
+    precondition(H264SequenceParameterSet.maxNumRefFrames(of: rewritten) == 0, "the rewritten field does not read 0")
+    guard let parsed, let again = try? H264SequenceParameterSet.parse(rewritten) else { return }
+    let before = [parsed.codedWidth, parsed.codedHeight, parsed.cropLeft, parsed.cropRight, parsed.cropTop, parsed.cropBottom,
+                  parsed.chromaFormat, parsed.bitDepthLuma, parsed.bitDepthChroma, parsed.profile, parsed.level]
+    let after = [again.codedWidth, again.codedHeight, again.cropLeft, again.cropRight, again.cropTop, again.cropBottom,
+                 again.chromaFormat, again.bitDepthLuma, again.bitDepthChroma, again.profile, again.level]
+    precondition(before == after && parsed.isInterlaced == again.isInterlaced && parsed.isMBAFF == again.isMBAFF,
+                 "the rewrite changed the picture: \(before) -> \(after)")
 }
 
 @inline(never)
