@@ -73,6 +73,21 @@ import Testing
         }
     }
 
+    @Test func connectTimeoutEndsAConnectThatIsNeverAnswered() async throws {
+        let listener = try UnacceptingListener()
+        let source = try HTTPByteSource(url: "http://127.0.0.1:\(listener.port)/f.bin", options: Self.options {
+            $0.connectTimeout = 0.3
+            $0.readTimeout = 30
+        })
+        let started = ContinuousClock.now
+        let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<10) }
+        #expect(error.code == .timedOut)
+        // The 0.3 s connect timeout: not the default 10 s one, the 30 s read timeout or the kernel's SYN retries
+        // (more than a minute). With a 3 s connect timeout the same wait took 3.1 s, so the port does hold connects.
+        #expect(ContinuousClock.now - started < .seconds(5))
+        withExtendedLifetime(listener) {}
+    }
+
     @Test func timeoutsChooseTheClient() throws {
         let options = Self.options {
             $0.connectTimeout = 0.25
