@@ -88,6 +88,17 @@ import Testing
         withExtendedLifetime(listener) {}
     }
 
+    @Test func readTimeoutBoundsEachWaitNotTheWholeBody() async throws {
+        // 100 KB at 50 KB/s take 2 s, in chunks 10 ms apart: four times the 0.5 s read timeout, never a 0.5 s wait.
+        try await HTTPByteSourceTests.withSource(faults: .init { $0.bandwidth = 50_000 },
+                                                 options: Self.options { $0.readTimeout = 0.5 }) { source, _ in
+            let started = ContinuousClock.now
+            let body = try await source.read(0..<100_000)
+            #expect(body == Self.file)
+            #expect(ContinuousClock.now - started > .seconds(1))
+        }
+    }
+
     @Test func timeoutsChooseTheClient() throws {
         let options = Self.options {
             $0.connectTimeout = 0.25
