@@ -2,9 +2,11 @@ extension MovieLocator {
     /// The movie fragments a segment index points at, read with one concurrent batch of small reads instead of
     /// one read per fragment in file order.
     ///
-    /// Each subsegment starts with its moof (`readMoofs(startingEach:from:held:diagnostics:)`). Returns
-    /// the moofs in file order and the offset just past the last subsegment, or nil when the index does not
-    /// describe plain media subsegments that start with a moof (the caller then walks the boxes as usual).
+    /// Each subsegment starts with its moof (`readMoofs(startingEach:from:held:diagnostics:)`), and the boxes after
+    /// the moof must end exactly where the subsegment does, as a walk of the boxes would go. Returns the moofs in file
+    /// order and the offset just past the last subsegment, or nil when the index does not describe plain media
+    /// subsegments that start with a moof, or when its sizes cannot be seen to land on the boxes that follow (the
+    /// caller then walks the boxes as usual, so the movie is the same whatever the first read held).
     func readFragments(indexedBy sidx: SegmentIndexBox, source: any ByteSource, window: inout ReadWindow,
                        diagnostics: inout [ParseDiagnostic]) async throws -> (fragments: [ContainerBox], bytes: HeldBytes, end: UInt64)? {
         guard !sidx.references.isEmpty,
@@ -15,20 +17,26 @@ extension MovieLocator {
         let ranges = starts.map { $0.offset..<($0.offset + $0.size) }
         guard let read = try await readMoofs(startingEach: ranges, from: source, held: window.held,
                                              diagnostics: &diagnostics) else { return nil }
+        for (index, moof) in read.moofs.enumerated() {
+            guard let moofEnd = moof.header.endOffset,
+                  Self.mediaBoxesEnd(at: moofEnd, exactlyAt: ranges[index].upperBound, given: read.following[index])
+            else { return nil }
+        }
         for record in read.reads {
             window.record(range: record.range, byteCount: record.byteCount)
         }
         return (read.moofs, read.moofBytes, last.offset + last.size)
     }
 
-    /// The moofs that start each of `subsegments` (byte ranges), in their order, with their bytes, the reads made and,
+    /// The moofs that start each of `subsegments` (byte ranges), in their order, with their bytes, the reads made,
+    /// up to `followingSize` bytes after each moof (the header of the box after it, when the bytes reached it) and,
     /// when `keepingMedia`, the bytes they brought past the moofs (the start of each subsegment's media data); nil when
     /// one does not start with a moof that fits in it.
     ///
     /// The first `fragmentProbeSize` bytes of every subsegment are read in one batch (`ByteSource.read(ranges:)`:
     /// one request over HTTP; a probe inside `held` costs no read), and a moof longer than its probe is completed with one more read.
     func readMoofs(startingEach subsegments: [Range<UInt64>], from source: any ByteSource, held: HeldBytes,
-                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes)? {
+                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes, following: [[UInt8]])? {
         let probe = max(64, options.fragmentProbeSize)
         let ranges = subsegments.map { $0.lowerBound..<($0.lowerBound + min(probe, UInt64($0.count))) }
         let kept = ranges.map { held.bytes($0) }
@@ -44,6 +52,7 @@ extension MovieLocator {
         var moofs: [ContainerBox] = []
         var media = HeldBytes()
         var moofBytes = HeldBytes()
+        var following: [[UInt8]] = []
         for (index, bytes) in probes.enumerated() {
             let available = UInt64(subsegments[index].count)
             var reader = BoxReader(bytes: bytes, fileOffset: ranges[index].lowerBound, limits: options.limits)
@@ -55,10 +64,12 @@ extension MovieLocator {
             }
             var bytesOfMoof = bytes
             if UInt64(bytes.count) < size {
-                let rest = ranges[index].upperBound..<(ranges[index].lowerBound + size)
+                // The rest of the moof, and the header after it in the same read when the subsegment holds one.
+                let moofEnd = ranges[index].lowerBound + size
+                let rest = ranges[index].upperBound..<min(moofEnd + Self.followingSize, subsegments[index].upperBound)
                 let more = try await source.read(rest)
                 reads.append(Read(range: rest, byteCount: more.count))
-                guard UInt64(more.count) == UInt64(rest.count) else {
+                guard UInt64(more.count) >= moofEnd - rest.lowerBound else {
                     throw MP4Error(.needMoreBytes, path: "moof", offset: rest.lowerBound, "file ends inside moof")
                 }
                 bytesOfMoof += more
@@ -66,12 +77,29 @@ extension MovieLocator {
                 media.insert(Array(bytes[Int(size)...]), at: header.offset + size)
             }
             let whole = Array(bytesOfMoof.prefix(Int(size)))
+            following.append(Array(bytesOfMoof.dropFirst(Int(size)).prefix(Int(Self.followingSize))))
             let box = try MovieParser.parseTopLevelBox(bytes: whole, fileOffset: header.offset,
                                                        limits: options.limits, diagnostics: &diagnostics)
             moofBytes.insert(whole, at: header.offset)
             guard let moof = box as? ContainerBox else { return nil }
             moofs.append(moof)
         }
-        return (moofs, moofBytes, reads, media)
+        return (moofs, moofBytes, reads, media, following)
+    }
+
+    /// How many bytes after a moof are kept to read the header of the box that follows it (a largesize header).
+    static let followingSize: UInt64 = 16
+
+    /// Whether the boxes from `start` (the end of a moof) end exactly at `end` (the end of its subsegment), as far as
+    /// `bytes` (the bytes at `start`) show: true when `start` is `end`, or when the box there ends exactly at `end`
+    /// (the subsegment's mdat); false when that box runs past `end`, stops short of it, or its header is not in `bytes`.
+    static func mediaBoxesEnd(at start: UInt64, exactlyAt end: UInt64, given bytes: [UInt8]) -> Bool {
+        if start == end { return true }
+        guard start < end else { return false }
+        var reader = BoxReader(bytes: bytes, fileOffset: start, limits: ParseLimits())
+        guard let header = try? BoxHeader.read(from: &reader, available: end - start), let size = header.size else {
+            return false
+        }
+        return size == end - start
     }
 }
