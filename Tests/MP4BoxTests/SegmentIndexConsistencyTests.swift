@@ -10,19 +10,12 @@ import Testing
 /// the first moof the sidx named, resumed one byte before the second sidx, took the garbage there for media cut
 /// short and gave a movie of 250 samples; with ends that covered the file it walked every box and refused the trun.
 @Suite struct SegmentIndexConsistencyTests {
-    static func locate(_ bytes: [UInt8], ends: Int) async throws -> Movie {
-        var options = MovieLocator.Options()
-        options.headSize = ends
-        options.tailSize = UInt64(ends)
-        return try await MovieLocator(options: options).locate(in: MemoryByteSource(bytes)).movie
-    }
-
     @Test(arguments: [1024, 4096, 16 * 1024, 80 * 1024])
     func theFindingIsRefusedWhateverTheFirstRead(_ ends: Int) async throws {
         let url = Fixtures.repositoryRoot.appendingPathComponent("Fuzz/findings/http/sidx-sizes-off-the-box-boundaries.bin")
         let input = [UInt8](try Data(contentsOf: url))
         #expect(input.prefix(3) == [0x40, 0x00, 0x00])  // 1 KiB ends, no script: every answer honest
-        let error = try await #require(throws: MP4Error.self) { _ = try await Self.locate(Array(input[3...]), ends: ends) }
+        let error = try await #require(throws: MP4Error.self) { _ = try await MovieLocator.movie(of: Array(input[3...]), ends: ends) }
         #expect(error.code == .malformed)
         #expect(error.offset == 42053, "\(error)")
         #expect(error.path.hasSuffix("trun[1]"), "\(error)")

@@ -8,14 +8,6 @@ import Testing
 /// first read. HTTPFuzzer found the first case: with ends that covered the file the walk reached those bytes and
 /// threw `needMoreBytes`, while smaller ends took the sidx's word for where the fragments end and gave the movie.
 @Suite struct TrailingBytesTests {
-    /// The movie `bytes` give with ends of `ends` bytes.
-    static func locate(_ bytes: [UInt8], ends: Int) async throws -> Movie {
-        var options = MovieLocator.Options()
-        options.headSize = ends
-        options.tailSize = UInt64(ends)
-        return try await MovieLocator(options: options).locate(in: MemoryByteSource(bytes)).movie
-    }
-
     static func summary(_ movie: Movie) -> [String] {
         movie.tracks.map { "\($0.id): \($0.samples.count) samples, \($0.samples.syncSampleCount) sync" }
     }
@@ -23,10 +15,10 @@ import Testing
     @Test(arguments: [1, 4, 7])
     func fewerBytesThanAHeaderAfterTheLastFragmentAreIgnored(_ trailing: Int) async throws {
         let file = try Fixtures.bytes("fragmented")
-        let expected = Self.summary(try await Self.locate(file, ends: 80 * 1024))
+        let expected = Self.summary(try await MovieLocator.movie(of: file, ends: 80 * 1024))
         let padded = file + [UInt8](repeating: 0x61, count: trailing)
         for ends in [1024, 16 * 1024, 80 * 1024, 256 * 1024] {
-            let movie = try await Self.locate(padded, ends: ends)
+            let movie = try await MovieLocator.movie(of: padded, ends: ends)
             #expect(Self.summary(movie) == expected, "ends \(ends)")
             #expect(movie.diagnostics.contains { $0.offset == UInt64(file.count) && $0.detail.contains("fewer than a box header") },
                     "ends \(ends): \(movie.diagnostics)")
@@ -39,16 +31,16 @@ import Testing
         let url = Fixtures.repositoryRoot.appendingPathComponent("Fuzz/findings/http/trailing-bytes-under-a-header-after-sidx-fragments.bin")
         let input = [UInt8](try Data(contentsOf: url))
         let file = Array(input[3...])
-        let small = Self.summary(try await Self.locate(file, ends: 1024))
+        let small = Self.summary(try await MovieLocator.movie(of: file, ends: 1024))
         #expect(small.count == 1, "\(small)")
         for ends in [4096, 16 * 1024, 80 * 1024] {
-            #expect(Self.summary(try await Self.locate(file, ends: ends)) == small, "ends \(ends)")
+            #expect(Self.summary(try await MovieLocator.movie(of: file, ends: ends)) == small, "ends \(ends)")
         }
     }
 
     /// Without a whole index before them, the same bytes are still a cut-off file.
     @Test func aFileOfFewerBytesThanAHeaderAfterFtypAloneStillNeedsMoreBytes() async throws {
         let ftyp: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0]
-        await #expect(throws: MP4Error.self) { _ = try await Self.locate(ftyp + [0, 0, 1], ends: 1024) }
+        await #expect(throws: MP4Error.self) { _ = try await MovieLocator.movie(of: ftyp + [0, 0, 1], ends: 1024) }
     }
 }

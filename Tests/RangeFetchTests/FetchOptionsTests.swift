@@ -65,12 +65,20 @@ import Testing
         }
     }
 
-    @Test func readTimeoutEndsAWaitForTheResponse() async throws {
-        try await HTTPByteSourceTests.withSource(faults: .init { $0.firstByteDelay = 5 },
-                                                 options: Self.options { $0.readTimeout = 0.3 }) { source, _ in
-            let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<10) }
-            #expect(error.code == .timedOut)
+    /// The error a read of `range` through a source with `options` gets from a server with `faults`.
+    static func failure(reading range: Range<UInt64>, faults: TestHTTPServer.Faults,
+                        options: HTTPFetchOptions) async throws -> FetchError {
+        var failure: FetchError?
+        try await HTTPByteSourceTests.withSource(faults: faults, options: options) { source, _ in
+            failure = try await #require(throws: FetchError.self) { _ = try await source.read(range) }
         }
+        return try #require(failure)
+    }
+
+    @Test func readTimeoutEndsAWaitForTheResponse() async throws {
+        let error = try await Self.failure(reading: 0..<10, faults: .init { $0.firstByteDelay = 5 },
+                                           options: Self.options { $0.readTimeout = 0.3 })
+        #expect(error.code == .timedOut)
     }
 
     @Test func connectTimeoutEndsAConnectThatIsNeverAnswered() async throws {
@@ -115,11 +123,9 @@ import Testing
 
     @Test func bodyStillArrivingAtTheDeadlineIsStopped() async throws {
         // 100 KB at 50 KB/s take 2 s.
-        try await HTTPByteSourceTests.withSource(faults: .init { $0.bandwidth = 50_000 },
-                                                 options: Self.options { $0.deadline = 0.4 }) { source, _ in
-            let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100_000) }
-            #expect(error.code == .budgetExceeded)
-        }
+        let error = try await Self.failure(reading: 0..<100_000, faults: .init { $0.bandwidth = 50_000 },
+                                           options: Self.options { $0.deadline = 0.4 })
+        #expect(error.code == .budgetExceeded)
     }
 
     @Test func connectionsCountedAreTheConnectionsTheServerSaw() async throws {
