@@ -98,14 +98,14 @@ import Testing
     }
 
     @Test func readTimeoutBoundsEachWaitNotTheWholeBody() async throws {
-        // 100 KB at 25 KB/s take 4 s, in chunks 10 ms apart: twice the 2 s read timeout, never a 2 s wait. (With 0.5 s,
-        // a full parallel test run beside a fuzzer on two cores once starved the server's loop that long.)
-        try await HTTPByteSourceTests.withSource(faults: .init { $0.bandwidth = 25_000 },
-                                                 options: Self.options { $0.readTimeout = 2 }) { source, _ in
+        // 100 KB at 12.5 KB/s take 8 s, in chunks 10 ms apart: twice the 4 s read timeout, never a 4 s wait. (A full
+        // parallel test run beside two fuzzers on two cores starved the paced server's loop past 0.5 s and past 2 s.)
+        try await HTTPByteSourceTests.withSource(faults: .init { $0.bandwidth = 12_500 },
+                                                 options: Self.options { $0.readTimeout = 4 }) { source, _ in
             let started = ContinuousClock.now
             let body = try await source.read(0..<100_000)
             #expect(body == Self.file)
-            #expect(ContinuousClock.now - started > .seconds(2))
+            #expect(ContinuousClock.now - started > .seconds(4))
         }
     }
 
