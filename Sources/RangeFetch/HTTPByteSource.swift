@@ -352,7 +352,13 @@ public final class HTTPByteSource: ByteSource {
                 if contentLength.map({ $0 <= options.maximumKeptBodyBytes }) ?? true {
                     let (body, complete) = try await collectWhole(response.body, announced: contentLength,
                                                                   needed: asked.upperBound, range: range, record: record)
-                    if complete { await ledger.keep(wholeBody: body) }
+                    if complete {
+                        // Without a Content-Length the body's own length is the resource's: checked like one.
+                        if contentLength == nil {
+                            try await checkChange(validator: seen, length: UInt64(body.count), range: range, status: 200)
+                        }
+                        await ledger.keep(wholeBody: body)
+                    }
                     return Fetched(bytes: Self.bytes(asked, of: body), offset: asked.lowerBound)
                 }
                 try await ledger.checkBytes(url: url, range: range, adding: UInt64(asked.count))
@@ -379,6 +385,7 @@ public final class HTTPByteSource: ByteSource {
                     if total < contentLength { throw Retryable(final: final) }
                     throw final
                 }
+                if contentLength == nil { try await checkChange(validator: seen, length: total, range: range, status: 200) }
                 await ledger.learn(length: total)
                 return Fetched(bytes: bytes, offset: total - UInt64(bytes.count))
             }
