@@ -78,7 +78,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
         if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
-        if let format, !ImageFormat.names.contains(format.lowercased()) {
+        if let format, ImageFormat(named: format, quality: quality) == nil {
             throw ValidationError("--format takes png, jpeg or webp")
         }
         guard let output else {
@@ -86,7 +86,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             throw ValidationError("give -o FILE (or - for standard output), --placeholder or --placeholder-image FILE")
         }
         if placeholder, output == "-" { throw ValidationError("--placeholder prints on standard output: give -o a file name") }
-        if format == nil, output != "-", !outputExtension.isEmpty, !ImageFormat.names.contains(outputExtension) {
+        if format == nil, output != "-", !outputExtension.isEmpty, ImageFormat(named: outputExtension, quality: quality) == nil {
             throw ValidationError("cannot write a .\(outputExtension) file: name it .png, .jpg or .webp, or give --format png, jpeg or webp")
         }
         if lossless, outputFormat.name != "webp" { throw ValidationError("--lossless is for WebP output") }

@@ -19,7 +19,7 @@ extension MovieLocator {
                                              diagnostics: &diagnostics) else { return nil }
         for (index, moof) in read.moofs.enumerated() {
             guard let moofEnd = moof.header.endOffset,
-                  Self.mediaBoxesEnd(at: moofEnd, exactlyAt: ranges[index].upperBound, given: read.following[index])
+                  mediaBoxesEnd(at: moofEnd, exactlyAt: ranges[index].upperBound, given: read.following[index])
             else { return nil }
         }
         for record in read.reads {
@@ -93,13 +93,10 @@ extension MovieLocator {
     /// Whether the boxes from `start` (the end of a moof) end exactly at `end` (the end of its subsegment), as far as
     /// `bytes` (the bytes at `start`) show: true when `start` is `end`, or when the box there ends exactly at `end`
     /// (the subsegment's mdat); false when that box runs past `end`, stops short of it, or its header is not in `bytes`.
-    static func mediaBoxesEnd(at start: UInt64, exactlyAt end: UInt64, given bytes: [UInt8]) -> Bool {
+    func mediaBoxesEnd(at start: UInt64, exactlyAt end: UInt64, given bytes: [UInt8]) -> Bool {
         if start == end { return true }
-        guard start < end else { return false }
-        var reader = BoxReader(bytes: bytes, fileOffset: start, limits: ParseLimits())
-        guard let header = try? BoxHeader.read(from: &reader, available: end - start), let size = header.size else {
-            return false
-        }
+        guard start < end, let size = Self.header(in: bytes, at: start, available: end - start, limits: options.limits)?.size
+        else { return false }
         return size == end - start
     }
 }

@@ -257,7 +257,7 @@ public struct MovieLocator: Sendable {
     static let trailingTypes: Set<FourCC> = ["mfra", "free", "skip"]
 
     /// The header in `bytes` at `position`, or nil when `bytes` stop inside it.
-    private static func header(in bytes: [UInt8], at position: UInt64, available: UInt64?, limits: ParseLimits) -> BoxHeader? {
+    static func header(in bytes: [UInt8], at position: UInt64, available: UInt64?, limits: ParseLimits) -> BoxHeader? {
         var reader = BoxReader(bytes: bytes, fileOffset: position, limits: limits)
         do {
             return try BoxHeader.read(from: &reader, available: available)

@@ -7,10 +7,7 @@ public enum ImageFormat: Sendable, Hashable {
     /// WebP: lossy at a quality of 0...100, or lossless.
     case webp(quality: Int, lossless: Bool)
 
-    /// The names a format goes by (compared without case): `png`, `jpeg` or `jpg`, `webp`.
-    public static let names = ["png", "jpeg", "jpg", "webp"]
-
-    /// The format `name` names (one of `names`, in any case), with `quality` for JPEG and WebP and `lossless` for WebP;
+    /// The format `name` names (`png`, `jpeg` or `jpg`, `webp`, in any case), with `quality` for JPEG and WebP and `lossless` for WebP;
     /// nil for any other name.
     public init?(named name: String, quality: Int, lossless: Bool = false) {
         switch name.lowercased() {
