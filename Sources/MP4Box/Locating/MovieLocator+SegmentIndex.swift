@@ -93,9 +93,10 @@ extension MovieLocator {
     /// Whether the boxes from `start` (the end of a moof) end exactly at `end` (the end of its subsegment), as far as
     /// `bytes` (the bytes at `start`) show: true when `start` is `end`, or when the box there ends exactly at `end`
     /// (the subsegment's mdat); false when that box runs past `end`, stops short of it, or its header is not in `bytes`.
+    /// A box of size 0 runs to the end of the file, not of the subsegment, so it is never seen to land (the walk reads it).
     func mediaBoxesEnd(at start: UInt64, exactlyAt end: UInt64, given bytes: [UInt8]) -> Bool {
         if start == end { return true }
-        guard start < end, let size = Self.header(in: bytes, at: start, available: end - start, limits: options.limits)?.size
+        guard start < end, let size = Self.header(in: bytes, at: start, available: nil, limits: options.limits)?.size
         else { return false }
         return size == end - start
     }
