@@ -82,19 +82,25 @@ import Testing
     }
 
     @Test func connectTimeoutEndsAConnectThatIsNeverAnswered() async throws {
-        let listener = try UnacceptingListener()
-        let source = try HTTPByteSource(url: "http://127.0.0.1:\(listener.port)/f.bin", options: Self.options {
-            $0.connectTimeout = 0.3
-            $0.readTimeout = 30
-        })
-        let started = ContinuousClock.now
-        let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<10) }
-        #expect(error.code == .timedOut)
         // The 0.3 s connect timeout: not the default 10 s one, the 30 s read timeout or the kernel's SYN retries
-        // (more than a minute). Alone it took 0.41 s, and with a 3 s connect timeout 3.1 s, so the port does hold
-        // connects; a full parallel test run beside a fuzzer on two cores once took 9.2 s, hence the margin.
-        #expect(ContinuousClock.now - started < .seconds(9.9))
-        withExtendedLifetime(listener) {}
+        // (more than a minute), each of which cannot end the wait before 10 s. Alone a connect took 0.41 s, and with a
+        // 3 s connect timeout 3.1 s, so the port does hold connects; but a full parallel test run (once beside a
+        // fuzzer, once alone) starved the client's event loop to 9.2 and 11.3 s. The fastest of up to three tries
+        // is compared: load can only slow a try, never bring one without the option under 10 s.
+        var fastest = Duration.seconds(3600)
+        for _ in 0..<3 where fastest >= .seconds(9.9) {
+            let listener = try UnacceptingListener()
+            let source = try HTTPByteSource(url: "http://127.0.0.1:\(listener.port)/f.bin", options: Self.options {
+                $0.connectTimeout = 0.3
+                $0.readTimeout = 30
+            })
+            let started = ContinuousClock.now
+            let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<10) }
+            #expect(error.code == .timedOut)
+            fastest = min(fastest, ContinuousClock.now - started)
+            withExtendedLifetime(listener) {}
+        }
+        #expect(fastest < .seconds(9.9))
     }
 
     @Test func readTimeoutBoundsEachWaitNotTheWholeBody() async throws {
