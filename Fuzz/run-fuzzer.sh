@@ -23,11 +23,15 @@ cd "$here"
 
 # --sanitize fuzzer makes SwiftPM link libFuzzer's main instead of renaming the target's own; it only instruments
 # the root package's targets, so -Xswiftc repeats the sanitizers for MP4Box (coverage would otherwise be 0).
-# One build of every target (later runs reuse it).
-# FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it).
+# One build of every fuzz target, a product at a time (later runs reuse them): a build of the whole package would also
+# link the root package's `thumbs`, whose own main clashes with libFuzzer's. The library modules are compiled once.
+# FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it, and a
+# build must never relink a binary that is running).
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-    swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+    for product in MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer; do
+        swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
+            -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product"
+    done
 fi
 
 corpus="corpus/$target"
