@@ -47,6 +47,8 @@ public struct SyntheticMovie {
     public var matrixUnit: Int32 = 1 << 16
     /// Write QuickTime's handlers: mdia/hdlr as a media handler (mhlr) and a data handler (dhlr, alis) in minf.
     public var quickTimeHandlers = false
+    /// The media handler type: `vide`, or `soun` for a sound track (with an audio `sampleEntry`).
+    public var handlerType = "vide"
 
     /// The defaults: 8 samples, B-frame style composition offsets, 3 chunks.
     public init() {}
@@ -127,7 +129,7 @@ public struct SyntheticMovie {
         let mdhd = BoxBuilder.fullBox("mdhd", BoxBuilder.u32(0) + BoxBuilder.u32(0) + BoxBuilder.u32(timescale)
             + BoxBuilder.u32(UInt32(totalDuration)) + BoxBuilder.u16(0x55C4) + BoxBuilder.u16(0))
         let hdlr = BoxBuilder.fullBox("hdlr", BoxBuilder.fourCC(quickTimeHandlers ? "mhlr" : "\0\0\0\0")  // component type
-            + BoxBuilder.fourCC("vide") + BoxBuilder.zeros(12) + Array("Video\0".utf8))    // subtype, reserved, name
+            + BoxBuilder.fourCC(handlerType) + BoxBuilder.zeros(12) + Array("Video\0".utf8))  // subtype, reserved, name
         // QuickTime's data handler reference: component type dhlr, subtype alis, a counted (Pascal) name.
         let dataHandler = quickTimeHandlers ? BoxBuilder.fullBox("hdlr", BoxBuilder.fourCC("dhlr") + BoxBuilder.fourCC("alis")
             + BoxBuilder.zeros(12) + [11] + Array("DataHandler".utf8)) : []

@@ -99,6 +99,60 @@ import Testing
         #expect(output.stdout.contains("rotated 90"))
     }
 
+    /// A QuickTime sound description (version 2: the sample rate a 64-bit float) with `rate`, and no children.
+    static func soundDescriptionVersion2(rate: Double) -> [UInt8] {
+        BoxBuilder.box("mp4a", BoxBuilder.zeros(6) + BoxBuilder.u16(1)       // reserved, data_reference_index
+            + BoxBuilder.u16(2) + BoxBuilder.zeros(6)                        // version 2, revision, vendor
+            + BoxBuilder.u16(3) + BoxBuilder.u16(16) + BoxBuilder.u16(0xFFFE) + BoxBuilder.u16(0)  // always 3, 16, -2, 0
+            + BoxBuilder.u32(0x0001_0000)                                    // always 65536
+            + BoxBuilder.u32(72) + BoxBuilder.u64(rate.bitPattern)           // size of struct, the rate
+            + BoxBuilder.u32(2) + BoxBuilder.u32(0x7F00_0000)                // channels, always 0x7F000000
+            + BoxBuilder.u32(16) + BoxBuilder.zeros(12))                     // bits, flags, bytes and frames per packet
+    }
+
+    /// `bytes` in a new file in the temporary directory.
+    static func temporaryFile(_ bytes: [UInt8], name: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("info-\(name)-\(UUID().uuidString).mov")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// A sample rate that is not a number, is infinite or is far past any integer (a version 2 sound description
+    /// stores it as a float) is no reason to stop: the text leaves out what is not a number and prints the rest as it
+    /// is; JSON leaves out what it cannot hold.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300])
+    func sampleRatesNoIntegerHoldsArePrintedAsTheyAre(_ rate: Double) throws {
+        var movie = SyntheticMovie(sampleEntry: Self.soundDescriptionVersion2(rate: rate))
+        movie.handlerType = "soun"
+        let path = try Self.temporaryFile(movie.bytes(), name: "rate")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = try Self.run(["info", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("track 1 audio mp4a"), "\(text.stdout)")
+        #expect(text.stdout.contains(rate.isFinite ? ", 2 ch, 1e+300 Hz" : ", 2 ch,") == rate.isFinite, "\(text.stdout)")
+        let json = try Self.run(["info", path, "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any]
+        let track = (object?["tracks"] as? [[String: Any]])?.first
+        #expect(track?["channelCount"] as? Int == 2)
+        #expect(track?["sampleRate"] as? Double == (rate.isFinite ? rate : nil))
+    }
+
+    /// An edit 2^62 units long, both timescales one unit a second: seconds far past any count of milliseconds.
+    @Test func aDurationPastEveryIntegerIsPrintedAsItIs() throws {
+        var movie = SyntheticMovie()
+        movie.movieTimescale = 1
+        movie.timescale = 1
+        movie.editListVersion1 = true
+        movie.edits = [(1 << 62, 0, 0x10000)]
+        let path = try Self.temporaryFile(movie.bytes(), name: "duration")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = try Self.run(["info", path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("track 1 video avc1"), "\(output.stdout)")
+        #expect(output.stdout.contains("e+18 s, 8 samples (2 sync)"), "\(output.stdout)")
+    }
+
     @Test func missingFileExitsWithAnIOError() throws {
         let output = try Self.run(["info", "/nonexistent/file.mp4"])
         #expect(output.status == 74)

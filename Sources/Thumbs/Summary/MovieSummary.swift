@@ -104,7 +104,8 @@ public struct MovieSummary: Encodable, Sendable {
         for entry in track.sampleEntries {
             if case .audio(let audio) = entry {
                 summary.channelCount = Int(audio.channelCount)
-                summary.sampleRate = audio.sampleRate
+                // A version 2 sound description stores the rate as a float: one that is not a number is left out.
+                summary.sampleRate = audio.sampleRate.isFinite ? audio.sampleRate : nil
                 break
             }
         }
@@ -137,7 +138,7 @@ public struct MovieSummary: Encodable, Sendable {
                 if let depth = track.bitDepth { line += ", \(depth)-bit" }
             }
             if let channels = track.channelCount, let rate = track.sampleRate {
-                line += ", \(channels) ch, \(Int(rate)) Hz"
+                line += ", \(channels) ch, \(Self.formatWhole(rate)) Hz"
             }
             line += ", \(formatSeconds(track.duration)), \(track.sampleCount) samples (\(track.syncSampleCount) sync)"
             lines.append(line)
@@ -145,8 +146,20 @@ public struct MovieSummary: Encodable, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Seconds to the millisecond; from 10^12 s (some 30,000 years: no real movie's length, but a file may say so) as Swift
+    /// prints a double, since the count of milliseconds would not fit an integer.
     private func formatSeconds(_ seconds: Double) -> String {
+        guard seconds.magnitude < Self.largestPlainNumber / 1000 else { return "\(seconds) s" }
         let milliseconds = Int((seconds * 1000).rounded())
-        return "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
+        let sign = milliseconds < 0 ? "-" : ""
+        return "\(sign)\(milliseconds.magnitude / 1000).\(String(1000 + milliseconds.magnitude % 1000).dropFirst()) s"
     }
+
+    /// `value` rounded down to a whole number, or as Swift prints a double when it is not below 10^15.
+    private static func formatWhole(_ value: Double) -> String {
+        value.magnitude < largestPlainNumber ? String(Int(value)) : "\(value)"
+    }
+
+    /// Whole numbers below this are printed as integers: well inside `Int`, and exact in a double.
+    private static let largestPlainNumber = 1e15
 }
