@@ -160,4 +160,55 @@ import Testing
         #expect(!cache.contains(5))
         #expect(cache.totalCost == 900)
     }
+
+    /// Requests with a time or a tolerance that is not a number, each beside the valid request it spoils.
+    static let requestsThatAreNotNumbers: [(String, @Sendable (inout ThumbnailRequest) -> Void)] = [
+        ("seconds NaN", { $0.time = .seconds(.nan) }),
+        ("fraction NaN", { $0.time = .fraction(.nan) }),
+        ("tolerance before NaN", { $0.options.requestedTimeToleranceBefore = .nan }),
+        ("tolerance after NaN", { $0.options.requestedTimeToleranceAfter = .nan }),
+    ]
+
+    /// NaN is unequal to itself, so work or a picture kept under such a request could never be found again: the caller
+    /// of a NaN time waited for ever, and a picture made with a NaN tolerance could not be dropped (the next insertion
+    /// past the count limit looped for ever on the service's actor). Each is refused at once, as the generator refuses
+    /// it, a prefetch of it starts nothing, and the service goes on serving past its count limit.
+    @Test(arguments: 0..<requestsThatAreNotNumbers.count)
+    func aTimeOrToleranceThatIsNotANumberIsRefusedAtOnce(_ index: Int) async throws {
+        let (name, spoil) = Self.requestsThatAreNotNumbers[index]
+        var configuration = ThumbnailService.Configuration()
+        configuration.countLimit = 1
+        let service = ThumbnailService(configuration: configuration)
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 32, height: 32)
+        options.format = .none
+        let valid = ThumbnailRequest(asset: .file(Fixtures.path("h264-faststart")), time: .seconds(1), options: options)
+        var spoiled = valid
+        spoil(&spoiled)
+        let caught = await #expect(throws: ThumbnailError.self, "\(name)") { try await service.thumbnail(spoiled) }
+        #expect(caught?.code == .invalidOption, "\(name)")
+        let generator = ThumbnailGenerator(source: try FileByteSource(path: Fixtures.path("h264-faststart")), options: spoiled.options)
+        let direct = await #expect(throws: ThumbnailError.self, "\(name)") { try await generator.image(at: spoiled.time) }
+        #expect(direct?.code == .invalidOption, "\(name)")
+        await service.prefetch([spoiled])
+        #expect(await service.inFlightCount == 0, "\(name)")
+        _ = try await service.thumbnail(valid)
+        var other = valid
+        other.time = .seconds(2)
+        _ = try await service.thumbnail(other)
+        #expect(await service.cachedCount == 1, "\(name)")
+        #expect(await service.statistics.generated == 2, "\(name)")
+    }
+
+    /// A key unequal to itself (a NaN) is dropped like any other when the limits are passed: eviction used to look the
+    /// oldest entry up by its key, found nothing to remove, and looped for ever.
+    @Test func aKeyUnequalToItselfIsStillEvicted() {
+        var cache = CostLimitedCache<Double, Int>(countLimit: 2, costLimit: 100)
+        cache.insert(0, cost: 10, for: .nan)
+        cache.insert(1, cost: 10, for: 1)
+        cache.insert(2, cost: 10, for: 2)
+        #expect(cache.count == 2)
+        #expect(cache.contains(1) && cache.contains(2))
+        #expect(cache.totalCost == 20)
+    }
 }

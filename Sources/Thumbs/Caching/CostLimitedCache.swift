@@ -39,9 +39,9 @@ public struct CostLimitedCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         entries[key] = (value, cost, clock)
         totalCost += cost
         while entries.count > countLimit || totalCost > costLimit {
-            guard let oldest = entries.min(by: { $0.value.stamp < $1.value.stamp }) else { break }
-            totalCost -= oldest.value.cost
-            entries[oldest.key] = nil
+            // Removed by position, not looked up by key: a key unequal to itself (a NaN) is never found again.
+            guard let oldest = entries.indices.min(by: { entries[$0].value.stamp < entries[$1].value.stamp }) else { break }
+            totalCost -= entries.remove(at: oldest).value.cost
         }
     }
 

@@ -176,6 +176,8 @@ public actor ThumbnailGenerator {
     /// Makes one thumbnail; a `ThumbnailError` thrown on the way gets this input and the time asked for.
     private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
         do {
+            try time?.validate()
+            try options.validate()
             var thumbnail = try await makeUnlocated(at: time, options: options)
             thumbnail.sourceVersion = await KnownVersion(of: source)
             return thumbnail

@@ -41,6 +41,14 @@ public struct ThumbnailOptions: Sendable, Hashable {
     /// Tolerance zero on both sides: the exact frame on screen at the time.
     public var isExact: Bool { requestedTimeToleranceBefore == 0 && requestedTimeToleranceAfter == 0 }
 
+    /// Checks what no picture can be made for.
+    /// - Throws: `ThumbnailError` `invalidOption` for a time tolerance that is not a number.
+    public func validate() throws(ThumbnailError) {
+        for (side, tolerance) in [("before", requestedTimeToleranceBefore), ("after", requestedTimeToleranceAfter)] where tolerance.isNaN {
+            throw ThumbnailError(.invalidOption, "the time tolerance \(side) is not a number")
+        }
+    }
+
     /// The frame selection these tolerances mean.
     public var selection: FrameSelection {
         FrameSelection(toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter)

@@ -9,6 +9,21 @@ public enum ThumbnailTime: Sendable, Hashable {
     /// The Nth frame in presentation order (0-based); always decoded exactly.
     case frame(Int)
 
+    /// Checks what no movie has a frame for.
+    /// - Throws: `ThumbnailError` `invalidOption` for seconds or a fraction that are not finite, a timescale that is not
+    ///   positive, or a negative frame number.
+    public func validate() throws(ThumbnailError) {
+        switch self {
+        case .seconds(let seconds):
+            guard seconds.isFinite else { throw ThumbnailError(.invalidOption, "time \(seconds) is not finite") }
+        case .rational(_, let timescale):
+            guard timescale > 0 else { throw ThumbnailError(.invalidOption, "timescale \(timescale) is not positive") }
+        case .fraction(let fraction):
+            guard fraction.isFinite else { throw ThumbnailError(.invalidOption, "fraction \(fraction) is not finite") }
+        case .frame(let number):
+            guard number >= 0 else { throw ThumbnailError(.invalidOption, "frame \(number) is negative") }
+        }
+    }
 
     /// The time in seconds, when it is one without the movie (a number of seconds or a rational time).
     public var seconds: Double? {

@@ -4,26 +4,23 @@ extension ThumbnailTime {
     /// `time` on `track`'s presentation timeline (media timescale units), and the frame selection it implies:
     /// `selection`, or `.exact` for a frame number. Nil is the movie's poster time, else 10 % of the duration: the one
     /// default every command and the generator share.
-    /// - Throws: `ThumbnailError` `invalidOption` for a time that is not finite, a timescale that is not positive, or a
-    ///   negative frame number; `MP4Error` when the tables cannot place a frame's sample.
+    /// - Throws: `ThumbnailError` `invalidOption` as `validate()` does; `MP4Error` when the tables cannot place a frame's
+    ///   sample.
     package static func resolve(_ time: ThumbnailTime?, in movie: Movie, track: Track,
                                 selection: FrameSelection) throws -> (time: Int64, selection: FrameSelection) {
+        try time?.validate()
         let duration = track.durationSeconds
         switch time {
         case nil:
             if let poster = movie.posterTimeSeconds { return (track.presentationTime(seconds: poster), selection) }
             return (track.presentationTime(seconds: duration * 0.1), selection)
         case .seconds(let seconds):
-            guard seconds.isFinite else { throw ThumbnailError(.invalidOption, "time \(seconds) is not finite") }
             return (track.presentationTime(seconds: seconds), selection)
         case .rational(let value, let timescale):
-            guard timescale > 0 else { throw ThumbnailError(.invalidOption, "timescale \(timescale) is not positive") }
             return (MediaTime(value: value, timescale: UInt32(timescale)).converted(to: track.timescale).value, selection)
         case .fraction(let fraction):
-            guard fraction.isFinite else { throw ThumbnailError(.invalidOption, "fraction \(fraction) is not finite") }
             return (track.presentationTime(seconds: duration * min(max(fraction, 0), 1)), selection)
         case .frame(let number):
-            guard number >= 0 else { throw ThumbnailError(.invalidOption, "frame \(number) is negative") }
             return (try presentationTime(ofFrame: number, in: track), .exact)
         }
     }

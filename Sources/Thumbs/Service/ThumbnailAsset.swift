@@ -52,4 +52,13 @@ public struct ThumbnailRequest: Sendable, Hashable {
         self.time = time
         self.options = options
     }
+
+    /// Checks the time and the options, as `ThumbnailGenerator.image(at:)` does. A request is a key of the service's
+    /// work and pictures, and a time or tolerance that is not a number is unequal to itself: work under such a key
+    /// could never be found again to hand its result to its waiters.
+    /// - Throws: `ThumbnailError` `invalidOption`.
+    public func validate() throws(ThumbnailError) {
+        try time?.validate()
+        try options.validate()
+    }
 }

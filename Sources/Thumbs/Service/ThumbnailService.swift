@@ -85,9 +85,11 @@ public actor ThumbnailService {
     }
 
     /// The thumbnail for `request`: from the cache, from work already under way, or made now.
-    /// - Throws: what `ThumbnailGenerator.image(at:)` throws; `CancellationError` when this task is cancelled.
+    /// - Throws: what `ThumbnailGenerator.image(at:)` throws (`ThumbnailError` `invalidOption` before any work for what
+    ///   `ThumbnailRequest.validate()` refuses); `CancellationError` when this task is cancelled.
     public func thumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
         counters.requests += 1
+        try request.validate()
         if let cached = cache.value(for: cacheKey(request)) {
             counters.cacheHits += 1
             return cached
@@ -95,9 +97,10 @@ public actor ThumbnailService {
         return try await flights.value(for: request, work: work(request))
     }
 
-    /// Starts making `requests` in the background, so a later `thumbnail(_:)` finds them ready.
+    /// Starts making `requests` in the background, so a later `thumbnail(_:)` finds them ready; those that
+    /// `ThumbnailRequest.validate()` refuses are left out (`thumbnail(_:)` throws for them).
     public func prefetch(_ requests: [ThumbnailRequest]) async {
-        for request in requests where !cache.contains(cacheKey(request)) {
+        for request in requests where (try? request.validate()) != nil && !cache.contains(cacheKey(request)) {
             await flights.hold(request, work: work(request))
         }
     }
