@@ -15,9 +15,11 @@ struct ServedStoryboard: Sendable {
 /// The service's storyboards: made once per input and options while any request waits for them (concurrent requests
 /// share the making), then kept under count and byte limits, so the track and each of its sheets are one making.
 actor StoryboardStore {
-    /// An input and the options that shape its storyboard.
+    /// An input, the version of a local file's bytes (so a file replaced in place is made again, as its thumbnails
+    /// are), and the options that shape its storyboard.
     struct Key: Hashable, Sendable {
         var identity: String
+        var version: String?
         var options: String
     }
 

@@ -74,4 +74,33 @@ import Thumbs
             #expect(answer.error["parameter"] == "interval")
         }
     }
+
+    /// A local file replaced in place (another inode, size and modification time) gets a new storyboard, as it gets
+    /// new thumbnails: the kept one was keyed by path and options alone and came back, with the old file's cues.
+    @Test func aReplacedLocalFileGetsANewStoryboard() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("storyboard-root-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let clip = root.appendingPathComponent("clip.mp4")
+        try Data(Fixtures.bytes("h264-faststart")).write(to: clip)
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = root.path
+        try await RunningServer.with(configuration) { server in
+            let trackPath = "/storyboard.vtt?path=clip.mp4&\(Self.query)"
+            let first = try await server.get(trackPath)
+            #expect(first.status == 200)
+            let firstTrack = try StoryboardTrack(webVTT: String(decoding: first.body, as: UTF8.self), baseURL: server.base + trackPath)
+            #expect(firstTrack.cues.count == 6)  // 3 s at 0.5 s a cue
+            // Replaced as a deploy does: written beside it, then renamed over it.
+            let replacement = root.appendingPathComponent("clip.mp4.new")
+            try Data(Fixtures.bytes("rotate-90")).write(to: replacement)
+            #expect(rename(replacement.path, clip.path) == 0)
+            let second = try await server.get(trackPath)
+            #expect(second.status == 200)
+            let secondTrack = try StoryboardTrack(webVTT: String(decoding: second.body, as: UTF8.self), baseURL: server.base + trackPath)
+            #expect(secondTrack.cues.count == 4)  // 2 s
+            #expect(secondTrack.cues.first?.reference.region?.height == 114)  // 180x320 upright, 64 wide
+            #expect(second.headers["etag"] != first.headers["etag"])
+        }
+    }
 }
