@@ -40,6 +40,19 @@ public struct ServerConfiguration: Sendable {
     /// `max-age` of `Cache-Control` on images, tracks and info, in seconds.
     public var maxAge = 86_400
 
+    /// The longest deadline: a day.
+    public static let maximumDeadline: Double = 86_400
+
     /// The defaults: loopback, port 8080, no origin allowed.
     public init() {}
+
+    /// Checks what the settings alone can tell.
+    /// - Throws: `ServerError` `invalidConfiguration` for a deadline that is not above 0 and at most
+    ///   `maximumDeadline` seconds (infinite, NaN, or too long for a sleep to take).
+    func validate() throws(ServerError) {
+        for (name, seconds) in [("--deadline (requestDeadline)", requestDeadline), ("storyboardDeadline", storyboardDeadline)]
+        where !(seconds > 0 && seconds <= Self.maximumDeadline) {
+            throw ServerError(.invalidConfiguration, "\(name) must be above 0 and at most \(Int(Self.maximumDeadline)) seconds, not \(seconds)")
+        }
+    }
 }

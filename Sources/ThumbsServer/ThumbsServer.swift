@@ -22,8 +22,10 @@ public struct ThumbsServer: Sendable {
     private let metrics = ServerMetrics()
 
     /// A server for `configuration`, fetching through `client` (its own when nil).
-    /// - Throws: `ServerError` `invalidConfiguration` for a media root that is not a directory.
+    /// - Throws: `ServerError` `invalidConfiguration` for a media root that is not a directory, or a deadline that is
+    ///   not above 0 and at most `ServerConfiguration.maximumDeadline` seconds.
     public init(configuration: ServerConfiguration, client: RangeFetchClient? = nil) throws(ServerError) {
+        try configuration.validate()
         self.configuration = configuration
         var serviceConfiguration = ThumbnailService.Configuration()
         serviceConfiguration.costLimit = configuration.cacheBytes

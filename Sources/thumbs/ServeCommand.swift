@@ -49,7 +49,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard cacheSizeMB >= 0, maxQueue >= 0, maxDecodes.map({ $0 >= 1 }) ?? true else {
             throw ValidationError("--cache-size-mb and --max-queue must be 0 or more, --max-decodes 1 or more")
         }
-        guard deadline > 0 else { throw ValidationError("--deadline must be positive") }
         guard !allowOrigins.isEmpty || mediaRoot != nil else {
             throw ValidationError("give at least one --allow-origin or a --media-root: otherwise there is nothing to serve")
         }

@@ -29,6 +29,25 @@ import Testing
         #expect((ParsedURL(url).map { prefix.contains($0) } ?? false) == allowed)
     }
 
+    /// A deadline that is not a number of seconds a sleep can take (infinite, NaN, past the range of `Duration`, not
+    /// above 0, past a day) is refused when the server is made: `inf` used to pass `thumbs serve` and trap in
+    /// `Duration.seconds` at the first admitted request.
+    @Test(arguments: [Double.infinity, .nan, 1e21, 0, -1, 86_401])
+    func deadlinesThatNoSleepCanTakeAreRefused(_ seconds: Double) {
+        for storyboard in [false, true] {
+            var configuration = ServerConfiguration()
+            configuration.mediaRoot = FileManager.default.temporaryDirectory.path
+            if storyboard { configuration.storyboardDeadline = seconds } else { configuration.requestDeadline = seconds }
+            let error = #expect(throws: ServerError.self) { try ThumbsServer(configuration: configuration) }
+            #expect(error?.code == .invalidConfiguration)
+            #expect(error?.detail.contains(storyboard ? "storyboardDeadline" : "--deadline") == true, "\(error?.detail ?? "")")
+        }
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = FileManager.default.temporaryDirectory.path
+        configuration.requestDeadline = 86_400
+        #expect(throws: Never.self) { try ThumbsServer(configuration: configuration) }
+    }
+
     @Test func prefixesThatAreNotPlainHTTPURLsAreRefused() {
         for text in ["origin.example/media", "file:///srv", "http://user:pass@origin.example/", "http://origin.example/?q=1", ""] {
             #expect(throws: ServerError.self) { try OriginPrefix(text) }
