@@ -25,6 +25,15 @@ func errorMessage(_ error: any Error, about input: String) -> String {
     return "thumbs: " + (text.hasPrefix(input) ? text : "\(input): \(text)")
 }
 
+/// Why a Foundation file operation failed: the system's words for the errno it wraps ("Not a directory", "Permission
+/// denied"), else the error's own description.
+func fileFailureReason(_ error: any Error) -> String {
+    if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError {
+        return String(cString: strerror(posix.code.rawValue))
+    }
+    return error.localizedDescription
+}
+
 /// Writes one line to standard error.
 func printError(_ message: String) {
     var stream = StandardErrorStream()

@@ -11,7 +11,7 @@ func writeOutput(_ bytes: [UInt8], to path: String) throws {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
     } catch {
-        printError("thumbs: \(path): \(error.localizedDescription)")
+        printError("thumbs: \(path): \(fileFailureReason(error))")
         throw ExitCode.ioError
     }
 }

@@ -68,7 +68,13 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             configuration.allowedOrigins = try allowOrigins.map { text throws(ServerError) in try OriginPrefix(text) }
             if let signingKeyFile {
-                let key = try Data(contentsOf: URL(fileURLWithPath: signingKeyFile))
+                let key: Data
+                do {
+                    key = try Data(contentsOf: URL(fileURLWithPath: signingKeyFile))
+                } catch {
+                    printError("thumbs: --signing-key-file \(signingKeyFile): \(fileFailureReason(error))")
+                    throw ExitCode.ioError
+                }
                 guard !key.isEmpty else { throw ValidationError("--signing-key-file \(signingKeyFile) is empty") }
                 configuration.signingKey = Array(key)
             }

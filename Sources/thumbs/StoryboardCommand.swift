@@ -117,7 +117,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            printError("thumbs: \(output): \(error.localizedDescription)")
+            printError("thumbs: \(output): \(fileFailureReason(error))")
             throw ExitCode.ioError
         }
         try await source.withOpenedSource { input in

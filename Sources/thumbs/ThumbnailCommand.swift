@@ -140,7 +140,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let toleranceAfter { options.requestedTimeToleranceAfter = toleranceAfter }
         let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
-        let cache = try source.isURL ? cacheDirectory.map { try MovieIndexDirectory(path: $0, maximumBytes: cacheSize << 20) } : nil
+        let cache = source.isURL ? try openedCacheDirectory() : nil
         let identity = try source.httpInput()?.identity ?? source.input
         let kept = cache?.entry(for: identity)
         try await source.withOpenedSource(known: kept?.known) { opened in
@@ -180,10 +180,27 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let generator = ThumbnailGenerator(source: input, options: options, movie: movie, locator: source.locator(fragments: .onDemand))
         let thumbnail = try await generator.image(at: time)
         if movie == nil, let cache {
-            try cache.store(indexBytes: await generator.indexBytes, fragmentsOnDemand: true, known: await KnownVersion(of: input),
-                            for: identity)
+            // A saving, not the work: the thumbnail is made either way.
+            do {
+                try cache.store(indexBytes: await generator.indexBytes, fragmentsOnDemand: true, known: await KnownVersion(of: input),
+                                for: identity)
+            } catch {
+                printError("thumbs: warning: --cache-dir \(cache.directory.path): the index was not kept: \(fileFailureReason(error))")
+            }
         }
         return thumbnail
+    }
+
+    /// The `--cache-dir` directory, made when missing; nil without the option.
+    /// - Throws: `ExitCode.ioError` (with a line on standard error) when it cannot be made.
+    private func openedCacheDirectory() throws -> MovieIndexDirectory? {
+        guard let cacheDirectory else { return nil }
+        do {
+            return try MovieIndexDirectory(path: cacheDirectory, maximumBytes: cacheSize << 20)
+        } catch {
+            printError("thumbs: --cache-dir \(cacheDirectory): \(fileFailureReason(error))")
+            throw ExitCode.ioError
+        }
     }
 
     private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }

@@ -176,4 +176,51 @@ import Thumbs
         _ = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         #expect(server.requests.count == 1)
     }
+
+    /// An index directory that cannot be made is an I/O failure named by its option (exit 74), not an error thrown
+    /// out of the command (exit 1, with neither the option nor the input).
+    @Test func anIndexDirectoryThatCannotBeMadeIsAnIOError() async throws {
+        let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-bframes")])
+        defer { Task { try? await server.shutdown() } }
+        let blocker = Self.temporaryPath("a-file")
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
+        defer { try? FileManager.default.removeItem(atPath: blocker) }
+        let run = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", blocker + "/index", "-o", Self.temporaryPath("x.png")])
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.stderr == "thumbs: --cache-dir \(blocker)/index: Not a directory\n")
+    }
+
+    /// The index directory is a saving, not the work: when the index cannot be written there (an immutable directory,
+    /// which even root cannot write to), the thumbnail is still written and the command succeeds, with a warning. It
+    /// used to end with exit 65 and no picture.
+    @Test func anIndexThatCannotBeKeptStillGivesTheThumbnail() async throws {
+        let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-bframes")])
+        defer { Task { try? await server.shutdown() } }
+        let directory = Self.temporaryPath("immutable-cache")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        guard Self.chattr("+i", directory) else {
+            print("SKIPPED: chattr +i is not available here (e2fsprogs, a file system with the immutable flag)")
+            return
+        }
+        defer { _ = Self.chattr("-i", directory) }
+        let output = Self.temporaryPath("kept.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", directory, "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "thumbs: warning: --cache-dir \(directory): the index was not kept: Operation not permitted\n")
+        let picture = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(Self.pngSize(picture) == [320, 240])
+    }
+
+    /// Runs `chattr flag path`; whether it succeeded.
+    static func chattr(_ flag: String, _ path: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
 }
