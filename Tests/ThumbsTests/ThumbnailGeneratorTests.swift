@@ -145,6 +145,23 @@ import Testing
         #expect(!results[1].isCoverArt)
     }
 
+    /// The cover art is held to the output limit a frame is held to: a padded box far past it (or a negative side) is
+    /// refused as the frame's rendering refuses it, instead of sizing the canvas by the box (2^40 squared pixels
+    /// overflowed the canvas's byte count; 65536 squared asked for 12 GiB).
+    @Test(arguments: [PixelSize(width: 1 << 40, height: 1 << 40), PixelSize(width: 65_536, height: 65_536),
+                      PixelSize(width: -1, height: 64)])
+    func coverArtIsHeldToTheOutputLimit(_ box: PixelSize) async throws {
+        let generator = try Self.generator("cover-art") {
+            $0.maximumSize = box
+            $0.fitMode = .pad
+        }
+        let error = await #expect(throws: ThumbnailError.self) { _ = try await generator.coverArt() }
+        #expect(error?.code == .invalidOption)
+        let frame = await #expect(throws: ThumbnailError.self) { _ = try await generator.image() }
+        #expect(frame?.code == .invalidOption)
+        #expect(error?.detail == frame?.detail, "cover art: \(error?.detail ?? "-"), frame: \(frame?.detail ?? "-")")
+    }
+
     @Test func exactRepresentationsStartWithTheNearestKeyframe() async throws {
         let generator = try Self.generator("h264-bframes") {
             $0.requestedTimeToleranceBefore = 0

@@ -4,14 +4,15 @@ import MP4Box
 /// The cover art (covr) as a thumbnail: decoded, fitted to the box like a frame, never upright-corrected.
 enum CoverArtRenderer {
     /// Renders `art` with `options`' size and fit mode.
-    /// - Throws: `ThumbnailError` `invalidImage` when the art does not decode.
+    /// - Throws: `ThumbnailError` `invalidImage` when the art does not decode; `invalidOption` as `Renderer` refuses a
+    ///   box (a negative side, an output above `Renderer.maximumOutputPixelCount`).
     static func render(_ art: Artwork, options: ThumbnailOptions) throws(ThumbnailError) -> RGBImage {
         let bytes = Array(art.data)
         let decoded = try ImageDecoder().decode(bytes)
         let source = decoded.packed()
         let channels = source.pixelFormat.channelCount
-        let layout = ThumbnailLayout(display: PixelSize(width: source.width, height: source.height), box: options.maximumSize,
-                                     fitMode: options.fitMode, allowsUpscaling: options.allowsUpscaling)
+        let layout = try Renderer.layout(display: PixelSize(width: source.width, height: source.height), box: options.maximumSize,
+                                         fitMode: options.fitMode, allowsUpscaling: options.allowsUpscaling)
         let visibleWidth = Double(source.width) * layout.visibleFraction.width
         let visibleHeight = Double(source.height) * layout.visibleFraction.height
         let region = CropRectangle(x: (Double(source.width) - visibleWidth) / 2, y: (Double(source.height) - visibleHeight) / 2,

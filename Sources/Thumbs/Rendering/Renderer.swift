@@ -67,14 +67,21 @@ public enum Renderer {
 
     /// The display size of a cropped picture, laid out in the box, checked against the output limit.
     static func layout(croppedWidth: Double, croppedHeight: Double, options: RenderOptions) throws(ThumbnailError) -> ThumbnailLayout {
-        guard options.maximumSize.width >= 0, options.maximumSize.height >= 0 else {
-            throw ThumbnailError(.invalidOption, "maximum size \(options.maximumSize) has a negative side")
-        }
         let cropped = PixelSize(width: max(1, Int(croppedWidth.rounded())), height: max(1, Int(croppedHeight.rounded())))
         var display = options.pixelAspectRatio.displaySize(of: cropped)
         if options.effectiveOrientation.swapsDimensions { display = display.transposed }
-        let layout = ThumbnailLayout(display: display, box: options.maximumSize, fitMode: options.fitMode,
-                                     allowsUpscaling: options.allowsUpscaling)
+        return try layout(display: display, box: options.maximumSize, fitMode: options.fitMode, allowsUpscaling: options.allowsUpscaling)
+    }
+
+    /// A picture of `display` pixels laid out in `box` (any picture: a frame or the cover art), checked against the
+    /// output limit.
+    /// - Throws: `ThumbnailError` `invalidOption` for a negative box side, or an output above `maximumOutputPixelCount`.
+    static func layout(display: PixelSize, box: PixelSize, fitMode: RenderOptions.FitMode,
+                       allowsUpscaling: Bool) throws(ThumbnailError) -> ThumbnailLayout {
+        guard box.width >= 0, box.height >= 0 else {
+            throw ThumbnailError(.invalidOption, "maximum size \(box) has a negative side")
+        }
+        let layout = ThumbnailLayout(display: display, box: box, fitMode: fitMode, allowsUpscaling: allowsUpscaling)
         let (pixelCount, overflow) = layout.canvas.width.multipliedReportingOverflow(by: layout.canvas.height)
         guard !overflow, pixelCount <= maximumOutputPixelCount else {
             throw ThumbnailError(.invalidOption, "an output of \(layout.canvas) is larger than \(maximumOutputPixelCount) pixels")
