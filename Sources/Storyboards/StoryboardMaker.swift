@@ -6,7 +6,7 @@ import Thumbs
 ///
 /// The pipeline: locate the index; plan the cues and their distinct keyframes (`StoryboardPlan`); read the
 /// keyframes in runs of byte-adjacent samples, at most `maximumConcurrentFetches` reads in flight; decode each
-/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each; render it to a tile; place
+/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each (and within `sharedLimits`); render it to a tile; place
 /// the tiles in cue order and hand each finished sheet to the caller. Work runs at most a bounded window of
 /// keyframes ahead of the next tile to place, so memory is one sheet plus the tiles in flight, whatever the
 /// length of the video, and the output is the same whatever order the reads and decodes finish in.
@@ -18,12 +18,18 @@ public struct StoryboardMaker: Sendable {
 
     /// How the index is found (when `make` is not given the movie).
     public let locator: MovieLocator
+    /// Bounds shared with other work (a `ThumbnailService`'s `workLimits`, other storyboards): each fetch and decode
+    /// also waits for a place in these, so a service's decodes at once stay within one bound however many
+    /// storyboards and thumbnails it makes. Nil: only this storyboard's own bounds from `options`.
+    public let sharedLimits: ThumbnailWorkLimits?
 
     /// A maker for the movie in `source`.
-    public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions(), locator: MovieLocator = MovieLocator()) {
+    public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions(), locator: MovieLocator = MovieLocator(),
+                sharedLimits: ThumbnailWorkLimits? = nil) {
         self.source = source
         self.options = options
         self.locator = locator
+        self.sharedLimits = sharedLimits
     }
 
     /// A tile ready to place: its picture and, when it was encoded on its own, its file bytes.
@@ -59,8 +65,8 @@ public struct StoryboardMaker: Sendable {
         // Where a request costs a round trip, keyframes apart are asked for together.
         let groups = plan.fetchGroups(maximumGap: options.coalescingGap, joiningApart: source.coalescingGap > 0)
         let decodes = options.maximumConcurrentDecodes ?? max(1, ProcessInfoCores.active)
-        let fetchLimiter = AsyncLimiter(limit: options.maximumConcurrentFetches)
-        let decodeLimiter = AsyncLimiter(limit: decodes)
+        let fetchLimiters = [AsyncLimiter(limit: options.maximumConcurrentFetches)] + (sharedLimits.map { [$0.fetches] } ?? [])
+        let decodeLimiters = [AsyncLimiter(limit: decodes)] + (sharedLimits.map { [$0.decodes] } ?? [])
         let pool = DecoderPool(track: track)
         let tasksInFlight = options.maximumConcurrentFetches + decodes
         let window = max(4 * tasksInFlight, 32)
@@ -83,11 +89,11 @@ public struct StoryboardMaker: Sendable {
                     running += 1
                     group.addTask {
                         let samples = ordinals.map { keyframes[$0].sample }
-                        let bytes = try await fetchLimiter.run {
+                        let bytes = try await AsyncLimiter.run(within: fetchLimiters) {
                             try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap)
                         }
                         try Task.checkCancellation()
-                        return try await decodeLimiter.run {
+                        return try await AsyncLimiter.run(within: decodeLimiters) {
                             let lease = try pool.take()
                             defer { pool.giveBack(lease) }
                             var made: [(Int, Tile)] = []

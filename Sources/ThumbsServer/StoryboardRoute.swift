@@ -16,6 +16,8 @@ struct StoryboardRoute: Sendable {
     let maxAge: Int
     /// The most bytes of sheets one storyboard may have (a quarter of the store's memory).
     let maximumBytes: Int
+    /// The thumbnail service's bounds on fetches and decodes at once, which storyboards share.
+    let sharedLimits: ThumbnailWorkLimits
 
     /// What is asked for.
     enum Document: String {
@@ -78,12 +80,13 @@ struct StoryboardRoute: Sendable {
         let options = query.options
         let metrics = self.metrics
         let maximumBytes = self.maximumBytes
+        let sharedLimits = self.sharedLimits
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
                 let source = try input.open(known: nil)
                 var sheets: [[UInt8]] = []
                 var bytes = 0
-                let storyboard = try await StoryboardMaker(source: source, options: options).make { _, sheet in
+                let storyboard = try await StoryboardMaker(source: source, options: options, sharedLimits: sharedLimits).make { _, sheet in
                     // Past a quarter of the store, it could not be kept: every sheet request would make it again.
                     bytes += sheet.count
                     guard bytes <= maximumBytes else {

@@ -75,7 +75,8 @@ public struct ThumbsServer: Sendable {
         let storyboardRoute = StoryboardRoute(store: storyboards, resolver: resolver,
                                           work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline, metrics: metrics),
                                           signature: configuration.signingKey.map { RequestSignature(key: $0) }, metrics: metrics,
-                                          maxAge: configuration.maxAge, maximumBytes: max(1, configuration.storyboardBytes / 4))
+                                          maxAge: configuration.maxAge, maximumBytes: max(1, configuration.storyboardBytes / 4),
+                                          sharedLimits: service.workLimits)
         router.get("/storyboard.vtt") { request, context in
             try await storyboardRoute.respond(to: request, context: context, document: .vtt)
         }

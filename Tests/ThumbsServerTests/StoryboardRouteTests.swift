@@ -103,4 +103,27 @@ import Thumbs
             #expect(second.headers["etag"] != first.headers["etag"])
         }
     }
+
+    /// A storyboard's decodes wait for the service's decode bound (`--max-decodes`), as thumbnails do: with the one
+    /// place taken, the storyboard being made waits for it, and is answered once it is given back. Each storyboard
+    /// used to start a decoder per core of its own, so the gate's decodes + queue requests could decode at once.
+    @Test func storyboardDecodesWaitForTheServicesDecodeBound() async throws {
+        var configuration = ServerConfiguration()
+        configuration.maximumConcurrentDecodes = 1
+        configuration.mediaRoot = Fixtures.directory.path
+        try await RunningServer.with(configuration) { server in
+            let decodes = server.server.service.workLimits.decodes
+            try await decodes.acquire()
+            let answer = Task { try await server.get("/storyboard.vtt?path=h264-faststart.mp4&\(Self.query)") }
+            var waited = false
+            for _ in 0..<500 where !waited {
+                try await Task.sleep(for: .milliseconds(20))
+                waited = await decodes.waitingCount >= 1
+            }
+            #expect(waited)
+            await decodes.release()
+            #expect(try await answer.value.status == 200)
+            #expect(await decodes.active == 0)
+        }
+    }
 }

@@ -19,8 +19,18 @@ public actor AsyncLimiter {
         return try await body()
     }
 
+    /// Runs `body` once a place is free in each of `limiters`, taken in order (always the same order, so two
+    /// callers cannot each hold a place the other waits for) and given back in reverse.
+    /// - Throws: `CancellationError` when the task is cancelled while waiting; whatever `body` throws.
+    public static func run<T: Sendable>(within limiters: [AsyncLimiter], _ body: @Sendable () async throws -> T) async throws -> T {
+        guard let first = limiters.first else { return try await body() }
+        return try await first.run { try await run(within: Array(limiters.dropFirst()), body) }
+    }
+
     /// Operations running now.
     public var active: Int { running }
+    /// Callers waiting for a place.
+    public var waitingCount: Int { waiters.count }
 
     /// Waits for a place; pair with `release()`.
     /// - Throws: `CancellationError` when the task is cancelled while waiting.

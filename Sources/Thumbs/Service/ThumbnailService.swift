@@ -63,7 +63,9 @@ public actor ThumbnailService {
     private let indexes: MovieIndexCache
     /// Work under way, by request: one fetch and decode for everyone who asks, cancelled when nobody waits.
     private let flights = WorkCoalescer<ThumbnailRequest, Thumbnail>()
-    private let limits: ThumbnailWorkLimits
+    /// The bounds on concurrent fetches and decodes every thumbnail of this service waits for; give them to other work
+    /// (`StoryboardMaker(sharedLimits:)`) to keep it within the same bounds.
+    public nonisolated let workLimits: ThumbnailWorkLimits
     private var counters = Statistics()
 
     /// What the service has done so far.
@@ -81,7 +83,7 @@ public actor ThumbnailService {
         self.configuration = configuration
         cache = ThumbnailCache(countLimit: configuration.countLimit, costLimit: configuration.costLimit)
         indexes = MovieIndexCache(capacity: configuration.indexCapacity)
-        limits = ThumbnailWorkLimits(fetches: configuration.maximumConcurrentFetches, decodes: configuration.maximumConcurrentDecodes)
+        workLimits = ThumbnailWorkLimits(fetches: configuration.maximumConcurrentFetches, decodes: configuration.maximumConcurrentDecodes)
     }
 
     /// The thumbnail for `request`: from the cache, from work already under way, or made now.
@@ -183,7 +185,7 @@ public actor ThumbnailService {
         let entry = await indexes.currentEntry(for: input)
         let source = try input.open(known: entry?.known)
         if entry == nil { counters.indexLoads += 1 }
-        let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: limits)
+        let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: workLimits)
         let thumbnail: Thumbnail
         do {
             thumbnail = try await generator.image(at: request.time)
