@@ -29,7 +29,7 @@ struct AdmittedWork: Sendable {
 
 /// The answer of a route: `answer`'s response, or its error's (see `ServerError.init(answering:)`), with a local
 /// file's path on disk shown as it was asked for, and `Connection: close` when the work watched the connection.
-func answering(_ request: Request, context: some RequestContext, mediaRoot: MediaRoot?,
+func answering(_ request: Request, context: some RequestContext, resolver: InputResolver,
                _ answer: (_ watchesConnection: inout Bool) async throws -> Response) async throws -> Response {
     var watchesConnection = false
     do {
@@ -38,12 +38,12 @@ func answering(_ request: Request, context: some RequestContext, mediaRoot: Medi
         return response
     } catch {
         var failure = ServerError(answering: error)
-        if let root = mediaRoot?.path { failure.detail = failure.detail.replacingOccurrences(of: root + "/", with: "") }
+        if let root = resolver.mediaRoot?.path { failure.detail = failure.detail.replacingOccurrences(of: root + "/", with: "") }
         // The request's logger carries its id (hb.request.id), so this line goes with the request's own.
         let level: Logger.Level = failure.status.code >= 500 ? .warning : .info
         context.logger.log(level: level, "answered \(failure.status.code) \(failure.code.rawValue)",
                            metadata: ["detail": .string(failure.detail)])
-        var response = try failure.response(from: request, context: context)
+        var response = try failure.response(from: request, context: context, policy: resolver.cachePolicy(for: request))
         if watchesConnection { response.headers[.connection] = "close" }
         return response
     }

@@ -27,11 +27,10 @@ struct EntityTag: Equatable, CustomStringConvertible {
 
     var description: String { value }
 
-    /// `ETag` with this tag, and `Cache-Control` letting any cache keep the answer `maxAge` seconds; when it was made
-    /// with request headers passed on to the origin (`varying`), only the client's own cache, and `Vary` names them.
-    func headers(maxAge: Int, varying: [String] = []) -> HTTPFields {
-        var fields: HTTPFields = [.eTag: value, .cacheControl: (varying.isEmpty ? "public" : "private") + ", max-age=\(maxAge)"]
-        if !varying.isEmpty { fields[.vary] = varying.joined(separator: ", ") }
+    /// `ETag` with this tag, and `Cache-Control` and `Vary` as `policy` says, for `maxAge` seconds.
+    func headers(maxAge: Int, policy: CachePolicy = .shared) -> HTTPFields {
+        var fields = policy.headers(maxAge: maxAge)
+        fields[.eTag] = value
         return fields
     }
 

@@ -12,7 +12,7 @@ struct InfoRoute: Sendable {
     let maxAge: Int
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
-        try await answering(request, context: context, mediaRoot: resolver.mediaRoot) { watchesConnection in
+        try await answering(request, context: context, resolver: resolver) { watchesConnection in
             let parameters = try QueryParameters(request.uri, known: ["url", "path"])
             let input = try resolver.asset(parameters, request: request).input
             let metrics = self.metrics
@@ -24,7 +24,7 @@ struct InfoRoute: Sendable {
             }
             let tag = EntityTag(route: "info", parameters: "", identity: input.identity, validator: validator)
                 ?? EntityTag(bytes: json)
-            var headers = tag.headers(maxAge: maxAge, varying: resolver.forwardedHeaderNames(in: request))
+            var headers = tag.headers(maxAge: maxAge, policy: resolver.cachePolicy(for: request))
             if let ifNoneMatch = request.headers[.ifNoneMatch], tag.isMatched(byIfNoneMatch: ifNoneMatch) {
                 return Response(status: .notModified, headers: headers)
             }

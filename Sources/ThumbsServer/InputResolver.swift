@@ -13,10 +13,11 @@ struct InputResolver: Sendable {
     let maximumOriginBytes: UInt64
     let client: RangeFetchClient
 
-    /// The request's headers that are passed on to origins (by their names as configured), so that an answer made
-    /// with them is marked private: a shared cache keyed on the URL alone must not hand it to others.
-    func forwardedHeaderNames(in request: Request) -> [String] {
-        request.headers.filter { forwardedHeaders.contains($0.name.canonicalName) }.map(\.name.canonicalName)
+    /// How a cache in front may keep the answer to `request`: varying on every forwarded header, private when the
+    /// request carries one.
+    func cachePolicy(for request: Request) -> CachePolicy {
+        CachePolicy(vary: forwardedHeaders.sorted(),
+                    isPrivate: request.headers.contains { forwardedHeaders.contains($0.name.canonicalName) })
     }
 
     /// Whether `url` is under an allowed origin.

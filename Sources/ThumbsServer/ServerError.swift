@@ -86,11 +86,17 @@ extension ServerError: HTTPResponseError {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        try response(from: request, context: context, policy: .shared)
+    }
+
+    /// The answer, cached (when it may be) as `policy` says.
+    func response(from request: Request, context: some RequestContext, policy: CachePolicy) throws -> Response {
         let body = try JSONEncoder().encode(Body(error: code.rawValue, parameter: parameter, detail: detail))
         // What the origin's file is (404, 415) may be cached a minute, so a cache in front does not ask again at once;
         // everything else is about this request or this moment.
         let cacheable = code == .notFound || code == .unsupportedMedia
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: cacheable ? "public, max-age=60" : "no-store"]
+        var headers: HTTPFields = cacheable ? policy.headers(maxAge: 60) : [.cacheControl: "no-store"]
+        headers[.contentType] = "application/json"
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -26,7 +26,7 @@ struct StoryboardRoute: Sendable {
 
     /// The track or manifest.
     func respond(to request: Request, context: some RequestContext, document: Document) async throws -> Response {
-        try await answering(request, context: context, mediaRoot: resolver.mediaRoot) { watchesConnection in
+        try await answering(request, context: context, resolver: resolver) { watchesConnection in
             let (made, key, input) = try await storyboard(for: request, watchesConnection: &watchesConnection)
             let query = Self.queryWithoutSignature(request.uri.query)
             var storyboard = made.storyboard
@@ -45,13 +45,13 @@ struct StoryboardRoute: Sendable {
             let tag = EntityTag(route: "storyboard." + document.rawValue, parameters: key.options + "\n" + query,
                                 identity: input.identity, validator: made.validator) ?? EntityTag(bytes: body)
             return Self.answer(body, mediaType: mediaType, tag: tag, request: request, maxAge: maxAge,
-                               varying: resolver.forwardedHeaderNames(in: request))
+                               policy: resolver.cachePolicy(for: request))
         }
     }
 
     /// Sheet `name` (`<n>.jpg`).
     func respondWithSheet(_ name: String, to request: Request, context: some RequestContext) async throws -> Response {
-        try await answering(request, context: context, mediaRoot: resolver.mediaRoot) { watchesConnection in
+        try await answering(request, context: context, resolver: resolver) { watchesConnection in
             guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), index >= 0 else {
                 throw ServerError(.noRoute, "no sheet \(name): sheets are <n>.jpg")
             }
@@ -62,7 +62,7 @@ struct StoryboardRoute: Sendable {
             let tag = EntityTag(route: "storyboard/\(index).jpg", parameters: key.options, identity: input.identity,
                                 validator: made.validator) ?? EntityTag(bytes: made.sheets[index])
             return Self.answer(made.sheets[index], mediaType: "image/jpeg", tag: tag, request: request, maxAge: maxAge,
-                               varying: resolver.forwardedHeaderNames(in: request))
+                               policy: resolver.cachePolicy(for: request))
         }
     }
 
@@ -115,8 +115,8 @@ struct StoryboardRoute: Sendable {
     }
 
     private static func answer(_ body: [UInt8], mediaType: String, tag: EntityTag, request: Request, maxAge: Int,
-                               varying: [String]) -> Response {
-        var headers = tag.headers(maxAge: maxAge, varying: varying)
+                               policy: CachePolicy) -> Response {
+        var headers = tag.headers(maxAge: maxAge, policy: policy)
         if let ifNoneMatch = request.headers[.ifNoneMatch], tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: headers)
         }

@@ -19,7 +19,7 @@ struct ThumbnailRoute: Sendable {
 
     /// The answer to `request` for an image of `format`.
     func respond(to request: Request, context: some RequestContext, format: String) async throws -> Response {
-        try await answering(request, context: context, mediaRoot: resolver.mediaRoot) { watchesConnection in
+        try await answering(request, context: context, resolver: resolver) { watchesConnection in
             try await answer(request, format: format, watchesConnection: &watchesConnection)
         }
     }
@@ -31,14 +31,14 @@ struct ThumbnailRoute: Sendable {
         let thumbnailRequest = ThumbnailRequest(asset: asset, time: query.time, options: query.options)
         let route = "thumbnail." + format
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        let varying = resolver.forwardedHeaderNames(in: request)
+        let policy = resolver.cachePolicy(for: request)
 
         // Unchanged without work: the tag from the validator of the index already in memory.
         if let ifNoneMatch {
             let validator = await service.knownVersion(of: asset)?.version
             if let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity, validator: validator),
                tag.isMatched(byIfNoneMatch: ifNoneMatch) {
-                return Response(status: .notModified, headers: tag.headers(maxAge: maxAge, varying: varying))
+                return Response(status: .notModified, headers: tag.headers(maxAge: maxAge, policy: policy))
             }
         }
 
@@ -55,7 +55,7 @@ struct ThumbnailRoute: Sendable {
 
         let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity,
                             validator: thumbnail.sourceVersion?.version) ?? EntityTag(bytes: thumbnail.encoded)
-        var headers = tag.headers(maxAge: maxAge, varying: varying)
+        var headers = tag.headers(maxAge: maxAge, policy: policy)
         if let ifNoneMatch, tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: headers)
         }

@@ -53,4 +53,32 @@ import Testing
             #expect(none.status == 502)
         }
     }
+
+    /// With headers forwarded, every answer a cache may keep varies on all of them: one made without them must not
+    /// be handed to a request with them (someone whose credentials or tenant would give another picture, or no 404),
+    /// nor the other way round. It used to be `public` without `Vary`, so a shared cache keyed on the URL handed the
+    /// anonymous answer to everyone. With one of them in the request, the answer is private, errors included.
+    @Test func everyAnswerVariesOnTheForwardedHeaders() async throws {
+        try await RunningServer.withOrigin(configure: { $0.forwardedHeaders = ["x-tenant", "authorization"] }) { server, origin in
+            let url = origin.url("/media/a.mp4").queryEncoded
+            let missing = origin.url("/media/none.mp4").queryEncoded
+            for path in ["/thumbnail.png?url=\(url)&width=40", "/info?url=\(url)", "/storyboard.vtt?url=\(url)&interval=1&width=32",
+                         "/thumbnail.png?url=\(missing)"] {
+                let isError = path.contains("none.mp4")
+                let anonymous = try await server.get(path)
+                #expect(anonymous.status == (isError ? 404 : 200), "\(path)")
+                #expect(anonymous.headers["cache-control"] == (isError ? "public, max-age=60" : "public, max-age=86400"), "\(path)")
+                #expect(anonymous.headers["vary"] == "authorization, x-tenant", "\(path)")
+                let tenant = try await server.get(path, headers: [("X-Tenant", "blue")])
+                #expect(tenant.headers["cache-control"] == (isError ? "private, max-age=60" : "private, max-age=86400"), "\(path)")
+                #expect(tenant.headers["vary"] == "authorization, x-tenant", "\(path)")
+            }
+        }
+        try await RunningServer.withOrigin { server, origin in  // nothing forwarded: nothing to vary on
+            let answer = try await server.get("/thumbnail.png?url=\(origin.url("/media/a.mp4").queryEncoded)&width=40",
+                                              headers: [("X-Tenant", "blue")])
+            #expect(answer.headers["cache-control"] == "public, max-age=86400")
+            #expect(answer.headers["vary"] == nil)
+        }
+    }
 }
