@@ -28,6 +28,9 @@ public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertib
         case noDuration
         /// The video track has no sync sample (near a cue).
         case noKeyframe
+        /// The sync samples' presentation times are out of decode order, so that one keyframe is the nearest to cues
+        /// on both sides of another's (each keyframe's cues must follow each other: its tile is placed, then dropped).
+        case unorderedKeyframes
     }
 
     /// The kind of failure.

@@ -45,8 +45,8 @@ public struct StoryboardPlan: Sendable {
 
     /// Plans the storyboard of `track` with `options`' interval (or the default one for its duration).
     /// - Throws: `StoryboardError` `noSamples` for a track without samples, `noDuration` without a duration, `noKeyframe` when it has no
-    ///   sync sample, `invalidOption` for an interval that gives more than `maximumCueCount` cues; `MP4Error` when
-    ///   the tables cannot place a sample.
+    ///   sync sample, `invalidOption` for an interval that gives more than `maximumCueCount` cues, `unorderedKeyframes`
+    ///   when a keyframe would be shown again after another; `MP4Error` when the tables cannot place a sample.
     public init(track: Track, options: StoryboardOptions) throws {
         guard track.samples.count > 0 else { throw StoryboardError(.noSamples, "track \(track.id) has no samples") }
         guard track.samples.syncSampleCount > 0 else {
@@ -87,6 +87,21 @@ public struct StoryboardPlan: Sendable {
         var position: [Int: Int] = [:]
         for (ordinal, keyframe) in keyframes.enumerated() { position[keyframe.sample.index] = ordinal }
         cueKeyframes = chosen.map { position[$0.index] ?? 0 }
+        // Each keyframe's cues must follow each other: the maker drops a tile once its run of cues is placed.
+        var placed: Set<Int> = []
+        for cue in cueKeyframes.indices.dropFirst() where cueKeyframes[cue] != cueKeyframes[cue - 1] {
+            placed.insert(cueKeyframes[cue - 1])
+            guard !placed.contains(cueKeyframes[cue]) else {
+                let keyframes = self.keyframes
+                let milliseconds = { (ordinal: Int) in
+                    MediaTime(value: keyframes[ordinal].presentationTime, timescale: track.timescale).converted(to: 1000).value
+                }
+                throw StoryboardError(.unorderedKeyframes, "cue \(cue) (\(cueStart(cue)) ms) is nearest the keyframe at "
+                                      + "\(milliseconds(cueKeyframes[cue])) ms again, after cue \(cue - 1)'s at "
+                                      + "\(milliseconds(cueKeyframes[cue - 1])) ms: the sync samples' presentation times are "
+                                      + "out of decode order")
+            }
+        }
     }
 
     /// Runs of consecutive keyframes (positions in `keyframes`) whose byte ranges follow each other with at most

@@ -30,7 +30,7 @@ extension ServerError {
         case let error as StoryboardError:
             switch error.code {
             case .invalidOption, .invalidGrid: self.init(.badParameter, error.description)
-            case .noSamples, .noDuration, .noKeyframe: self.init(.unsupportedMedia, error.description)
+            case .noSamples, .noDuration, .noKeyframe, .unorderedKeyframes: self.init(.unsupportedMedia, error.description)
             case .notWebVTT, .malformedTiming, .missingImage, .malformedRegion: self.init(.internalError, error.description)
             }
         case let error as DecodeError:

@@ -33,6 +33,29 @@ import Thumbs
         #expect(zip(plan.cueKeyframes, plan.cueKeyframes.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
+    /// Sync samples whose presentation times are out of decode order (1, 3, 5, 7 at 463, 377, 1196 and 952 ms, each
+    /// sample 100 ms in decode order) make the keyframe at 377 ms the nearest to cues 0-4, the one at 463 ms to cue
+    /// 5, and 377 ms again to cue 6. The maker places a keyframe's tile over its run of cues and then drops it, so
+    /// cue 6 could never be placed and the storyboard ended after 6 cues of 8 without an error; the plan refuses it.
+    @Test func aKeyframeShownAgainAfterAnotherIsRefused() async throws {
+        var movie = SyntheticMovie()
+        movie.timescale = 1000
+        movie.durations = [UInt32](repeating: 100, count: 8)
+        movie.edits = nil
+        movie.syncSamples = [1, 3, 5, 7]
+        movie.compositionOffsets = [463, 554, 177, 451, 796, 5, 352, 769]
+        let track = try #require(try await MovieLocator().locate(in: MemoryByteSource(movie.bytes())).movie.primaryVideoTrack)
+        var options = StoryboardOptions()
+        options.interval = 0.1
+        let error = #expect(throws: StoryboardError.self) { try StoryboardPlan(track: track, options: options) }
+        #expect(error?.code == .unorderedKeyframes)
+        #expect(error?.detail == "cue 6 (600 ms) is nearest the keyframe at 377 ms again, after cue 5's at 463 ms: "
+                + "the sync samples' presentation times are out of decode order", "\(error?.detail ?? "")")
+        movie.compositionOffsets = [0, 0, 0, 0, 0, 0, 0, 0]  // in order: one run of cues per keyframe
+        let ordered = try #require(try await MovieLocator().locate(in: MemoryByteSource(movie.bytes())).movie.primaryVideoTrack)
+        #expect(try StoryboardPlan(track: ordered, options: options).cueKeyframes == [0, 0, 1, 1, 2, 2, 3, 3])
+    }
+
     @Test func defaultIntervalGivesAboutFiftyOrAHundredCues() {
         #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 60) == 1200)   // 50 cues
         #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 600) == 12000)  // 50 cues
