@@ -6,10 +6,10 @@ import Thumbs
 ///
 /// The pipeline: locate the index; plan the cues and their distinct keyframes (`StoryboardPlan`); read the
 /// keyframes in runs of byte-adjacent samples, at most `maximumConcurrentFetches` reads in flight; decode each
-/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each (and within `sharedLimits`); render it to a tile; place
-/// the tiles in cue order and hand each finished sheet to the caller. Work runs at most a bounded window of
-/// keyframes ahead of the next tile to place, so memory is one sheet plus the tiles in flight, whatever the
-/// length of the video, and the output is the same whatever order the reads and decodes finish in.
+/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each (and within `sharedLimits`);
+/// render it to a tile; place the tiles in cue order and hand each finished sheet to the caller. Work runs at most
+/// a bounded window of keyframes ahead of the next tile to place, so memory is one sheet plus the tiles in flight,
+/// whatever the length of the video, and the output is the same whatever order the reads and decodes finish in.
 public struct StoryboardMaker: Sendable {
     /// The movie's bytes.
     public let source: any ByteSource

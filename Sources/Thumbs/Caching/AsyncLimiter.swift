@@ -19,8 +19,8 @@ public actor AsyncLimiter {
         return try await body()
     }
 
-    /// Runs `body` once a place is free in each of `limiters`, taken in order (always the same order, so two
-    /// callers cannot each hold a place the other waits for) and given back in reverse.
+    /// Runs `body` once a place is free in each of `limiters`, taken in the order given and given back in reverse.
+    /// Callers that share limiters should list them in one order, so that none holds a place another waits for.
     /// - Throws: `CancellationError` when the task is cancelled while waiting; whatever `body` throws.
     public static func run<T: Sendable>(within limiters: [AsyncLimiter], _ body: @Sendable () async throws -> T) async throws -> T {
         guard let first = limiters.first else { return try await body() }
