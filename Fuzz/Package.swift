@@ -16,7 +16,8 @@ let package = Package(
         // The H.264 / HEVC SPS bit readers on their own (first byte picks the codec).
         .executableTarget(name: "SPSFuzzer", dependencies: [.product(name: "MP4Box", package: "Thumbs")]),
         // MovieLocator with fuzzer-chosen read sizes and a hidden length.
-        .executableTarget(name: "LocatorFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs")]),
+        .executableTarget(name: "LocatorFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
+                                                                .product(name: "Thumbs", package: "Thumbs")]),
         // FramePlanner: image(at:) semantics without fetching or decoding.
         .executableTarget(name: "PlannerFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
                                                                 .product(name: "Thumbs", package: "Thumbs")]),

@@ -1,8 +1,9 @@
 import FuzzSupport
 import MP4Box
+import Thumbs
 
 /// libFuzzer entry point: `MovieLocator` over the input, with read sizes and switches taken from its first two bytes,
-/// then every lookup on the located movie.
+/// then every lookup on the located movie, and its `MovieSummary` as `thumbs info` and `/info` print it (text, JSON).
 ///
 /// Byte 0: head size 16 << (bits 0-2) bytes, bit 3 hides the length, bit 4 reads only the video tracks (of any
 /// moov), bit 5 reads no fragments, bit 6 (without bit 5) reads them on demand: those around the time the last
@@ -29,6 +30,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     runBlocking {
         guard let located = try? await locator.locate(in: source) else { return }
         blackHole(exerciseLookups(located.movie) &+ located.reads.count)
+        let summary = MovieSummary(located)
+        blackHole(summary.text.utf8.count &+ ((try? summary.json())?.count ?? 0))
         guard let index = located.movie.fragmentIndex,
               let track = located.movie.tracks.first(where: { $0.id == index.trackID }) else { return }
         let fraction = Double(file.last ?? 0) / 255
