@@ -80,4 +80,28 @@ import Testing
         #expect(track.kind == .video && track.sampleEntryType == "avc1")
         #expect(track.samples.count == 0)
     }
+
+    /// Found by LocatorFuzzer (Fuzz/findings/locator/moof-cut-by-the-end-inside-its-probe.bin, control bytes 0x08 0x16:
+    /// a 16-byte head, the length hidden, every fragment read, 1 KiB fragment probes, 256-byte track probes). The file
+    /// is an ftyp, a moov, a sidx at 806 whose one subsegment starts at 850 and claims 18,356 bytes, and a moof at 850
+    /// that claims 604 bytes while the file ends at 1,153. The subsegment's 1 KiB probe came back with the 303 bytes
+    /// there were, fewer than the moof; the rest was then asked for from the probe's end (1,874) to the moof's end
+    /// (1,470), a range whose end is before its start, and it trapped. The file ends inside the moof, and that is
+    /// the error, where it ends.
+    @Test func aMoofCutByTheEndOfTheFileInsideItsProbeIsAnError() async throws {
+        let input = [UInt8](try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(
+            "Fuzz/findings/locator/moof-cut-by-the-end-inside-its-probe.bin")))
+        #expect(input.prefix(2) == [0x08, 0x16])
+        #expect(input.count - 2 == 1_153)
+        var options = MovieLocator.Options()
+        options.headSize = 16
+        options.partialMoovThreshold = 0
+        options.fragmentProbeSize = 1_024
+        options.trackProbeSize = 256
+        let source = LengthHidingByteSource(MemoryByteSource(Array(input.dropFirst(2))))
+        let error = try await #require(throws: MP4Error.self) { _ = try await MovieLocator(options: options).locate(in: source) }
+        #expect(error.code == .needMoreBytes)
+        #expect(error.offset == 1_153)
+        #expect(error.path == "moof")
+    }
 }

@@ -64,6 +64,11 @@ extension MovieLocator {
             }
             var bytesOfMoof = bytes
             if UInt64(bytes.count) < size {
+                // A probe shorter than asked for stopped at the end of the file.
+                guard UInt64(bytes.count) == UInt64(ranges[index].count) else {
+                    throw MP4Error(.needMoreBytes, path: "moof", offset: ranges[index].lowerBound + UInt64(bytes.count),
+                                   "file ends inside moof")
+                }
                 // The rest of the moof, and the header after it in the same read when the subsegment holds one.
                 let moofEnd = ranges[index].lowerBound + size
                 let rest = ranges[index].upperBound..<min(moofEnd + Self.followingSize, subsegments[index].upperBound)
