@@ -112,9 +112,9 @@ import Testing
 
     /// `bytes` in a new file in the temporary directory.
     static func temporaryFile(_ bytes: [UInt8], name: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("info-\(name)-\(UUID().uuidString).mov")
-        try Data(bytes).write(to: url)
-        return url.path
+        let path = ThumbnailCommandTests.temporaryPath("info-\(name).mov")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// A sample rate that is not a number, is infinite or is far past any integer (a version 2 sound description

@@ -176,8 +176,7 @@ public actor ThumbnailGenerator {
     /// Makes one thumbnail; a `ThumbnailError` thrown on the way gets this input and the time asked for.
     private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
         do {
-            try time?.validate()
-            try options.validate()
+            try options.validate()  // the time is checked where it is resolved
             var thumbnail = try await makeUnlocated(at: time, options: options)
             thumbnail.sourceVersion = await KnownVersion(of: source)
             return thumbnail

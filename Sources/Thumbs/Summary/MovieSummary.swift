@@ -151,8 +151,7 @@ public struct MovieSummary: Encodable, Sendable {
     private func formatSeconds(_ seconds: Double) -> String {
         guard seconds.magnitude < Self.largestPlainNumber / 1000 else { return "\(seconds) s" }
         let milliseconds = Int((seconds * 1000).rounded())
-        let sign = milliseconds < 0 ? "-" : ""
-        return "\(sign)\(milliseconds.magnitude / 1000).\(String(1000 + milliseconds.magnitude % 1000).dropFirst()) s"
+        return "\(milliseconds / 1000).\(String(1000 + milliseconds % 1000).dropFirst()) s"
     }
 
     /// `value` rounded down to a whole number, or as Swift prints a double when it is not below 10^15.
