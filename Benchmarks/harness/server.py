@@ -11,7 +11,11 @@ connections share the cap, as they would share a link.
 Control endpoints (not counted, never delayed):
   GET /_stats                      -> JSON {requests, connections, bodyBytes, requestLog: [...]}
   GET /_reset                      -> zero the counters
-  GET /_config?rtt_ms=50&bandwidth_mbit=20&connect_rtt=1  -> change the settings without a restart
+  GET /_config?rtt_ms=50&bandwidth_mbit=20&connect_rtt=1&multi_ranges=whole  -> change the settings without a restart
+
+--multi-ranges says how a request for several ranges is answered: `multipart` (multipart/byteranges, as nginx),
+`whole` (200 and the whole file, as Amazon S3, Google Cloud Storage, Cloudflare R2 and Azure Blob), `refuse` (416, as
+Alibaba OSS). A single range is always answered with 206.
 """
 import argparse
 import email.utils
@@ -27,7 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
 STATE = {"requests": 0, "connections": 0, "bodyBytes": 0, "active": 0, "log": []}
-CONFIG = {"rtt_ms": 0.0, "bandwidth_mbit": 0.0, "connect_rtt": True}
+CONFIG = {"rtt_ms": 0.0, "bandwidth_mbit": 0.0, "connect_rtt": True, "multi_ranges": "multipart"}
+MULTI_RANGES = ("multipart", "whole", "refuse")
 CHUNK = 16 * 1024
 
 
@@ -101,6 +106,8 @@ class Handler(BaseHTTPRequestHandler):
                 CONFIG["bandwidth_mbit"] = float(q["bandwidth_mbit"][0])
             if "connect_rtt" in q:
                 CONFIG["connect_rtt"] = q["connect_rtt"][0] not in ("0", "false")
+            if q.get("multi_ranges", [""])[0] in MULTI_RANGES:
+                CONFIG["multi_ranges"] = q["multi_ranges"][0]
             body = json.dumps(CONFIG).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -147,6 +154,10 @@ class Handler(BaseHTTPRequestHandler):
                 pass  # malformed: ignore Range, send the whole file (allowed by RFC 9110)
             elif not asked:
                 return self.unsatisfiable(size, etag)
+            elif len(asked) > 1 and CONFIG["multi_ranges"] == "refuse":
+                return self.unsatisfiable(size, etag)
+            elif len(asked) > 1 and CONFIG["multi_ranges"] == "whole":
+                pass  # the whole file with 200, as object stores answer
             elif sum(end - start + 1 for start, end in asked) <= size:
                 # As nginx: one part per range; ranges longer than the file together get the whole file.
                 parts, status = asked, 206
@@ -256,8 +267,11 @@ def main():
     ap.add_argument("--rtt-ms", type=float, default=0)
     ap.add_argument("--bandwidth-mbit", type=float, default=0, help="0 = unlimited")
     ap.add_argument("--no-connect-rtt", action="store_true", help="do not charge a new connection one extra RTT")
+    ap.add_argument("--multi-ranges", choices=MULTI_RANGES, default="multipart",
+                    help="how a request for several ranges is answered (see above)")
     args = ap.parse_args()
-    CONFIG.update(rtt_ms=args.rtt_ms, bandwidth_mbit=args.bandwidth_mbit, connect_rtt=not args.no_connect_rtt)
+    CONFIG.update(rtt_ms=args.rtt_ms, bandwidth_mbit=args.bandwidth_mbit, connect_rtt=not args.no_connect_rtt,
+                  multi_ranges=args.multi_ranges)
     Handler.root = os.path.abspath(args.root)
     server = Server(("127.0.0.1", args.port), Handler)
     print(f"PORT {server.server_address[1]}", flush=True)

@@ -40,6 +40,18 @@ actor FetchLedger {
         return now
     }
 
+    /// Opens a round of requests sent side by side: those begun before `endSideBySide()` count as one round trip
+    /// however the tasks that send them are scheduled.
+    func beginSideBySide() {
+        if inFlight == 0 { stats.roundTrips += 1 }
+        inFlight += 1
+    }
+
+    /// Closes the round `beginSideBySide()` opened.
+    func endSideBySide() {
+        inFlight -= 1
+    }
+
     /// Records the end of a request.
     func end(_ request: FetchStats.Request, started: ContinuousClock.Instant, firstByte: ContinuousClock.Instant?) {
         inFlight -= 1

@@ -4,15 +4,22 @@ import NIOCore
 /// Reading response bodies: exactly the bytes announced, a window of a whole body, the whole body, or its tail, with
 /// the byte budget and the deadline checked as chunks arrive.
 extension HTTPByteSource {
-    /// Reads and drops a redirect's body, counting it (at most 64 KiB, then the connection is given up).
-    func drain(_ body: HTTPClientResponse.Body, range: Range<UInt64>?, record: RequestRecord) async throws {
+    /// Reads and drops a body not used (a redirect's, a refusal's, a whole resource sent a second time), counting
+    /// it: at most `limit` bytes, then the connection is given up.
+    func drain(_ body: HTTPClientResponse.Body, range: Range<UInt64>?, record: RequestRecord,
+               limit: Int = 64 * 1024) async throws {
         var bytes = 0
         for try await buffer in body {
             try await tally(buffer, range: range, record: record)
             bytes += buffer.readableBytes
-            if bytes > 64 * 1024 { break }
+            if bytes > limit { break }
         }
     }
+
+    /// The longest whole body dropped that is still read to its end: by the time its head arrives, a body this short
+    /// is on its way in full (about a bandwidth-delay product: 312 KB at 50 Mbit/s and 50 ms), so reading it costs
+    /// nothing more and counts every byte the server sent; a longer one is cut.
+    static let drainedBodyBytes: UInt64 = 256 * 1024
 
     /// Counts a chunk of body as it arrives: the request's bytes, then the budgets (bytes and deadline), which may stop
     /// the transfer here.

@@ -1,15 +1,25 @@
 import AsyncHTTPClient
 
-/// Reading several ranges with one request (`Range: bytes=a-b,c-d,...`), as storyboards and fragment probes ask.
+/// Reading several ranges (storyboards' keyframes, fragment probes): in one request (`Range: bytes=a-b,c-d,...`)
+/// from an origin known to answer so, else one range a request, side by side.
 extension HTTPByteSource {
     /// Most ranges one request asks for: the Range header stays within a few hundred bytes per range, far below
     /// the header sizes servers accept (nginx: 8 KiB a line).
     static let maximumRangesPerRequest = 32
 
-    /// Each of `ranges`, clamped as `read(_:)` clamps: ascending ranges that do not touch are asked for together,
-    /// up to `maximumRangesPerRequest` a request. A server that answers with `multipart/byteranges` (nginx does)
-    /// sends them all; one that answers with the first range (or one range merging several) or the whole resource
-    /// costs a request for each range it left out, sent side by side.
+    /// Most requests of one `read(ranges:)` under way at once when ranges go one a request: AsyncHTTPClient's
+    /// connections per host over HTTP/1.1, so none waits for a connection.
+    static let maximumConcurrentRequests = 8
+
+    /// Ranges asked for together of an origin whose answer to several ranges is not yet known: fewer go one a
+    /// request (the same round trip), so a thumbnail's one or two fragment probes never cost a refusal.
+    static let rangesWorthAsking = 3
+
+    /// Each of `ranges`, clamped as `read(_:)` clamps. Ascending ranges that do not touch are asked for together,
+    /// up to `maximumRangesPerRequest` a request, from an origin that has answered several ranges with
+    /// `multipart/byteranges` (nginx does), or to learn whether one does when there are at least
+    /// `rangesWorthAsking` of them. From any other, and for what an answer left out (a whole resource is read only
+    /// as far as the ranges near its start), one request a range, at most `maximumConcurrentRequests` at once.
     public func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] {
         var results = [[UInt8]?](repeating: nil, count: ranges.count)
         let length = await ledger.length
@@ -19,29 +29,47 @@ extension HTTPByteSource {
             if range.lowerBound >= end { results[index] = [] } else { wanted.append((index, range.lowerBound..<end)) }
         }
         let apart = zip(wanted, wanted.dropFirst()).allSatisfy { $0.range.upperBound < $1.range.lowerBound }
-        if wanted.count > 1, apart, await ledger.wholeBody == nil {
-            let batches = stride(from: 0, to: wanted.count, by: Self.maximumRangesPerRequest).map {
-                Array(wanted[$0..<min($0 + Self.maximumRangesPerRequest, wanted.count)])
-            }
-            let answered = try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
+        var batches = stride(from: 0, to: wanted.count, by: Self.maximumRangesPerRequest).map {
+            Array(wanted[$0..<min($0 + Self.maximumRangesPerRequest, wanted.count)])
+        }
+        if wanted.count > 1, apart, await ledger.wholeBody == nil, await originAnswer() == nil, wanted.count >= Self.rangesWorthAsking {
+            // Ask the first batch together, to learn how the origin answers; the rest as that shows.
+            for (index, bytes) in try await readTogether(batches.removeFirst()) { results[index] = bytes }
+        }
+        if wanted.count > 1, apart, await ledger.wholeBody == nil, await originAnswer() == .multipart {
+            let answered = try await sideBySide { try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
                 for batch in batches {
                     group.addTask { try await self.readTogether(batch) }
                 }
                 var all: [(Int, [UInt8])] = []
                 for try await found in group { all += found }
                 return all
-            }
+            } }
             for (index, bytes) in answered { results[index] = bytes }
         }
-        // What one request did not bring (or what could not be asked for together): one read each, side by side.
+        // What no request brought yet: one range a request, side by side.
         let rest = wanted.filter { results[$0.index] == nil }
-        try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
-            for (index, range) in rest {
+        if rest.isEmpty { return results.map { $0 ?? [] } }
+        try await sideBySide { try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            var next = 0
+            func enqueue() {
+                guard next < rest.count else { return }
+                let (index, range) = rest[next]
+                next += 1
                 group.addTask { (index, try await self.read(range)) }
             }
-            for try await (index, bytes) in group { results[index] = bytes }
-        }
+            for _ in 0..<Self.maximumConcurrentRequests { enqueue() }
+            while let (index, bytes) = try await group.next() {
+                results[index] = bytes
+                enqueue()
+            }
+        } }
         return results.map { $0 ?? [] }
+    }
+
+    /// How the origin the requests now go to (after redirects) answers several ranges, if it has been asked.
+    func originAnswer() async -> OriginRangeSupport.Answer? {
+        client.rangeSupport.answer(for: await ledger.redirectedURL ?? url)
     }
 
     /// The ranges of `batch` one request brought (by their index in the caller's list): all of them from a

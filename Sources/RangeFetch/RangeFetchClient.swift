@@ -48,6 +48,9 @@ public final class RangeFetchClient: Sendable {
     /// with a caller's transport).
     public let readTimeout: Double
     let connections: ConnectionCounter
+    /// How the origins asked so far answer requests for several ranges: every source of this client learns from
+    /// the others' answers.
+    public let rangeSupport = OriginRangeSupport()
 
     /// A client with its own connection pool (shut it down with `shutdown()`).
     public convenience init(connectTimeout: Double = 10, readTimeout: Double = 30) {

@@ -63,6 +63,12 @@ struct InputOptions: ParsableArguments {
         return options
     }
 
+    /// What the origins asked so far answer to several ranges at once: the memory of the client URLs are fetched
+    /// through.
+    var rangeSupport: OriginRangeSupport {
+        RangeFetchClient.shared(for: fetchOptions).rangeSupport
+    }
+
     /// The input as a URL fetched with these options, nil for a file.
     func httpInput() throws -> HTTPInput? {
         isURL ? try HTTPInput(url: input, options: fetchOptions) : nil

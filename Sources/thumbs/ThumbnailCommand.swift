@@ -60,7 +60,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var placeholderImage: String?
 
     @Option(name: .customLong("cache-dir"),
-            help: "For URLs: keep the movie's index in this directory, so that the next thumbnail of the URL reads only its picture (checked with If-Range).")
+            help: "For URLs: keep the movie's index in this directory, so that the next thumbnail of the URL reads only its picture (checked with If-Range), and what each origin answers to several ranges at once.")
     var cacheDirectory: String?
 
     @Option(name: .customLong("cache-size"), help: "Megabytes the --cache-dir directory may hold (the least recently used indexes go first).")
@@ -143,6 +143,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let cache = source.isURL ? try openedCacheDirectory() : nil
         let identity = try source.httpInput()?.identity ?? source.input
         let kept = cache?.entry(for: identity)
+        let originsFile = cache?.directory.appendingPathComponent(Self.originsFileName)
+        if let originsFile { source.rangeSupport.learn(contentsOf: originsFile) }
         try await source.withOpenedSource(known: kept?.known) { opened in
             var input = opened
             let thumbnail: Thumbnail
@@ -154,6 +156,13 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 await source.printStats(of: input)
                 input = try source.openSource()
                 thumbnail = try await makeThumbnail(from: input, movie: nil, at: time, options: options, cache: cache, identity: identity)
+            }
+            if let originsFile, let cache {
+                do {
+                    try source.rangeSupport.write(to: originsFile)
+                } catch {
+                    printError("thumbs: warning: --cache-dir \(cache.directory.path): what origins answer was not kept: \(fileFailureReason(error))")
+                }
             }
             if let output { try writeOutput(thumbnail.encoded, to: output) }
             if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
@@ -190,6 +199,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         return thumbnail
     }
+
+    /// The file in the `--cache-dir` directory that keeps what origins answer to several ranges at once
+    /// (`OriginRangeSupport`), so a later process asks a multipart origin for the ends in one request.
+    static let originsFileName = "origins.json"
 
     /// The `--cache-dir` directory, made when missing; nil without the option.
     /// - Throws: `ExitCode.ioError` (with a line on standard error) when it cannot be made.

@@ -6,7 +6,8 @@ import RangeFetch
 ///
 /// Input: byte 0 the options (bits 0-1 retries, bit 2 the restart policy on a change, bit 3 a 64 KiB byte budget,
 /// bit 4 at most one redirect, bit 5 no locator, bit 6 the locator reads ends of 1 KiB, so that files of a few KiB
-/// already get `multipart/byteranges` answers); bytes 1-2 the script's length (big-endian); the script (four
+/// already get `multipart/byteranges` answers, bit 7 the origin is known to answer several ranges at once, so the
+/// ends go in one request; without it they go as two side by side); bytes 1-2 the script's length (big-endian); the script (four
 /// bytes an answer, see `ScriptedTransport`); the rest is the file. The fuzzer traps on a violation; the tests
 /// replay its findings and require none.
 public struct ScriptedFetchCase: Sendable {
@@ -27,6 +28,8 @@ public struct ScriptedFetchCase: Sendable {
     public let script: ArraySlice<UInt8>
     public let file: [UInt8]
     public let runsLocator: Bool
+    /// Whether the client starts knowing the origin answers several ranges with `multipart/byteranges`.
+    public let knownMultipart: Bool
     /// How the locator reads (its first read's head and tail sizes).
     public let locatorOptions: MovieLocator.Options
 
@@ -46,6 +49,7 @@ public struct ScriptedFetchCase: Sendable {
         options.maximumRequests = 64
         self.options = options
         runsLocator = flags & 32 == 0
+        knownMultipart = flags & 128 != 0
         var locatorOptions = MovieLocator.Options()
         if flags & 64 != 0 {
             locatorOptions.headSize = 1024
@@ -60,8 +64,9 @@ public struct ScriptedFetchCase: Sendable {
         let transport = ScriptedTransport(script: script, file: file)
         let source: HTTPByteSource
         do {
-            source = try HTTPByteSource(url: "http://fuzz.example/movie.mp4", options: options,
-                                        client: RangeFetchClient(transport: transport))
+            let client = RangeFetchClient(transport: transport)
+            if knownMultipart { client.rangeSupport.remember(.multipart, for: "http://fuzz.example/") }
+            source = try HTTPByteSource(url: "http://fuzz.example/movie.mp4", options: options, client: client)
         } catch {
             report.violations.append("a valid url was refused: \(error)")
             return report

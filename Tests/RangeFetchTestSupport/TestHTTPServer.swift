@@ -54,6 +54,8 @@ public final class TestHTTPServer: Sendable {
 
         /// How a request for several ranges is answered.
         public var multipleRanges = MultipleRangeAnswer.multipart
+        /// Answer a suffix range (`bytes=-n`) with 416 and no length, as a server that cannot tell its length does.
+        public var refusesSuffixRanges = false
 
         /// No faults.
         public init() {}
@@ -66,8 +68,10 @@ public final class TestHTTPServer: Sendable {
         case multipart
         /// A 206 with the first range alone.
         case firstRange
-        /// A 200 with the whole resource.
+        /// A 200 with the whole resource (Amazon S3, Google Cloud Storage, Cloudflare R2, Azure Blob).
         case whole
+        /// A 416 with the resource's length (Alibaba OSS).
+        case refused
     }
 
     /// One request as the server saw it.
@@ -314,6 +318,15 @@ final class TestHTTPHandler: ChannelInboundHandler {
             if validatorMatches {
                 let specs = header.hasPrefix("bytes=") ? header.dropFirst(6).split(separator: ",").map { "bytes=" + $0.filter { $0 != " " } } : [header]
                 let parsed = specs.map { parseRange(String($0), length: length) }
+                if faults.refusesSuffixRanges, specs.contains(where: { $0.hasPrefix("bytes=-") }) {
+                    finish(.rangeNotSatisfiable)
+                    return plan
+                }
+                if parsed.count > 1, faults.multipleRanges == .refused {
+                    headers.add(name: "Content-Range", value: "bytes */\(length)")
+                    finish(.rangeNotSatisfiable)
+                    return plan
+                }
                 guard let first = parsed.first ?? nil, parsed.allSatisfy({ $0 != nil }) else {
                     headers.add(name: "Content-Range", value: "bytes */\(length)")
                     finish(.rangeNotSatisfiable)

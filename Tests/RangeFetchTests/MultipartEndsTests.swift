@@ -56,14 +56,18 @@ import Testing
         }
     }
 
-    /// A source without retries whose requests `answer` answers (by Range header), recording the headers sent.
-    static func source(_ answer: @escaping @Sendable (String) -> (status: Int, headers: [(String, String)], body: [UInt8]))
+    /// A source without retries whose requests `answer` answers (by Range header), recording the headers sent; its
+    /// origin is known to answer several ranges with `multipart/byteranges` unless `multipart` is nil.
+    static func source(multipart: OriginRangeSupport.Answer? = .multipart,
+                       _ answer: @escaping @Sendable (String) -> (status: Int, headers: [(String, String)], body: [UInt8]))
         throws -> (HTTPByteSource, HTTPTransportTests.RecordingTransport) {
         var options = HTTPFetchOptions()
         options.maximumRetries = 0
         let transport = HTTPTransportTests.RecordingTransport(answer: answer)
-        return (try HTTPByteSource(url: "http://example.test/f.bin", options: options, client: RangeFetchClient(transport: transport)),
-                transport)
+        let client = RangeFetchClient(transport: transport)
+        let url = "http://example.test/f.bin"
+        if let multipart { client.rangeSupport.remember(multipart, for: url) }
+        return (try HTTPByteSource(url: url, options: options, client: client), transport)
     }
 
     @Test func bothEndsComeFromOneMultipartAnswer() async throws {

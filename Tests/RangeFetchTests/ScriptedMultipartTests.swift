@@ -8,10 +8,10 @@ import Testing
 /// then goes through the multipart reader whatever the body holds, and every step still ends as bytes within what
 /// was asked or a typed error.
 @Suite struct ScriptedMultipartTests {
-    /// An HTTPFuzzer input: options byte 64 (ends of 1 KiB, so a fixture of a few KiB gets a multipart answer),
-    /// `script`, then the file.
+    /// An HTTPFuzzer input: options byte 64 + 128 (ends of 1 KiB, so a fixture of a few KiB gets a multipart answer,
+    /// from an origin known to answer so), `script`, then the file.
     static func input(script: [UInt8], file: [UInt8]) -> [UInt8] {
-        [64, UInt8(script.count >> 8), UInt8(script.count & 0xff)] + script + file
+        [64 + 128, UInt8(script.count >> 8), UInt8(script.count & 0xff)] + script + file
     }
 
     @Test(arguments: ["h264-faststart", "h264-bframes", "fragmented"])

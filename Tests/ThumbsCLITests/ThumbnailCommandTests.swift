@@ -149,7 +149,8 @@ import Thumbs
         let directory = Self.temporaryPath("index-cache")
         let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         let listed = try FileManager.default.contentsOfDirectory(atPath: directory)
-        #expect(listed.count == 1 && listed.allSatisfy { $0.hasSuffix(".movieindex") })
+        #expect(listed.filter { $0.hasSuffix(".movieindex") }.count == 1)
+        #expect(Set(listed.filter { !$0.hasSuffix(".movieindex") }) == ["origins.json"])
         server.resetLog()
         let second = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         #expect(second == first)
@@ -157,6 +158,40 @@ import Thumbs
         #expect(server.requests.count == 1)
         #expect(server.requests.first?.ifRange != nil)
         #expect(server.requests.first?.status == 206)
+    }
+
+    @Test func whatAnOriginAnswersToSeveralRangesIsKeptInTheCacheDirectory() async throws {
+        let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-bframes")])
+        defer { Task { try? await server.shutdown() } }
+        let directory = Self.temporaryPath("index-cache")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let origins = URL(fileURLWithPath: directory).appendingPathComponent("origins.json")
+        let origin = "http://127.0.0.1:\(server.port)"
+        func kept() throws -> [String: String] {
+            try JSONDecoder().decode([String: String].self, from: Data(contentsOf: origins))
+        }
+        func forgetIndexes() throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasSuffix(".movieindex") {
+                try FileManager.default.removeItem(atPath: directory + "/" + name)
+            }
+        }
+        // Known to answer multipart (from an earlier process): the ends in one request.
+        try Data("{\"\(origin)\": \"multipart\"}".utf8).write(to: origins)
+        let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        #expect(server.requests.first?.range == "bytes=0-81919,-81920")
+        #expect(try kept() == [origin: "multipart"])
+        // The server now refuses several ranges: the refusal is learnt and kept.
+        server.update { $0.multipleRanges = .refused }
+        try forgetIndexes()
+        server.resetLog()
+        #expect(try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory) == first)
+        #expect(server.requests.first?.status == 416)
+        #expect(try kept() == [origin: "oneRangeAtATime"])
+        // The next process asks for the ends as two ranges side by side.
+        try forgetIndexes()
+        server.resetLog()
+        #expect(try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory) == first)
+        #expect(Set(server.requests.prefix(2).map(\.range)) == ["bytes=0-81919", "bytes=-81920"])
     }
 
     @Test func aReplacedResourceIsReadAgainAndItsIndexKeptAnew() async throws {
@@ -208,7 +243,8 @@ import Thumbs
         defer { try? FileManager.default.removeItem(atPath: output) }
         let run = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", directory, "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr == "thumbs: warning: --cache-dir \(directory): the index was not kept: Operation not permitted\n")
+        #expect(run.stderr == "thumbs: warning: --cache-dir \(directory): the index was not kept: Operation not permitted\n"
+            + "thumbs: warning: --cache-dir \(directory): what origins answer was not kept: Operation not permitted\n")
         let picture = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(Self.pngSize(picture) == [320, 240])
     }

@@ -27,10 +27,17 @@ struct ReadWindow {
         let read = try await source.readEnds(head: head, tail: tail)
         // The head asked for: the whole file when it came back whole from a source of known length.
         let headEnd = read.length.map { min($0, max(head, UInt64(read.head.count))) } ?? head
-        reads.append(MovieLocator.Read(range: 0..<headEnd, byteCount: read.head.count))
-        if !read.tail.isEmpty {
-            reads.append(MovieLocator.Read(range: read.tailOffset..<read.tailOffset + UInt64(read.tail.count),
-                                           byteCount: read.tail.count))
+        if !read.tail.isEmpty, read.tailOffset == UInt64(read.head.count) {
+            // A tail that starts where the head ends (two requests side by side, the length not known before): the
+            // whole file from one read, as from a source that knew its length.
+            let end = read.tailOffset + UInt64(read.tail.count)
+            reads.append(MovieLocator.Read(range: 0..<end, byteCount: Int(end)))
+        } else {
+            reads.append(MovieLocator.Read(range: 0..<headEnd, byteCount: read.head.count))
+            if !read.tail.isEmpty {
+                reads.append(MovieLocator.Read(range: read.tailOffset..<read.tailOffset + UInt64(read.tail.count),
+                                               byteCount: read.tail.count))
+            }
         }
         if let known = read.length {
             length = known

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""One thumbnail (and one storyboard) of every medium from each kind of origin, beside ffmpegthumbnailer.
+
+The kinds are how the server (server.py) answers a request for several ranges: `multipart` (multipart/byteranges, as
+nginx), `whole` (200 and the whole file, as Amazon S3, Google Cloud Storage, Cloudflare R2 and Azure Blob), `refuse`
+(416, as Alibaba OSS). A single range is always answered with 206. Every run is a new `thumbs` process, so each is a
+first contact with the origin. The server counts requests, connections and body bytes actually written (a response
+the client stops reading is counted as far as it was sent), at one RTT per request and per new connection and a
+shared bandwidth cap.
+
+Writes Benchmarks/results/origin-kinds.md and origin-kinds.json.
+
+Usage: Benchmarks/harness/origin-kinds.py --thumbs PATH [--runs N] [--rtt-ms 50] [--mbit 50] [--media NAME ...]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the harness: its media, server, timing and lower bounds)
+
+KINDS = ["multipart", "whole", "refuse"]
+KIND_NAMES = {"multipart": "1 multipart (nginx)", "whole": "2 whole object (S3, GCS, R2, Azure)", "refuse": "3 416 (OSS)"}
+STORYBOARD_MEDIUM = "1080p H.264 faststart"
+
+
+def storyboard_command(thumbs, url, out):
+    return [thumbs, "storyboard", url, "--interval", "10", "--width", "160", "-o", out, "--stats"]
+
+
+def measure(server, cmd, runs):
+    """Median of `runs` runs of `cmd`: the server's counts, wall ms, peak RSS, and thumbs' own --stats line if any."""
+    samples = []
+    for _ in range(runs):
+        server.get("/_reset")
+        wall, p, rss = run.timed(cmd)
+        s = server.settled_stats()
+        sample = {"wallMs": wall, "requests": s["requests"], "connections": s["connections"], "bytes": s["bodyBytes"],
+                  "peakRssKiB": rss, "ok": p.returncode == 0, "log": s["requestLog"]}
+        lines = p.stderr.strip().splitlines()
+        if p.returncode == 0 and lines and lines[-1].startswith("{"):
+            sample["stats"] = json.loads(lines[-1])
+        if p.returncode != 0:
+            sample["error"] = p.stderr.strip()[-300:]
+        samples.append(sample)
+    ok = [x for x in samples if x["ok"]] or samples
+    med = lambda k: statistics.median(x[k] for x in ok)
+    row = {"requests": med("requests"), "connections": med("connections"), "bytes": med("bytes"),
+           "wallMs": med("wallMs"), "peakRssKiB": med("peakRssKiB"), "failures": sum(not x["ok"] for x in samples),
+           "runs": runs, "log": ok[len(ok) // 2]["log"]}
+    stats = [x["stats"] for x in ok if "stats" in x]
+    if stats:
+        row["roundTrips"] = statistics.median(s.get("roundTrips", 0) for s in stats)
+        if "keyframeBytes" in stats[0]:
+            row["keyframeBytes"] = stats[0]["keyframeBytes"]
+    if row["failures"]:
+        row["error"] = next(x["error"] for x in samples if not x["ok"])
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--thumbs", required=True)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--rtt-ms", type=float, default=50)
+    ap.add_argument("--mbit", type=float, default=50)
+    ap.add_argument("--media", nargs="*", help=f"names from: {', '.join(run.MEDIA)}")
+    ap.add_argument("--results", default=run.RESULTS)
+    args = ap.parse_args()
+    names = args.media or list(run.MEDIA)
+    bounds = {name: run.lower_bound(name) for name in names}
+    server = run.Server()
+    rows = []
+    started = time.monotonic()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind in KINDS:
+                server.get(f"/_config?rtt_ms={args.rtt_ms}&bandwidth_mbit={args.mbit}&connect_rtt=1&multi_ranges={kind}")
+                for name in names:
+                    file, t, _ = run.MEDIA[name]
+                    url = f"{server.base}/{file}"
+                    tools = [("thumbs", args.runs)]
+                    if shutil.which("ffmpegthumbnailer"):
+                        tools.append(("ffmpegthumbnailer", 1))
+                    for tool, runs in tools:
+                        row = measure(server, run.commands(tool, args.thumbs, url, t, os.path.join(tmp, "o")), runs)
+                        row.update(kind=kind, medium=name, tool=tool, product="thumbnail",
+                                   bound=bounds[name]["bytes"], minRoundTrips=bounds[name]["roundTrips"])
+                        rows.append(row)
+                        report(row)
+                if STORYBOARD_MEDIUM in names:
+                    file = run.MEDIA[STORYBOARD_MEDIUM][0]
+                    out = os.path.join(tmp, f"sb-{kind}")
+                    shutil.rmtree(out, ignore_errors=True)
+                    row = measure(server, storyboard_command(args.thumbs, f"{server.base}/{file}", out), 1)
+                    index = sum(n for box, _, n in run.top_level_boxes(os.path.join(run.MEDIA_DIR, file))
+                                if box in ("ftyp", "moov"))
+                    row.update(kind=kind, medium=STORYBOARD_MEDIUM, tool="thumbs", product="storyboard",
+                               bound=index + row.get("keyframeBytes", 0))
+                    rows.append(row)
+                    report(row)
+    finally:
+        server.stop()
+    write(args, rows, bounds, time.monotonic() - started)
+
+
+def report(row):
+    print(f"{row['kind']:10} {row['product']:10} {row['medium']:28} {row['tool']:18} req={row['requests']:>4} "
+          f"conn={row['connections']:>3} trips={row.get('roundTrips', '-')!s:>3} bytes={row['bytes']:>11,.0f} "
+          f"x{row['bytes'] / row['bound']:.2f} wall={row['wallMs']:8.1f} ms"
+          + (f"  FAILED {row['failures']}/{row['runs']}: {row.get('error', '')}" if row["failures"] else ""), flush=True)
+
+
+def cell(row):
+    if row is None:
+        return ""
+    if row["failures"] == row["runs"]:
+        return "failed"
+    trips = f"{row['roundTrips']:g} / " if "roundTrips" in row else ""
+    return (f"{trips}{row['requests']:g} / {run.fmt_bytes(row['bytes'])} (x{row['bytes'] / row['bound']:.2f}) / "
+            f"{row['wallMs']:.0f} ms")
+
+
+def write(args, rows, bounds, elapsed):
+    os.makedirs(args.results, exist_ok=True)
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cmd = "Benchmarks/harness/origin-kinds.py " + " ".join(sys.argv[1:])
+    by = {(r["kind"], r["product"], r["medium"], r["tool"]): r for r in rows}
+    L = [f"# A thumbnail from each kind of origin", "",
+         f"{now}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}, {elapsed:.0f} s. "
+         f"Command: `{cmd}` (run by `Benchmarks/run-harness.sh`).", "",
+         f"At {args.rtt_ms:g} ms RTT (one more for each new connection) and {args.mbit:g} Mbit/s shared. Each cell: "
+         "round trips (thumbs' `--stats`) / requests / bytes the server wrote (x the lower bound: ftyp + moov + the "
+         "keyframe, and the moof for a fragmented file) / wall ms; thumbs the median of "
+         f"{args.runs} runs, each a new process (a first contact with the origin), ffmpegthumbnailer one run.", "",
+         "| medium | tool | " + " | ".join(KIND_NAMES[k] for k in KINDS) + " |",
+         "| --- | --- | " + " | ".join("---" for _ in KINDS) + " |"]
+    media = list(dict.fromkeys(r["medium"] for r in rows if r["product"] == "thumbnail"))
+    for name in media:
+        for tool in ("thumbs", "ffmpegthumbnailer"):
+            cells = [cell(by.get((k, "thumbnail", name, tool))) for k in KINDS]
+            if any(cells):
+                L.append(f"| {name} | {tool} | " + " | ".join(cells) + " |")
+    boards = [by.get((k, "storyboard", STORYBOARD_MEDIUM, "thumbs")) for k in KINDS]
+    if any(boards):
+        L += ["", f"A storyboard of {STORYBOARD_MEDIUM} (`thumbs storyboard --interval 10 --width 160`): the same "
+              "cells, the bound being ftyp + moov + the keyframes used (`keyframeBytes` of `--stats`).", "",
+              "| product | " + " | ".join(KIND_NAMES[k] for k in KINDS) + " |",
+              "| --- | " + " | ".join("---" for _ in KINDS) + " |",
+              "| storyboard | " + " | ".join(cell(b) for b in boards) + " |"]
+    failures = [r for r in rows if r["failures"]]
+    if failures:
+        L += ["", "Failures:", ""] + [f"- {r['kind']}, {r['medium']}, {r['tool']}: {r.get('error', '')}" for r in failures]
+    path = os.path.join(args.results, "origin-kinds.md")
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
+    with open(os.path.join(args.results, "origin-kinds.json"), "w") as f:
+        json.dump({"date": now, "command": cmd, "rttMs": args.rtt_ms, "mbit": args.mbit, "bounds": bounds,
+                   "rows": rows}, f, indent=1)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
