@@ -35,7 +35,8 @@ let package = Package(
         // Pure-Swift ISO-BMFF parser: standard library (and the C library for file reads) only.
         .target(name: "MP4Box"),
 
-        // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput), its validators, budgets and retries.
+        // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput, S3Input signed with AWS Signature
+        // Version 4 by swift-crypto's HMAC-SHA256), its validators, budgets and retries.
         .target(
             name: "RangeFetch",
             dependencies: [
@@ -45,6 +46,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
 
@@ -106,7 +108,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Tests/RangeFetchTestSupport"
+            path: "Tests/RangeFetchTestSupport",
+            exclude: ["moto-setup.py"]
         ),
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.

@@ -20,6 +20,9 @@ extension HTTPByteSource {
         for (name, value) in options.headers where sameOrigin || !Self.credentialHeaders.contains(name.lowercased()) {
             request.headers.add(name: name, value: value)
         }
+        if sameOrigin, let signer = options.signer {
+            try signer.sign(&request, at: Date())
+        }
         // The client's read timeout bounds each wait for the connection; the deadline, if any, bounds the head.
         // Without one, an hour stands for "no deadline" (AsyncHTTPClient needs one; reads time out long before).
         let seconds = await ledger.secondsLeft() ?? 3600

@@ -11,6 +11,8 @@ public struct HTTPFetchOptions: Sendable {
     /// Headers sent with every request (authorisation, cookies). Authorization, Cookie and Proxy-Authorization are
     /// not sent on after a redirect to another origin.
     public var headers: [(String, String)] = []
+    /// What signs each request to the URL's origin (`AWSSignatureV4` for S3); nil sends them unsigned.
+    public var signer: (any HTTPRequestSigner)?
     /// Seconds to wait for a connection.
     public var connectTimeout: Double = 10
     /// Seconds to wait for each read from the connection: the response head, then each chunk of the body.

@@ -142,16 +142,29 @@ struct RangeAnswer: Equatable {
         return answer
     }
 
-    /// The end of the ranges that lie near the start of the resource: the first within `gap` of offset 0, and each
-    /// next within `gap` of the one before (0 when the first lies farther).
+    /// The end of the ranges worth reading from the start of a whole resource: the longest run of them from the
+    /// first in which no gap (nor the bytes before the first) is wider than `gap`, and all the bytes read that no
+    /// range asked for are at most a twentieth of those asked for (or 4 KiB); 0 when even the first is not worth it.
+    /// The ranges left out cost a round trip whether or not some are read here, so the bytes between them are worth
+    /// reading only where they are few.
     static func leadingEnd(of ranges: [Range<UInt64>], gap: UInt64) -> UInt64 {
         var end: UInt64 = 0
+        var wanted: UInt64 = 0
+        var unwanted: UInt64 = 0
+        var worth: UInt64 = 0
         for range in ranges {
             guard range.lowerBound <= end.saturatingAdd(gap) else { break }
+            unwanted += range.lowerBound > end ? range.lowerBound - end : 0
+            wanted += range.upperBound > max(end, range.lowerBound) ? range.upperBound - max(end, range.lowerBound) : 0
             end = max(end, range.upperBound)
+            if unwanted <= max(Self.unwantedAllowance, wanted / 20) { worth = end }
         }
-        return end
+        return worth
     }
+
+    /// Bytes not asked for that may be read from the start of a whole resource however few were asked for: about a
+    /// packet or two, what a response's first read brings anyway.
+    static let unwantedAllowance: UInt64 = 4096
 
     /// A 416: a range past the end (with the length it names), or several ranges (or a suffix beside the head)
     /// refused.

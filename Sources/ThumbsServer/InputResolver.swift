@@ -8,6 +8,8 @@ import Thumbs
 /// and any local file through `url=`.
 struct InputResolver: Sendable {
     let allowedOrigins: [OriginPrefix]
+    /// Where `s3://` URLs are read and as whom (the server's environment).
+    let s3: S3Configuration
     let mediaRoot: MediaRoot?
     let forwardedHeaders: Set<String>
     let maximumOriginBytes: UInt64
@@ -22,7 +24,7 @@ struct InputResolver: Sendable {
 
     /// Whether `url` is under an allowed origin.
     func isAllowed(_ url: String) -> Bool {
-        guard let parsed = ParsedURL(url) else { return false }
+        guard let parsed = S3Location.isS3(url) ? ParsedURL(s3: url, prefix: false) : ParsedURL(url) else { return false }
         return allowedOrigins.contains { $0.contains(parsed) }
     }
 
@@ -36,6 +38,15 @@ struct InputResolver: Sendable {
             }
             var options = HTTPFetchOptions()
             options.maximumBytes = maximumOriginBytes
+            if S3Location.isS3(url) {
+                // Signed with the server's own credentials: no client header goes to the store.
+                options.allowsRedirect = { _ in false }
+                do {
+                    return ThumbnailAsset(try S3Input(url: url, configuration: s3, options: options, client: client))
+                } catch {
+                    throw ServerError(.originNotAllowed, parameter: "url", "\(url) is not an s3://bucket/key url")
+                }
+            }
             let allowed = allowedOrigins
             options.allowsRedirect = { target in
                 guard let parsed = ParsedURL(target) else { return false }

@@ -3,23 +3,33 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import RangeFetch
 
 /// An allowed origin: an http(s) URL that fetched URLs must start with, compared part by part (scheme, host, port,
 /// then the path as a prefix of the decoded path), never as text: `http://a.example@b.example/` does not start
-/// with `http://a.example` here, although its text does.
+/// with `http://a.example` here, although its text does. Or a bucket and key prefix, `s3://bucket/prefix`, that
+/// `s3://` URLs must start with.
 public struct OriginPrefix: Sendable, Equatable, CustomStringConvertible {
-    /// `http` or `https`.
+    /// `http`, `https` or `s3`.
     public let scheme: String
-    /// The host, lower-case.
+    /// The host, lower-case (for `s3`, the bucket).
     public let host: String
-    /// The port (80 or 443 when the URL gives none).
+    /// The port (80 or 443 when the URL gives none; 0 for `s3`).
     public let port: Int
-    /// The path prefix, percent-decoded ("/" for the whole host).
+    /// The path prefix, percent-decoded ("/" for the whole host; for `s3`, "/" and the key prefix as written).
     public let path: String
 
-    /// Parses `text`, an absolute http(s) URL without user name, password, query or fragment.
+    /// Parses `text`, an absolute http(s) URL without user name, password, query or fragment, or `s3://bucket/` with
+    /// a key prefix or none.
     /// - Throws: `ServerError` `invalidConfiguration` naming what is wrong.
     public init(_ text: String) throws(ServerError) {
+        if S3Location.isS3(text) {
+            guard let url = ParsedURL(s3: text, prefix: true) else {
+                throw ServerError(.invalidConfiguration, "--allow-origin \(text) is not s3://bucket/ or s3://bucket/prefix")
+            }
+            (scheme, host, port, path) = (url.scheme, url.host, url.port, url.path)
+            return
+        }
         guard let url = ParsedURL(text), URLComponents(string: text)?.query == nil else {
             throw ServerError(.invalidConfiguration, "--allow-origin \(text) is not an absolute http or https URL without user, query or fragment")
         }
@@ -69,5 +79,21 @@ struct ParsedURL: Equatable {
         self.host = host
         self.port = port
         self.path = path
+    }
+
+    /// `s3://bucket/key` taken apart as one: scheme `s3`, the bucket as the host, port 0, and "/" and the key as
+    /// written (S3 resolves no `.` or `..` segment) as the path. With `prefix`, the key may be empty (the whole
+    /// bucket). Nil for a malformed bucket name or a key holding NUL.
+    init?(s3 text: String, prefix: Bool) {
+        guard S3Location.isS3(text) else { return nil }
+        let rest = text.dropFirst(S3Location.scheme.count)
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let bucket = String(rest[..<slash])
+        let key = String(rest[rest.index(after: slash)...])
+        guard S3Location("\(S3Location.scheme)\(bucket)/-") != nil, prefix || !key.isEmpty, !key.contains("\0") else { return nil }
+        scheme = "s3"
+        host = bucket
+        port = 0
+        path = "/" + key
     }
 }

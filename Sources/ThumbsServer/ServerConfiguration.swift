@@ -1,3 +1,4 @@
+import RangeFetch
 import Thumbs
 
 /// What `thumbs serve` is told on its command line: where it listens, what it may fetch, how much it may hold and do.
@@ -33,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var storyboardCount = 64
     /// Memory for storyboards' sheets kept, in bytes.
     public var storyboardBytes = 64 << 20
+    /// Where `s3://` URLs under an allowed `s3://bucket/prefix` are read and as whom: by default the AWS tools'
+    /// environment (`AWS_REGION`, `AWS_ENDPOINT_URL`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+    /// `AWS_SESSION_TOKEN`).
+    public var s3 = S3Configuration()
     /// Request headers passed on to origins (lower-case names); none by default.
     public var forwardedHeaders: Set<String> = []
     /// The largest movie index (moov and sample tables) and keyframe bytes one thumbnail may fetch from an origin.

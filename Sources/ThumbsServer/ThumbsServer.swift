@@ -33,7 +33,7 @@ public struct ThumbsServer: Sendable {
         serviceConfiguration.indexCapacity = configuration.indexCapacity
         serviceConfiguration.maximumConcurrentDecodes = configuration.maximumConcurrentDecodes
         service = ThumbnailService(configuration: serviceConfiguration)
-        resolver = InputResolver(allowedOrigins: configuration.allowedOrigins,
+        resolver = InputResolver(allowedOrigins: configuration.allowedOrigins, s3: configuration.s3,
                                  mediaRoot: try configuration.mediaRoot.map { path throws(ServerError) in try MediaRoot(path) },
                                  forwardedHeaders: configuration.forwardedHeaders,
                                  maximumOriginBytes: configuration.maximumOriginBytes,

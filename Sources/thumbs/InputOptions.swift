@@ -5,7 +5,7 @@ import RangeFetch
 
 /// The input options every subcommand shares: a path or URL, request headers and `--stats`.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Path of an MP4 or QuickTime file, or an http(s) URL.")
+    @Argument(help: "Path of an MP4 or QuickTime file, an http(s) URL, or s3://bucket/key (signed from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION; AWS_ENDPOINT_URL for an S3-compatible store).")
     var input: String
 
     @Option(name: .customLong("header"), help: "A request header for URLs, as 'Name: value' (repeatable).")
@@ -33,10 +33,10 @@ struct InputOptions: ParsableArguments {
         return MovieLocator(options: options)
     }
 
-    /// Whether the input is a URL.
+    /// Whether the input is a URL (http, https or s3).
     var isURL: Bool {
         let lowered = input.lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || S3Location.isS3(input)
     }
 
     func validate() throws {
@@ -69,16 +69,17 @@ struct InputOptions: ParsableArguments {
         RangeFetchClient.shared(for: fetchOptions).rangeSupport
     }
 
-    /// The input as a URL fetched with these options, nil for a file.
-    func httpInput() throws -> HTTPInput? {
-        isURL ? try HTTPInput(url: input, options: fetchOptions) : nil
+    /// The input as a URL fetched with these options (an `s3://` one signed from the environment), nil for a file.
+    func remoteInput() throws -> (any MovieInput)? {
+        if S3Location.isS3(input) { return try S3Input(url: input, options: fetchOptions) }
+        return isURL ? try HTTPInput(url: input, options: fetchOptions) : nil
     }
 
     /// Opens the input as a byte source that counts what it reads; `known` (for a URL) starts it from a version
     /// read before, so every request carries If-Range.
     func openSource(known: KnownVersion? = nil) throws -> any ByteSource {
-        if let http = try httpInput() {
-            return CountingByteSource(try http.open(known: known))
+        if let remote = try remoteInput() {
+            return CountingByteSource(try remote.open(known: known))
         }
         return CountingByteSource(try FileByteSource(path: input))
     }

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port).")
     var port: Int = 8080
 
-    @Option(name: .customLong("allow-origin"), help: "An http(s) URL prefix that url= may start with (repeatable).")
+    @Option(name: .customLong("allow-origin"), help: "An http(s) URL prefix, or s3://bucket/ with a key prefix, that url= may start with (repeatable; s3:// objects are read with the AWS_* environment).")
     var allowOrigins: [String] = []
 
     @Option(name: .customLong("signing-key-file"), help: "A file whose bytes are the HMAC-SHA256 key every request's sig= must be made with.")

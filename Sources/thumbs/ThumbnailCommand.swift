@@ -141,7 +141,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
         let cache = source.isURL ? try openedCacheDirectory() : nil
-        let identity = try source.httpInput()?.identity ?? source.input
+        let identity = try source.remoteInput()?.identity ?? source.input
         let kept = cache?.entry(for: identity)
         let originsFile = cache?.directory.appendingPathComponent(Self.originsFileName)
         if let originsFile { source.rangeSupport.learn(contentsOf: originsFile) }

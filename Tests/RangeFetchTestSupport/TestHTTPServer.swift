@@ -78,6 +78,8 @@ public final class TestHTTPServer: Sendable {
     public struct Request: Sendable, Equatable {
         public var method: String
         public var path: String
+        /// The request target exactly as it came on the wire (path and query).
+        public var uri: String
         public var range: String?
         public var ifRange: String?
         public var headers: [String: String]
@@ -271,7 +273,7 @@ final class TestHTTPHandler: ChannelInboundHandler {
         for (name, value) in request.headers { recordedHeaders[name.lowercased()] = value }
         defer {
             state.requests.append(TestHTTPServer.Request(
-                method: request.method.rawValue, path: path, range: request.headers.first(name: "Range"),
+                method: request.method.rawValue, path: path, uri: request.uri, range: request.headers.first(name: "Range"),
                 ifRange: request.headers.first(name: "If-Range"), headers: recordedHeaders,
                 status: Int(plan.status.code), bodyBytes: plan.sendBytes, connection: connection))
         }

@@ -44,10 +44,10 @@ import Testing
     }
 
     @Test func theWholeObjectForSeveralRangesIsReadOnlyAsFarAsTheRangesNearItsStart() {
-        // Two keyframes within 64 KiB of the start and of each other, then one far away.
+        // A keyframe near the start, one 30 KB after it (too many bytes between them to read), one far away.
         let spec = RangeSpec.several([48..<30_000, 60_000..<90_000, 5_000_000..<5_040_000])
         let answer = Self.decide(spec, 200, [("Content-Length", "\(Self.length)")])
-        #expect(answer.action == .prefix(90_000))
+        #expect(answer.action == .prefix(30_000))
         #expect(answer.answersMultipart == false)
         // Keyframes that start far from the start: nothing is read.
         let far = Self.decide(.several([1_000_000..<1_010_000, 2_000_000..<2_010_000]), 200,
@@ -68,6 +68,16 @@ import Testing
         #expect(RangeAnswer.leadingEnd(of: [11..<20], gap: 10) == 0)
         #expect(RangeAnswer.leadingEnd(of: [10..<20, 15..<40], gap: 0) == 0)
         #expect(RangeAnswer.leadingEnd(of: [0..<20, 15..<40, 40..<41], gap: 0) == 41)
+    }
+
+    @Test func leadingEndReadsBytesNotAskedForOnlyWhereTheyAreFew() {
+        // 4 KiB not asked for (before the first range) is always allowed.
+        #expect(RangeAnswer.leadingEnd(of: [4096..<4196], gap: 64 * 1024) == 4196)
+        #expect(RangeAnswer.leadingEnd(of: [4097..<4197], gap: 64 * 1024) == 0)
+        // Past that, a twentieth of the bytes asked for: 10 KB between 200 KB of keyframes, not 20 KB.
+        #expect(RangeAnswer.leadingEnd(of: [0..<100_000, 110_000..<210_000], gap: 64 * 1024) == 210_000)
+        #expect(RangeAnswer.leadingEnd(of: [0..<100_000, 110_000..<210_000, 215_000..<315_000], gap: 64 * 1024) == 315_000)
+        #expect(RangeAnswer.leadingEnd(of: [0..<100_000, 120_000..<130_000], gap: 64 * 1024) == 100_000)
     }
 
     // MARK: several ranges refused (OSS)

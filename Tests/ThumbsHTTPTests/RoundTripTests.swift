@@ -74,6 +74,36 @@ import Thumbs
         }
     }
 
+    /// Origins that refuse suffix ranges, never tell the length (`Content-Range: bytes a-b/*`), both, or ignore Range
+    /// entirely: the picture is the file's, in each layout.
+    @Test(arguments: ["suffixes refused", "length hidden", "both", "range ignored"], ["h264-faststart", "h264-bframes", "fragmented"])
+    func everyKindOfOriginGivesTheFilesPicture(_ kind: String, _ name: String) async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        server.update { faults in
+            faults.refusesSuffixRanges = kind == "suffixes refused" || kind == "both"
+            faults.hidesLength = kind == "length hidden" || kind == "both"
+            faults.ignoresRange = kind == "range ignored"
+        }
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        var locatorOptions = MovieLocator.Options(fragmentReading: .onDemand)
+        locatorOptions.headSize = 16 * 1024    // ends shorter than the fixtures, so the tail matters
+        locatorOptions.tailSize = 16 * 1024
+        let local = try await ThumbnailGenerator(path: Fixtures.path(name), options: options).image(at: .seconds(1.5))
+        try await Self.withFreshClient { client in
+            let source = try HTTPByteSource(url: server.url("/\(name).mp4"), client: client)
+            let remote = try await ThumbnailGenerator(source: source, options: options, locator: MovieLocator(options: locatorOptions))
+                .image(at: .seconds(1.5))
+            #expect(remote.encoded == local.encoded)
+            #expect(remote.actualTime == local.actualTime)
+            if kind == "range ignored" {
+                // The whole file once (kept), and the tail's copy, short enough to be on its way in full, read and dropped.
+                #expect(server.requests.count == 2)
+            }
+        }
+    }
+
     @Test(arguments: ["h264-faststart", "h264-bframes"])
     func anOriginKnownToAnswerMultipartCostsTwoRequests(_ name: String) async throws {
         let server = try await Self.server()

@@ -1,0 +1,48 @@
+import Foundation
+import MP4BoxTestSupport
+import RangeFetchTestSupport
+import Testing
+
+/// `thumbs thumbnail` of objects in an S3-compatible store (moto, which checks every signature): `s3://` URLs signed
+/// from the environment the AWS tools read, and presigned URLs; keys holding a space and a `+`.
+@Suite(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"))
+struct ObjectStoreCommandTests {
+    static let name = "h264-bframes"
+    static let keys = ["movie.mp4", "a b+c.mp4"]
+    static let store: MotoServer? = try? MotoServer(
+        bucket: "media", objects: Dictionary(uniqueKeysWithValues: keys.map { ($0, (try? Fixtures.bytes(name)) ?? []) }),
+        enforcesAuth: true)
+
+    /// The thumbnail of the local fixture, the oracle.
+    static func localThumbnail() throws -> Data {
+        let output = ThumbnailCommandTests.temporaryPath("local.png")
+        let run = try InfoCommandTests.run(["thumbnail", Fixtures.path(name), "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try Data(contentsOf: URL(fileURLWithPath: output))
+    }
+
+    @Test(arguments: keys)
+    func anS3URLGivesTheFilesThumbnail(_ key: String) throws {
+        let store = try #require(Self.store)
+        let output = ThumbnailCommandTests.temporaryPath("s3.png")
+        let run = try InfoCommandTests.run(["thumbnail", "s3://\(store.bucket)/\(key)", "-o", output, "--stats"], environment: [
+            "AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey,
+            "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": store.endpoint,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == (try Self.localThumbnail()))
+        // Neither the secret nor the key ID shows in what the command prints.
+        #expect(!run.stderr.contains(store.secretAccessKey) && !run.stderr.contains(store.accessKeyID))
+    }
+
+    @Test func aWrongSecretIsAnAccessDeniedNamingTheObjectAndNoCredential() throws {
+        let store = try #require(Self.store)
+        let run = try InfoCommandTests.run(["thumbnail", "s3://\(store.bucket)/movie.mp4", "-o", ThumbnailCommandTests.temporaryPath("x.png")],
+                                           environment: ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": "not-the-secret",
+                                                         "AWS_ENDPOINT_URL": store.endpoint])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("access denied (403)"), "\(run.stderr)")
+        #expect(run.stderr.contains("/media/movie.mp4"), "\(run.stderr)")
+        #expect(!run.stderr.contains("not-the-secret") && !run.stderr.contains(store.accessKeyID), "\(run.stderr)")
+    }
+}

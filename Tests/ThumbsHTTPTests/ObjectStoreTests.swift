@@ -1,0 +1,70 @@
+import MP4Box
+import MP4BoxTestSupport
+import RangeFetch
+import RangeFetchTestSupport
+import Storyboards
+import Testing
+import Thumbs
+
+/// Thumbnails and storyboards from a real S3-compatible server (moto, checking every Signature Version 4): the
+/// same picture as from the file, in the round trips and bytes of any other origin.
+@Suite(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), .timeLimit(.minutes(2)))
+struct ObjectStoreTests {
+    static let names = ["h264-faststart", "h264-bframes", "fragmented"]
+    static let store: MotoServer? = try? MotoServer(
+        bucket: "media", objects: Dictionary(uniqueKeysWithValues: names.map { ("\($0) +1.mp4", (try? Fixtures.bytes($0)) ?? []) }),
+        enforcesAuth: true)
+
+    static func input(_ name: String, client: RangeFetchClient) throws -> S3Input {
+        let store = try #require(store)
+        let configuration = S3Configuration(endpoint: store.endpoint,
+                                            credentials: AWSCredentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey))
+        return try S3Input(url: "s3://\(store.bucket)/\(name) +1.mp4", configuration: configuration, client: client)
+    }
+
+    @Test(arguments: names)
+    func aThumbnailFromTheStoreIsTheFilesInTwoRoundTrips(_ name: String) async throws {
+        try await RoundTripTests.withFreshClient { client in
+            var options = ThumbnailOptions()
+            options.maximumSize = PixelSize(width: 160, height: 160)
+            let source = try Self.input(name, client: client).open(known: nil)
+            var locatorOptions = MovieLocator.Options(fragmentReading: .onDemand)
+            locatorOptions.headSize = 16 * 1024    // the fixtures are small: ends that leave the keyframe between them
+            locatorOptions.tailSize = 16 * 1024
+            let remote = try await ThumbnailGenerator(source: source, options: options, locator: MovieLocator(options: locatorOptions))
+                .image(at: .seconds(1.5))
+            let local = try await ThumbnailGenerator(path: Fixtures.path(name), options: options).image(at: .seconds(1.5))
+            #expect(remote.encoded == local.encoded)
+            #expect(remote.actualTime == local.actualTime)
+            let stats = try #require(await source.statistics)
+            #expect(stats.roundTrips <= (name == "fragmented" ? 3 : 2), "\(stats.log)")
+            #expect(stats.log.allSatisfy { $0.status == 206 }, "\(stats.log)")
+        }
+    }
+
+    @Test func aStoryboardFromTheStoreReadsTheIndexAndTheKeyframesAlone() async throws {
+        let name = "h264-bframes"
+        try await RoundTripTests.withFreshClient { client in
+            var options = StoryboardOptions()
+            options.interval = 0.25
+            var locatorOptions = MovieLocator.Options()
+            locatorOptions.headSize = 16 * 1024
+            locatorOptions.tailSize = 16 * 1024
+            let source = try Self.input(name, client: client).open(known: nil)
+            var files: [String: [UInt8]] = [:]
+            let storyboard = try await StoryboardMaker(source: source, options: options, locator: MovieLocator(options: locatorOptions))
+                .make { file, bytes in files[file] = bytes }
+            var expectedFiles: [String: [UInt8]] = [:]
+            _ = try await StoryboardMaker(source: FileByteSource(path: Fixtures.path(name)), options: options,
+                                          locator: MovieLocator(options: locatorOptions))
+                .make { file, bytes in expectedFiles[file] = bytes }
+            #expect(files == expectedFiles)
+            let stats = try #require(await source.statistics)
+            // The ends (16 KiB each), the moov beyond them, and the keyframes used: within 5 % of them, whatever
+            // moto answers several ranges with.
+            let boxes = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name))).topLevelBoxes
+            let index = UInt64(2 * 16 * 1024) + (boxes.first { $0.type == "moov" }?.size ?? 0)
+            #expect(Double(stats.bytes) <= Double(index + storyboard.keyframeBytes) * 1.05, "\(stats.log)")
+        }
+    }
+}
