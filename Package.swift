@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // TLS settings of the HTTP client (certificates trusted besides the system's); AsyncHTTPClient uses it anyway.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The service (ThumbsServer): Hummingbird 2 without its swift-configuration and full-Foundation traits,
         // service lifecycle (graceful shutdown), metrics in the Prometheus format, HMAC-SHA256 for signed URLs.
@@ -47,6 +49,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
 

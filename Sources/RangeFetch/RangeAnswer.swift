@@ -52,6 +52,21 @@ struct RangeAnswer: Equatable {
     ///     coalescing gap): the first farther than this from the start, or from the range before it, ends the read.
     static func decide(_ spec: RangeSpec, status: Int, headers: HTTPHeaders, maximumKeptBodyBytes: UInt64,
                        leadingGap: UInt64) -> RangeAnswer {
+        var answer = decideByStatus(spec, status: status, headers: headers, maximumKeptBodyBytes: maximumKeptBodyBytes,
+                                    leadingGap: leadingGap)
+        if answer.answersMultipart == nil, objectStoreHeaders.contains(where: { headers.contains(name: $0) }) {
+            answer.answersMultipart = false
+        }
+        return answer
+    }
+
+    /// Headers only object stores send, none of which answers several ranges at once: Amazon S3's request ID,
+    /// Google Cloud Storage's object generation, Azure Blob's and Alibaba OSS's request IDs. Any answer with one shows
+    /// an origin to ask one range a request, without a request for several to learn it.
+    static let objectStoreHeaders = ["x-amz-request-id", "x-goog-generation", "x-ms-request-id", "x-oss-request-id"]
+
+    private static func decideByStatus(_ spec: RangeSpec, status: Int, headers: HTTPHeaders, maximumKeptBodyBytes: UInt64,
+                                       leadingGap: UInt64) -> RangeAnswer {
         switch status {
         case 206:
             return partial(spec, headers: headers)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOSSL
 import Synchronization
 
 /// The HTTP client range reads go through, shared by every source with the same timeouts, so connections are reused.
@@ -52,19 +53,27 @@ public final class RangeFetchClient: Sendable {
     /// the others' answers.
     public let rangeSupport = OriginRangeSupport()
 
-    /// A client with its own connection pool (shut it down with `shutdown()`).
-    public convenience init(connectTimeout: Double = 10, readTimeout: Double = 30) {
+    /// A client with its own connection pool (shut it down with `shutdown()`). HTTPS origins may speak HTTP/2 (ALPN):
+    /// requests to one then go as streams of one connection. `trustedCertificates` are paths of PEM files of
+    /// certificates trusted besides the system's (a private certificate authority, a test server's own).
+    public convenience init(connectTimeout: Double = 10, readTimeout: Double = 30, trustedCertificates: [String] = []) {
         self.init(timeouts: Timeouts(connectMilliseconds: Self.milliseconds(connectTimeout),
-                                     readMilliseconds: Self.milliseconds(readTimeout)))
+                                     readMilliseconds: Self.milliseconds(readTimeout)),
+                  trustedCertificates: trustedCertificates)
     }
 
-    private init(timeouts: Timeouts) {
+    private init(timeouts: Timeouts, trustedCertificates: [String] = []) {
         let counter = ConnectionCounter()
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .milliseconds(timeouts.connectMilliseconds), read: .milliseconds(timeouts.readMilliseconds)))
         configuration.decompression = .disabled
         configuration.httpVersion = .automatic
+        if !trustedCertificates.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = trustedCertificates.map { .file($0) }
+            configuration.tlsConfiguration = tls
+        }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration,
                                 backgroundActivityLogger: counter.logger())
         httpClient = client

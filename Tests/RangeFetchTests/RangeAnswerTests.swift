@@ -80,6 +80,16 @@ import Testing
         #expect(RangeAnswer.leadingEnd(of: [0..<100_000, 120_000..<130_000], gap: 64 * 1024) == 100_000)
     }
 
+    @Test(arguments: RangeAnswer.objectStoreHeaders)
+    func anObjectStoresOwnHeaderShowsOneRangeAtATime(_ header: String) {
+        let answer = Self.decide(.bounded(0..<81920), 206, [("Content-Range", "bytes 0-81919/\(Self.length)"), (header, "x")])
+        #expect(answer.answersMultipart == false)
+        // A multipart answer still says what it says.
+        let parts = Self.decide(Self.ends, 206, [("Content-Type", "multipart/byteranges; boundary=b"), (header, "x")])
+        #expect(parts.answersMultipart == true)
+        #expect(Self.decide(.bounded(0..<81920), 206, [("Content-Range", "bytes 0-81919/\(Self.length)")]).answersMultipart == nil)
+    }
+
     // MARK: several ranges refused (OSS)
 
     @Test func severalRangesRefusedAreAskedForSeparately() {
