@@ -25,7 +25,7 @@ extension HTTPByteSource {
     /// the transfer here.
     func tally(_ buffer: ByteBuffer, range: Range<UInt64>?, record: RequestRecord) async throws {
         record.entry.bytes += UInt64(buffer.readableBytes)
-        try await ledger.receive(buffer.readableBytes, url: url, range: range)
+        try ledger.receive(buffer.readableBytes, url: url, range: range)
     }
 
     /// Reads a body that is the whole resource (a server that ignores Range sent it) from its start: to its end, to

@@ -12,28 +12,28 @@ extension HTTPByteSource {
     /// the length; a server that ignores Range sends the whole resource, kept when short enough.
     public func readEnds(head: UInt64, tail: UInt64) async throws -> FileEnds {
         let head = min(head, .maximumFileOffset)
-        if let body = await ledger.wholeBody {
+        if let body = ledger.wholeBody {
             return Self.ends(head: head, tail: tail, of: body)
         }
-        let known = await ledger.length
+        let known = ledger.length
         if tail == 0 || known.map({ $0 <= head.saturatingAdd(tail) }) == true {
             let bytes = try await read(0..<(known ?? head))
-            let length = await ledger.length ?? (UInt64(bytes.count) < head ? UInt64(bytes.count) : nil)
+            let length = ledger.length ?? (UInt64(bytes.count) < head ? UInt64(bytes.count) : nil)
             return FileEnds(head: bytes, tail: [], tailOffset: UInt64(bytes.count), length: length)
         }
         guard head > 0 else {
             let last = try await readSuffix(tail)
             return FileEnds(head: [], tail: last.bytes, tailOffset: last.offset, length: last.offset + UInt64(last.bytes.count))
         }
-        guard await originAnswer() == .multipart else {
+        guard originAnswer() == .multipart else {
             return try await readEndsSeparately(head: head, tail: tail, known: known)
         }
         let fetched = try await withRetries(range: 0..<head) { try await self.fetch(.ends(head: head, tail: tail, length: known), attempt: $0) }
-        if let body = await ledger.wholeBody {
+        if let body = ledger.wholeBody {
             return Self.ends(head: head, tail: tail, of: body)
         }
         if fetched.separately && fetched.bytes.isEmpty {
-            return try await readEndsSeparately(head: head, tail: tail, known: await ledger.length)
+            return try await readEndsSeparately(head: head, tail: tail, known: ledger.length)
         }
         return try await completing(head: fetched.bytes, tail: fetched.tail, wanted: tail)
     }
@@ -46,13 +46,13 @@ extension HTTPByteSource {
             let first = try await withRetries(range: 0..<head) { try await self.fetch(.bounded(0..<head), attempt: $0) }
             return (first, try await last)
         }
-        if let body = await ledger.wholeBody {
+        if let body = ledger.wholeBody {
             return Self.ends(head: head, tail: tail, of: body)
         }
         if UInt64(first.bytes.count) < head {
             // The whole resource is in the head.
             let length = UInt64(first.bytes.count)
-            return FileEnds(head: first.bytes, tail: [], tailOffset: length, length: await ledger.length ?? length)
+            return FileEnds(head: first.bytes, tail: [], tailOffset: length, length: ledger.length ?? length)
         }
         return try await completing(head: first.bytes, tail: ending.separately ? nil : (ending.bytes, ending.offset),
                                     wanted: tail)
@@ -61,7 +61,7 @@ extension HTTPByteSource {
     /// The ends from the head and the tail fetched, the tail asked for now when it did not come and the length is
     /// known. A suffix's answer ends at the resource's end, so it shows the length where no header told it.
     private func completing(head: [UInt8], tail: (bytes: [UInt8], offset: UInt64)?, wanted: UInt64) async throws -> FileEnds {
-        var length = await ledger.length
+        var length = ledger.length
         if let tail {
             if length == nil, !tail.bytes.isEmpty { length = tail.offset + UInt64(tail.bytes.count) }
             return FileEnds(head: head, tail: tail.bytes, tailOffset: tail.offset, length: length)
@@ -97,7 +97,7 @@ extension HTTPByteSource {
         let range = spec.range
         // The parts' bytes and, for each, a few hundred bytes of boundary and headers.
         let maximum = head.saturatingAdd(tail).saturatingAdd(16 * 1024)
-        try await ledger.checkBytes(url: url, range: range, adding: head.saturatingAdd(tail))
+        try ledger.checkBytes(url: url, range: range, adding: head.saturatingAdd(tail))
         let body = try await collect(response.body, skip: 0, take: Int(min(maximum, UInt64(Int.max))), exact: true,
                                      range: range, record: record, allowsShorter: true)
         let parts: [MultipartByteRanges.Part]

@@ -22,7 +22,7 @@ extension HTTPByteSource {
     /// as far as the ranges near its start), one request a range, at most `maximumConcurrentRequests` at once.
     public func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] {
         var results = [[UInt8]?](repeating: nil, count: ranges.count)
-        let length = await ledger.length
+        let length = ledger.length
         var wanted: [(index: Int, range: Range<UInt64>)] = []
         for (index, range) in ranges.enumerated() {
             let end = min(range.upperBound, length ?? .maximumFileOffset, .maximumFileOffset)
@@ -32,11 +32,11 @@ extension HTTPByteSource {
         var batches = stride(from: 0, to: wanted.count, by: Self.maximumRangesPerRequest).map {
             Array(wanted[$0..<min($0 + Self.maximumRangesPerRequest, wanted.count)])
         }
-        if wanted.count > 1, apart, await ledger.wholeBody == nil, await originAnswer() == nil, wanted.count >= Self.rangesWorthAsking {
+        if wanted.count > 1, apart, ledger.wholeBody == nil, originAnswer() == nil, wanted.count >= Self.rangesWorthAsking {
             // Ask the first batch together, to learn how the origin answers; the rest as that shows.
             for (index, bytes) in try await readTogether(batches.removeFirst()) { results[index] = bytes }
         }
-        if wanted.count > 1, apart, await ledger.wholeBody == nil, await originAnswer() == .multipart {
+        if wanted.count > 1, apart, ledger.wholeBody == nil, originAnswer() == .multipart {
             let answered = try await sideBySide { try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
                 for batch in batches {
                     group.addTask { try await self.readTogether(batch) }
@@ -68,8 +68,8 @@ extension HTTPByteSource {
     }
 
     /// How the origin the requests now go to (after redirects) answers several ranges, if it has been asked.
-    func originAnswer() async -> OriginRangeSupport.Answer? {
-        client.rangeSupport.answer(for: await ledger.redirectedURL ?? url)
+    func originAnswer() -> OriginRangeSupport.Answer? {
+        client.rangeSupport.answer(for: ledger.redirectedURL ?? url)
     }
 
     /// The ranges of `batch` one request brought (by their index in the caller's list): all of them from a
@@ -77,7 +77,7 @@ extension HTTPByteSource {
     private func readTogether(_ batch: [(index: Int, range: Range<UInt64>)]) async throws -> [(Int, [UInt8])] {
         let spec = RangeSpec.several(batch.map(\.range))
         let fetched = try await withRetries(range: spec.range) { try await self.fetch(spec, attempt: $0) }
-        if let body = await ledger.wholeBody {
+        if let body = ledger.wholeBody {
             return batch.map { ($0.index, Self.bytes($0.range, of: body)) }
         }
         let parts = fetched.parts.isEmpty ? [(offset: fetched.offset, bytes: fetched.bytes)] : fetched.parts
@@ -104,7 +104,7 @@ extension HTTPByteSource {
         let asked = ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         // The parts' bytes and, for each, a few hundred bytes of boundary and headers.
         let maximum = asked.saturatingAdd(16 * 1024).saturatingAdd(UInt64(ranges.count) * 512)
-        try await ledger.checkBytes(url: url, range: range, adding: asked)
+        try ledger.checkBytes(url: url, range: range, adding: asked)
         let body = try await collect(response.body, skip: 0, take: Int(min(maximum, UInt64(Int.max))), exact: true,
                                      range: range, record: record, allowsShorter: true)
         let parts: [MultipartByteRanges.Part]

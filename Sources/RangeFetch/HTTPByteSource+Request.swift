@@ -31,7 +31,7 @@ extension HTTPByteSource {
             } catch let retryable as Retryable {
                 guard attempt <= options.maximumRetries else { throw retryable.final }
                 try Task.checkCancellation()
-                await ledger.noteRetry()
+                ledger.noteRetry()
                 let delay = options.retryBackoff * Double(1 << min(attempt - 1, 10))
                 try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             }
@@ -40,26 +40,26 @@ extension HTTPByteSource {
 
     /// Runs `body`, whose requests go side by side: they count as one round trip.
     func sideBySide<Result>(_ body: () async throws -> Result) async throws -> Result {
-        await ledger.beginSideBySide()
+        ledger.beginSideBySide()
         do {
             let result = try await body()
-            await ledger.endSideBySide()
+            ledger.endSideBySide()
             return result
         } catch {
-            await ledger.endSideBySide()
+            ledger.endSideBySide()
             throw error
         }
     }
 
     func fetch(_ spec: RangeSpec, attempt: Int) async throws -> Fetched {
-        let started = try await ledger.begin(url: url, range: spec.range)
+        let started = try ledger.begin(url: url, range: spec.range)
         let record = RequestRecord(spec: spec, attempt: attempt)
         do {
             let result = try await perform(spec, record: record)
-            await ledger.end(record.entry, started: started, firstByte: record.firstByte)
+            ledger.end(record.entry, started: started, firstByte: record.firstByte)
             return result
         } catch {
-            await ledger.end(record.entry, started: started, firstByte: record.firstByte)
+            ledger.end(record.entry, started: started, firstByte: record.firstByte)
             throw error
         }
     }
@@ -68,7 +68,7 @@ extension HTTPByteSource {
     /// noting what happened in `record` and what the origin showed in the client's `rangeSupport`.
     private func perform(_ spec: RangeSpec, record: RequestRecord) async throws -> Fetched {
         let range = spec.range
-        var target = await ledger.redirectedURL ?? url
+        var target = ledger.redirectedURL ?? url
         var redirects = 0
         var response: HTTPClientResponse
         var answer: RangeAnswer
@@ -91,7 +91,7 @@ extension HTTPByteSource {
             }
             target = next
         }
-        if redirects > 0 { await ledger.noteRedirect(to: target) }
+        if redirects > 0 { ledger.noteRedirect(to: target) }
         client.connections.noteResponse()
         record.firstByte = ContinuousClock.now
         let status = Int(response.status.code)
@@ -99,7 +99,7 @@ extension HTTPByteSource {
         if let multipart = answer.answersMultipart {
             client.rangeSupport.remember(multipart ? .multipart : .oneRangeAtATime, for: target)
         }
-        if answer.ignoredRange { await ledger.noteIgnoredRange() }
+        if answer.ignoredRange { ledger.noteIgnoredRange() }
         let seen = Validator(etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
         switch answer.action {
         case .parts(let boundary):
@@ -110,7 +110,7 @@ extension HTTPByteSource {
         case .range(let contentRange):
             try await checkChange(validator: seen, length: contentRange.completeLength, range: range, status: status)
             let expected = contentRange.range.count
-            try await ledger.checkBytes(url: url, range: range, adding: UInt64(expected))
+            try ledger.checkBytes(url: url, range: range, adding: UInt64(expected))
             let bytes = try await collect(response.body, skip: 0, take: expected, exact: true, range: range, record: record)
             return Fetched(bytes: bytes, offset: contentRange.first)
         case .keepWhole:
@@ -168,7 +168,7 @@ extension HTTPByteSource {
             if announced == nil {
                 try await checkChange(validator: seen, length: UInt64(body.count), range: range, status: 200)
             }
-            await ledger.keep(wholeBody: body)
+            ledger.keep(wholeBody: body)
         }
         if case .suffix(let count) = spec { return Self.suffix(count, of: body) }
         if case .tailBesideHead(let count) = spec { return Self.suffix(count, of: body) }
@@ -179,7 +179,7 @@ extension HTTPByteSource {
     /// The bytes of `asked` from a whole resource too long to keep: those before it are read and dropped.
     private func readWindow(_ asked: Range<UInt64>, of response: HTTPClientResponse, announced: UInt64?,
                             record: RequestRecord) async throws -> Fetched {
-        try await ledger.checkBytes(url: url, range: asked, adding: UInt64(asked.count))
+        try ledger.checkBytes(url: url, range: asked, adding: UInt64(asked.count))
         let bytes = try await collect(response.body, skip: asked.lowerBound, take: asked.count, exact: false,
                                       range: asked, record: record)
         try checkComplete(bytes.count, from: asked.lowerBound, to: asked.upperBound, announced: announced, range: asked)
@@ -190,7 +190,7 @@ extension HTTPByteSource {
     private func readPrefix(_ end: UInt64, of response: HTTPClientResponse, announced: UInt64?,
                             record: RequestRecord) async throws -> Fetched {
         guard end > 0 else { return Fetched(bytes: [], offset: 0, separately: true) }
-        try await ledger.checkBytes(url: url, range: 0..<end, adding: end)
+        try ledger.checkBytes(url: url, range: 0..<end, adding: end)
         let bytes = try await collect(response.body, skip: 0, take: Int(end), exact: false, range: 0..<end, record: record)
         try checkComplete(bytes.count, from: 0, to: end, announced: announced, range: 0..<end)
         return Fetched(bytes: bytes, offset: 0, separately: true)
@@ -217,7 +217,7 @@ extension HTTPByteSource {
             throw final
         }
         if announced == nil { try await checkChange(validator: seen, length: total, range: nil, status: 200) }
-        await ledger.learn(length: total)
+        ledger.learn(length: total)
         return Fetched(bytes: bytes, offset: total - UInt64(bytes.count))
     }
 }

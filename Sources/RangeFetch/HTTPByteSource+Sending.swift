@@ -13,7 +13,7 @@ extension HTTPByteSource {
         request.method = .GET
         request.headers.add(name: "Range", value: spec.header)
         request.headers.add(name: "Accept-Encoding", value: "identity")
-        if let ifRange = await ledger.validator?.ifRangeValue {
+        if let ifRange = ledger.validator?.ifRangeValue {
             request.headers.add(name: "If-Range", value: ifRange)
         }
         let sameOrigin = OriginRangeSupport.origin(of: target) == OriginRangeSupport.origin(of: url)
@@ -25,7 +25,7 @@ extension HTTPByteSource {
         }
         // The client's read timeout bounds each wait for the connection; the deadline, if any, bounds the head.
         // Without one, an hour stands for "no deadline" (AsyncHTTPClient needs one; reads time out long before).
-        let seconds = await ledger.secondsLeft() ?? 3600
+        let seconds = ledger.secondsLeft() ?? 3600
         do {
             return try await client.transport.execute(request, timeout: .milliseconds(Int64(seconds * 1000)))
         } catch {
@@ -51,14 +51,14 @@ extension HTTPByteSource {
 
     /// Throws `resourceChanged` (or adopts the new version, by policy) when a response shows another version.
     func checkChange(validator seen: Validator?, length: UInt64?, range: Range<UInt64>?, status: Int) async throws {
-        guard await ledger.observe(validator: seen, length: length) else { return }
+        guard ledger.observe(validator: seen, length: length) else { return }
         switch options.changePolicy {
         case .fail:
-            let was = await ledger.validator?.description ?? "-"
+            let was = ledger.validator?.description ?? "-"
             throw FetchError(.resourceChanged, url: url, range: range, status: status,
                              "the resource changed (validator \(was) became \(seen?.description ?? "-"))")
         case .restart:
-            await ledger.adopt(validator: seen, length: length)
+            ledger.adopt(validator: seen, length: length)
         }
     }
 

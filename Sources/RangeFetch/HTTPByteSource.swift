@@ -50,7 +50,7 @@ public final class HTTPByteSource: ByteSource {
                       validator: known?.version.flatMap { Validator(headerLines: $0) })
     }
 
-    public var knownLength: UInt64? { get async { await ledger.length } }
+    public var knownLength: UInt64? { get async { ledger.length } }
 
     public var inputName: String? { url }
 
@@ -60,7 +60,7 @@ public final class HTTPByteSource: ByteSource {
     /// What fetching has cost so far: every request, retry and body byte received.
     public var statistics: FetchStats? {
         get async {
-            var stats = await ledger.stats
+            var stats = ledger.stats
             if let now = client.connectionsOpened, let start = connectionsAtStart {
                 stats.connectionsOpened = now - start
             } else {
@@ -71,14 +71,14 @@ public final class HTTPByteSource: ByteSource {
     }
 
     /// The validator (ETag, Last-Modified) of the resource, once a response has given one.
-    public var validator: Validator? { get async { await ledger.validator } }
+    public var validator: Validator? { get async { ledger.validator } }
 
     /// The validator and length, once a response has given a validator: its header lines
     /// (`Validator.headerLines`) and `Length: <bytes or ?>`. `init(url:options:client:known:)` reads it back.
     public var version: String? {
         get async {
-            guard let validator = await ledger.validator else { return nil }
-            return validator.headerLines + "\nLength: \(await ledger.length.map(String.init) ?? "?")"
+            guard let validator = ledger.validator else { return nil }
+            return validator.headerLines + "\nLength: \(ledger.length.map(String.init) ?? "?")"
         }
     }
 
@@ -86,12 +86,12 @@ public final class HTTPByteSource: ByteSource {
         // No file has bytes past the largest file offset; clamping there keeps every count an Int.
         guard range.lowerBound < .maximumFileOffset else { return [] }
         var range = range.lowerBound..<min(range.upperBound, .maximumFileOffset)
-        if let length = await ledger.length {
+        if let length = ledger.length {
             if range.lowerBound >= length { return [] }
             range = range.lowerBound..<min(range.upperBound, length)
         }
         if range.isEmpty { return [] }
-        if let body = await ledger.wholeBody {
+        if let body = ledger.wholeBody {
             return Self.bytes(range, of: body)
         }
         return try await withRetries(range: range) { try await self.fetch(.bounded(range), attempt: $0) }.bytes
@@ -101,14 +101,14 @@ public final class HTTPByteSource: ByteSource {
         // With the restart policy the resource may change under the read: then the suffix is the new version's,
         // asked for once more; a resource that changes again is refused.
         var changes = 0
-        if let body = await ledger.wholeBody {
+        if let body = ledger.wholeBody {
             let tail = Self.suffix(count, of: body)
             return (tail.bytes, tail.offset)
         }
-        while let length = await ledger.length {
+        while let length = ledger.length {
             let start = length - min(length, count)
             let bytes = try await read(start..<length)
-            if await ledger.length == length { return (bytes, start) }
+            if ledger.length == length { return (bytes, start) }
             changes += 1
             if changes > 1 {
                 throw FetchError(.resourceChanged, url: url, range: start..<length, "the resource changed twice while its end was read")
