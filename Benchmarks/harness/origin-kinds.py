@@ -116,8 +116,13 @@ def main():
 def report(row):
     print(f"{row['kind']:10} {row['product']:10} {row['medium']:28} {row['tool']:18} req={row['requests']:>4} "
           f"conn={row['connections']:>3} trips={row.get('roundTrips', '-')!s:>3} bytes={row['bytes']:>11,.0f} "
-          f"x{row['bytes'] / row['bound']:.2f} wall={row['wallMs']:8.1f} ms"
+          f"x{ratio(row)} wall={row['wallMs']:8.1f} ms"
           + (f"  FAILED {row['failures']}/{row['runs']}: {row.get('error', '')}" if row["failures"] else ""), flush=True)
+
+
+def ratio(row):
+    """The bytes over the bound, or `?` when the bound is not known (locating the index failed)."""
+    return f"{row['bytes'] / row['bound']:.2f}" if row["bound"] else "?"
 
 
 def cell(row):
@@ -125,8 +130,8 @@ def cell(row):
         return ""
     if row["failures"] == row["runs"]:
         return "failed"
-    trips = f"{row['roundTrips']:g} / " if "roundTrips" in row else ""
-    return (f"{trips}{row['requests']:g} / {run.fmt_bytes(row['bytes'])} (x{row['bytes'] / row['bound']:.2f}) / "
+    trips = f"{row['roundTrips']:g}" if "roundTrips" in row else "-"
+    return (f"{trips} / {row['requests']:g} / {run.fmt_bytes(row['bytes'])} (x{ratio(row)}) / "
             f"{row['wallMs']:.0f} ms")
 
 

@@ -65,10 +65,17 @@ public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConv
     /// The code is `resourceChanged`.
     public var isResourceChanged: Bool { code == .resourceChanged }
 
-    /// Where (the URL and the byte range), then what.
+    /// Where (the URL without its query, which may hold a presigned URL's credential and signature, and the byte
+    /// range), then what.
     public var description: String {
         let bytes = range.map { ", bytes \(ByteRange.text($0))" } ?? ""
-        return "\(url)\(bytes): \(detail)"
+        return "\(Self.withoutQuery(url))\(bytes): \(detail)"
+    }
+
+    /// `url` with its query (and fragment) replaced by `?…` when it has one.
+    static func withoutQuery(_ url: String) -> String {
+        guard let mark = url.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return url }
+        return url[..<mark] + "?…"
     }
 
     /// The description, for `localizedDescription`.

@@ -22,7 +22,17 @@ extension ExitCode {
 /// else the input, then the error.
 func errorMessage(_ error: any Error, about input: String) -> String {
     let text = String(describing: error)
-    return "thumbs: " + (text.hasPrefix(input) ? text : "\(input): \(text)")
+    let shown = displayedInput(input)
+    return "thumbs: " + (text.hasPrefix(shown) ? text : "\(shown): \(text)")
+}
+
+/// The input as messages name it: a URL without its query (a presigned URL's credential and signature), as
+/// `FetchError` names it.
+func displayedInput(_ input: String) -> String {
+    let lowered = input.lowercased()
+    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
+          let mark = input.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return input }
+    return input[..<mark] + "?…"
 }
 
 /// Why a Foundation file operation failed: the system's words for the errno it wraps ("Not a directory", "Permission

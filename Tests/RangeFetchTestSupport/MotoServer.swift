@@ -31,17 +31,57 @@ public final class MotoServer: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: environment.appendingPathComponent("bin/moto_server").path)
     }
 
+    /// The bucket every moto of `open` and `guarded` holds.
+    public static let bucket = "media"
+
+    /// What that bucket holds: key, and the fixture (in `Fixtures/`) it holds, keys with a space and a `+` among them.
+    public static let catalogue: [String: String] = [
+        "movie.mp4": "h264-bframes.mp4", "a b+c.mp4": "h264-bframes.mp4",
+        "h264-faststart +1.mp4": "h264-faststart.mp4", "h264-bframes +1.mp4": "h264-bframes.mp4",
+        "fragmented +1.mp4": "fragmented.mp4",
+        "videos/a b+c.mp4": "h264-faststart.mp4", "private/a.mp4": "h264-faststart.mp4",
+    ]
+
+    /// One moto for the whole test run that accepts any request (presigned URLs: it does not check their query's
+    /// signature, only finds the key), holding `catalogue`; nil when moto is not installed.
+    public static let open = Task { try await start(bucket: bucket, objects: try catalogueBytes(), enforcesAuth: false) }
+
+    /// One moto for the whole test run that checks every request's Signature Version 4 against its user's key,
+    /// holding `catalogue`; nil when moto is not installed. (Each moto and its boto3 set-up take a core for seconds:
+    /// the test targets share these two rather than start their own.)
+    public static let guarded = Task { try await start(bucket: bucket, objects: try catalogueBytes(), enforcesAuth: true) }
+
+    static func catalogueBytes() throws -> [String: [UInt8]] {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures").standardized
+        return try catalogue.mapValues { [UInt8](try Data(contentsOf: fixtures.appendingPathComponent($0))) }
+    }
+
+    /// `init(bucket:objects:enforcesAuth:)` on a thread of its own: starting moto and filling it takes seconds of
+    /// waiting for processes, which must not hold one of the few threads Swift concurrency runs tests on (the HTTP
+    /// tests' bodies would wait for a thread past their read timeout).
+    public static func start(bucket: String, objects: [String: [UInt8]], enforcesAuth: Bool) async throws -> MotoServer? {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try MotoServer(bucket: bucket, objects: objects, enforcesAuth: enforcesAuth) })
+            }
+        }
+    }
+
     /// Starts moto and puts `objects` (key to bytes) in `bucket`; with `enforcesAuth`, every request after that must
     /// be signed with the user's key (moto checks Signature Version 4 in the Authorization header). Nil when moto
-    /// is not installed.
+    /// is not installed. It waits for processes: call it through `start(bucket:objects:enforcesAuth:)` from tests.
     public init?(bucket: String, objects: [String: [UInt8]], enforcesAuth: Bool) throws {
         guard Self.isInstalled else { return nil }
         let port = try Nginx.freePort()
         endpoint = "http://127.0.0.1:\(port)"
         self.bucket = bucket
+        // A shell runs moto and stops it when the test process is gone: static instances are never deinitialised,
+        // so nothing else would stop it when the tests end (as `Nginx` does).
         process = Process()
-        process.executableURL = Self.environment.appendingPathComponent("bin/moto_server")
-        process.arguments = ["-H", "127.0.0.1", "-p", "\(port)"]
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$0\" -H 127.0.0.1 -p \"$1\" & n=$!; "
+                             + "while kill -0 \"$2\" 2>/dev/null && kill -0 $n 2>/dev/null; do sleep 0.5; done; kill -9 $n 2>/dev/null; wait $n",
+                             Self.environment.appendingPathComponent("bin/moto_server").path, String(port), String(getpid())]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -51,7 +91,7 @@ public final class MotoServer: @unchecked Sendable {
             if !started { usleep(50_000) }
         }
         guard started else {
-            process.terminate()
+            Self.stop(process)
             throw MotoError("moto_server did not listen on \(port) within 15 s")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString)")
@@ -82,7 +122,7 @@ public final class MotoServer: @unchecked Sendable {
             var presigned: [String: String]
         }
         guard setup.terminationStatus == 0, let values = try? JSONDecoder().decode(Printed.self, from: printed) else {
-            process.terminate()
+            Self.stop(process)
             throw MotoError("moto-setup.py failed: \(String(decoding: complaint, as: UTF8.self))")
         }
         accessKeyID = values.accessKeyID
@@ -91,6 +131,15 @@ public final class MotoServer: @unchecked Sendable {
     }
 
     deinit {
+        Self.stop(process)
+    }
+
+    /// Stops the shell and the moto it started, outright: the test process may block SIGTERM, and moto inherits the mask.
+    private static func stop(_ process: Process) {
+        let shell = process.processIdentifier
+        if let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8) {
+            for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGKILL) }
+        }
         process.terminate()
         process.waitUntilExit()
     }

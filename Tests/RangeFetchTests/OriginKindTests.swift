@@ -13,7 +13,7 @@ import Testing
     static func withSource(_ faults: TestHTTPServer.Faults = .init(),
                            _ body: (HTTPByteSource, TestHTTPServer) async throws -> Void) async throws {
         try await TestHTTPServer.serving(["/f.bin": file], faults: faults) { server in
-            let client = RangeFetchClient(readTimeout: 10)
+            let client = RangeFetchClient()
             do {
                 try await body(try HTTPByteSource(url: server.url("/f.bin"), options: HTTPByteSourceTests.fastOptions(),
                                                   client: client), server)

@@ -110,23 +110,19 @@ import Testing
     static let movie = (try? Fixtures.bytes("h264-bframes")) ?? []
     static let keys = ["movie.mp4", "a b+c.mp4"]
 
-    /// moto accepting any request: presigned URLs (it does not check their query's signature, only finds the key).
-    static let openStore: MotoServer? = try? MotoServer(bucket: "media", objects: Dictionary(uniqueKeysWithValues: keys.map { ($0, movie) }),
-                                                        enforcesAuth: false)
-    /// moto checking every request's Signature Version 4 against its user's key.
-    static let guardedStore: MotoServer? = try? MotoServer(bucket: "media", objects: Dictionary(uniqueKeysWithValues: keys.map { ($0, movie) }),
-                                                           enforcesAuth: true)
-
-    @Test func motoIsAvailable() throws {
+    @Test func motoIsAvailable() async throws {
         if !MotoServer.isInstalled {
             print("SKIPPED: moto is not installed; scripts/install-deps.sh installs it into .build/moto-venv")
+            return
         }
-        #expect(!MotoServer.isInstalled || (Self.openStore != nil && Self.guardedStore != nil), "moto is installed but did not start")
+        let open = try await MotoServer.open.value
+        let guarded = try await MotoServer.guarded.value
+        #expect(open != nil && guarded != nil, "moto is installed but did not start")
     }
 
     @Test(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), arguments: keys)
     func aPresignedURLIsReadUntouched(_ key: String) async throws {
-        let store = try #require(Self.openStore)
+        let store = try #require(try await MotoServer.open.value)
         let url = try #require(store.presigned[key])
         #expect(url.contains("X-Amz-Signature="))
         let source = try HTTPByteSource(url: url, options: HTTPByteSourceTests.fastOptions())
@@ -136,9 +132,16 @@ import Testing
         #expect(try await source.read(40_000..<40_100) == Array(Self.movie[40_000..<40_100]))
     }
 
+    @Test func aPresignedURLsCredentialNeverShowsInAnError() {
+        let url = "https://media.s3.amazonaws.com/a.mp4?X-Amz-Credential=AKIDEXAMPLE%2F20261126&X-Amz-Security-Token=secret-token&X-Amz-Signature=abc"
+        let error = FetchError(.forbidden, url: url, range: 0..<100, status: 403, "access denied (403)")
+        #expect(error.description == "https://media.s3.amazonaws.com/a.mp4?…, bytes 0-99: access denied (403)")
+        #expect(error.url == url)    // the field keeps it, for the caller's own use
+    }
+
     @Test(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), arguments: keys)
     func anS3URLIsSignedAndRead(_ key: String) async throws {
-        let store = try #require(Self.guardedStore)
+        let store = try #require(try await MotoServer.guarded.value)
         let configuration = S3Configuration(endpoint: store.endpoint,
                                             credentials: AWSCredentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey))
         let input = try S3Input(url: "s3://\(store.bucket)/\(key)", configuration: configuration, options: HTTPByteSourceTests.fastOptions())
@@ -151,7 +154,7 @@ import Testing
 
     @Test(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"))
     func aWrongSecretIsForbiddenAndNeverShown() async throws {
-        let store = try #require(Self.guardedStore)
+        let store = try #require(try await MotoServer.guarded.value)
         let configuration = S3Configuration(endpoint: store.endpoint,
                                             credentials: AWSCredentials(accessKeyID: store.accessKeyID, secretAccessKey: "not-the-secret"))
         let source = try S3Input(url: "s3://\(store.bucket)/movie.mp4", configuration: configuration,

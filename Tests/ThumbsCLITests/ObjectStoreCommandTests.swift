@@ -9,10 +9,6 @@ import Testing
 struct ObjectStoreCommandTests {
     static let name = "h264-bframes"
     static let keys = ["movie.mp4", "a b+c.mp4"]
-    static let store: MotoServer? = try? MotoServer(
-        bucket: "media", objects: Dictionary(uniqueKeysWithValues: keys.map { ($0, (try? Fixtures.bytes(name)) ?? []) }),
-        enforcesAuth: true)
-
     /// The thumbnail of the local fixture, the oracle.
     static func localThumbnail() throws -> Data {
         let output = ThumbnailCommandTests.temporaryPath("local.png")
@@ -22,8 +18,8 @@ struct ObjectStoreCommandTests {
     }
 
     @Test(arguments: keys)
-    func anS3URLGivesTheFilesThumbnail(_ key: String) throws {
-        let store = try #require(Self.store)
+    func anS3URLGivesTheFilesThumbnail(_ key: String) async throws {
+        let store = try #require(try await MotoServer.guarded.value)
         let output = ThumbnailCommandTests.temporaryPath("s3.png")
         let run = try InfoCommandTests.run(["thumbnail", "s3://\(store.bucket)/\(key)", "-o", output, "--stats"], environment: [
             "AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": store.secretAccessKey,
@@ -35,8 +31,8 @@ struct ObjectStoreCommandTests {
         #expect(!run.stderr.contains(store.secretAccessKey) && !run.stderr.contains(store.accessKeyID))
     }
 
-    @Test func aWrongSecretIsAnAccessDeniedNamingTheObjectAndNoCredential() throws {
-        let store = try #require(Self.store)
+    @Test func aWrongSecretIsAnAccessDeniedNamingTheObjectAndNoCredential() async throws {
+        let store = try #require(try await MotoServer.guarded.value)
         let run = try InfoCommandTests.run(["thumbnail", "s3://\(store.bucket)/movie.mp4", "-o", ThumbnailCommandTests.temporaryPath("x.png")],
                                            environment: ["AWS_ACCESS_KEY_ID": store.accessKeyID, "AWS_SECRET_ACCESS_KEY": "not-the-secret",
                                                          "AWS_ENDPOINT_URL": store.endpoint])

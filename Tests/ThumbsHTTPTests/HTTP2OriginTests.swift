@@ -17,7 +17,7 @@ import Thumbs
     func aThumbnailOverHTTP2IsTheFilesWithTheEndsAsStreamsOfOneConnection(_ name: String) async throws {
         let nginx = try #require(Self.nginx, "nginx did not start with TLS")
         let target = "/" + Fixtures.fileName(name) + "?case=" + UUID().uuidString
-        let client = RangeFetchClient(readTimeout: 10, trustedCertificates: [nginx.certificatePath])
+        let client = RangeFetchClient(trustedCertificates: [nginx.certificatePath])
         do {
             var options = ThumbnailOptions()
             options.maximumSize = PixelSize(width: 160, height: 160)

@@ -11,12 +11,8 @@ import Thumbs
 @Suite(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), .timeLimit(.minutes(2)))
 struct ObjectStoreTests {
     static let names = ["h264-faststart", "h264-bframes", "fragmented"]
-    static let store: MotoServer? = try? MotoServer(
-        bucket: "media", objects: Dictionary(uniqueKeysWithValues: names.map { ("\($0) +1.mp4", (try? Fixtures.bytes($0)) ?? []) }),
-        enforcesAuth: true)
-
-    static func input(_ name: String, client: RangeFetchClient) throws -> S3Input {
-        let store = try #require(store)
+    static func input(_ name: String, client: RangeFetchClient) async throws -> S3Input {
+        let store = try #require(try await MotoServer.guarded.value)
         let configuration = S3Configuration(endpoint: store.endpoint,
                                             credentials: AWSCredentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey))
         return try S3Input(url: "s3://\(store.bucket)/\(name) +1.mp4", configuration: configuration, client: client)
@@ -27,7 +23,7 @@ struct ObjectStoreTests {
         try await RoundTripTests.withFreshClient { client in
             var options = ThumbnailOptions()
             options.maximumSize = PixelSize(width: 160, height: 160)
-            let source = try Self.input(name, client: client).open(known: nil)
+            let source = try await Self.input(name, client: client).open(known: nil)
             var locatorOptions = MovieLocator.Options(fragmentReading: .onDemand)
             locatorOptions.headSize = 16 * 1024    // the fixtures are small: ends that leave the keyframe between them
             locatorOptions.tailSize = 16 * 1024
@@ -50,7 +46,7 @@ struct ObjectStoreTests {
             var locatorOptions = MovieLocator.Options()
             locatorOptions.headSize = 16 * 1024
             locatorOptions.tailSize = 16 * 1024
-            let source = try Self.input(name, client: client).open(known: nil)
+            let source = try await Self.input(name, client: client).open(known: nil)
             var files: [String: [UInt8]] = [:]
             let storyboard = try await StoryboardMaker(source: source, options: options, locator: MovieLocator(options: locatorOptions))
                 .make { file, bytes in files[file] = bytes }

@@ -31,14 +31,9 @@ import Testing
         }
     }
 
-    static let store: MotoServer? = try? MotoServer(
-        bucket: "media", objects: ["videos/a b+c.mp4": (try? Fixtures.bytes("h264-faststart")) ?? [],
-                                   "private/a.mp4": (try? Fixtures.bytes("h264-faststart")) ?? []],
-        enforcesAuth: true)
-
     @Test(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"))
     func anObjectUnderAnAllowedPrefixIsServedAndOthersAreRefused() async throws {
-        let store = try #require(Self.store)
+        let store = try #require(try await MotoServer.guarded.value)
         var configuration = ServerConfiguration()
         configuration.allowedOrigins = [try OriginPrefix("s3://media/videos/")]
         configuration.s3 = S3Configuration(endpoint: store.endpoint,
