@@ -16,9 +16,9 @@ import Testing
         #expect(Nginx.binary == nil || Self.nginx != nil, "nginx is installed but did not start")
     }
 
-    @Test(arguments: Fixtures.names)
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"), arguments: Fixtures.names)
     func locatingOverNginxMatchesTheFile(_ name: String) async throws {
-        guard let nginx = Self.nginx else { return }
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let path = "GET /\(Fixtures.fileName(name)) "
         func logged() -> Int { nginx.accessLog.filter { $0.contains(path) }.count }
         let before = logged()
@@ -56,9 +56,8 @@ import Testing
     static let nginxWithoutRanges: Nginx? = try? Nginx(root: Fixtures.directory.path, ignoresRange: true)
 
     /// The bytes we count are the bytes nginx sent, whether it honours Range (206s) or sends whole files (200s).
-    @Test(arguments: ["h264-faststart", "h264-bframes", "fragmented", "hevc-8bit"], [false, true])
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"), arguments: ["h264-faststart", "h264-bframes", "fragmented", "hevc-8bit"], [false, true])
     func theBytesCountedAreTheBytesNginxSent(_ name: String, ignoringRange: Bool) async throws {
-        guard Nginx.binary != nil else { return }    // nginxIsAvailable says why
         let nginx = try #require(ignoringRange ? Self.nginxWithoutRanges : Self.nginx, "nginx did not start")
         let path = "/" + Fixtures.fileName(name)
         let before = nginx.sent(path: path)
@@ -88,9 +87,9 @@ import Testing
 
     /// Every sync sample of a fixture in one request: nginx answers multipart/byteranges, and each sample's bytes are
     /// the file's.
-    @Test(arguments: ["h264-bframes", "hevc-8bit", "fragmented"])
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"), arguments: ["h264-bframes", "hevc-8bit", "fragmented"])
     func severalRangesAreOneRequestToNginx(_ name: String) async throws {
-        guard let nginx = Self.nginx else { return }
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let path = "/" + Fixtures.fileName(name)
         let before = nginx.sent(path: path)
         let movie = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name))).movie

@@ -110,11 +110,8 @@ import Testing
     static let movie = (try? Fixtures.bytes("h264-bframes")) ?? []
     static let keys = ["movie.mp4", "a b+c.mp4"]
 
-    @Test func motoIsAvailable() async throws {
-        if !MotoServer.isInstalled {
-            print("SKIPPED: moto is not installed; scripts/install-deps.sh installs it into .build/moto-venv")
-            return
-        }
+    @Test(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh into .build/moto-venv"))
+    func motoStarts() async throws {
         let open = try await MotoServer.open.value
         let guarded = try await MotoServer.guarded.value
         #expect(open != nil && guarded != nil, "moto is installed but did not start")

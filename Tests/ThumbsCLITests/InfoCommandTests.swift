@@ -176,20 +176,18 @@ import Testing
 
     static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
 
-    @Test(arguments: Fixtures.names)
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"), arguments: Fixtures.names)
     func infoOverNginxEqualsInfoOfTheFile(_ name: String) throws {
-        guard let nginx = Self.nginx else {
-            print("SKIPPED: nginx is not installed; scripts/install-deps.sh installs it")
-            return
-        }
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let local = try Self.run(["info", Fixtures.path(name), "--json"])
         let remote = try Self.run(["info", nginx.url(Fixtures.fileName(name)), "--json"])
         #expect(remote.status == 0, "\(remote.stderr)")
         #expect(remote.stdout == local.stdout)
     }
 
-    @Test func statsAreOneJSONObjectOnTheLastLineOfStandardError() throws {
-        guard let nginx = Self.nginx else { return }
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
+    func statsAreOneJSONObjectOnTheLastLineOfStandardError() throws {
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let output = try Self.run(["info", nginx.url("h264-bframes.mp4"), "--stats"])
         #expect(output.status == 0)
         let last = try #require(output.stderr.split(separator: "\n").last)

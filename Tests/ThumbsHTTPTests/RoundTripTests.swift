@@ -218,8 +218,9 @@ import Thumbs
         }
     }
 
-    @Test func fragmentedThumbnailCostsThreeRoundTripsToNginx() async throws {
-        guard let nginx = Self.nginx else { return }
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
+    func fragmentedThumbnailCostsThreeRoundTripsToNginx() async throws {
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let (url, target) = Self.taggedURL(nginx, "fragmented")
         try await Self.withFreshClient { client in
             let source = try HTTPByteSource(url: url, client: client)
@@ -255,10 +256,11 @@ import Thumbs
     /// Each layout against nginx on first contact (the ends as two ranges side by side): faststart and moov at
     /// the end 2 round trips (16 KiB ends, so the keyframe lies between them), a file shorter than the default
     /// ends 1; and once nginx is known to answer several ranges at once, one request a round trip.
-    @Test(arguments: [("h264-faststart", 16 * 1024, 2), ("h264-bframes", 16 * 1024, 2), ("h264-bframes", 80 * 1024, 1)],
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"),
+          arguments: [("h264-faststart", 16 * 1024, 2), ("h264-bframes", 16 * 1024, 2), ("h264-bframes", 80 * 1024, 1)],
           [false, true])
     func eachLayoutCostsItsRoundTripsToNginx(_ layout: (name: String, ends: Int, roundTrips: Int), known: Bool) async throws {
-        guard let nginx = Self.nginx else { return }
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let (url, target) = Self.taggedURL(nginx, layout.name)
         try await Self.withFreshClient { client in
             if known { client.rangeSupport.remember(.multipart, for: url) }
@@ -273,8 +275,9 @@ import Thumbs
         }
     }
 
-    @Test func aCachedIndexCostsOneRequestToNginx() async throws {
-        guard let nginx = Self.nginx else { return }
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
+    func aCachedIndexCostsOneRequestToNginx() async throws {
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let cache = MovieIndexCache()
         let (url, target) = Self.taggedURL(nginx, "h264-bframes")
         let input = try HTTPInput(url: url)
