@@ -72,14 +72,4 @@ enum RangeSpec: Equatable {
         case .suffix, .tailBesideHead: nil
         }
     }
-
-    /// The bytes asked for (a suffix's count; the ends' head and tail together).
-    var byteCount: UInt64 {
-        switch self {
-        case .bounded(let range): UInt64(range.count)
-        case .suffix(let count), .tailBesideHead(let count): count
-        case .ends(let head, let tail, _): head.saturatingAdd(tail)
-        case .several(let ranges): ranges.reduce(0) { $0.saturatingAdd(UInt64($1.count)) }
-        }
-    }
 }
