@@ -40,11 +40,12 @@ import Thumbs
     // ends, so that the head ends inside mdat and the keyframe lies between the ends.
 
     /// Runs `body` with a client of its own, which knows nothing of any origin (the shared one remembers what
-    /// earlier tests' servers answered, and a port may be used again), and shuts it down after. Its timeouts are the
-    /// shared client's: with every test target in one process on two cores, a body's consumer can wait for a thread
-    /// for more than 10 s, and a read timeout then retries the request.
+    /// earlier tests' servers answered, and a port may be used again), and shuts it down after. Its read timeout is
+    /// two minutes: with every test target in one process on two cores, the command-line tests' synchronous process
+    /// waits hold Swift's cooperative threads, and a body's consumer was seen to wait for one for more than 30 s (its
+    /// first 30 KB buffered, then the read timed out and the request was retried, which the counts here would see).
     static func withFreshClient<Result>(_ body: (RangeFetchClient) async throws -> Result) async throws -> Result {
-        let client = RangeFetchClient()
+        let client = RangeFetchClient(readTimeout: 120)
         do {
             let result = try await body(client)
             try await client.shutdown()
