@@ -60,6 +60,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CDav1d", pkgConfig: "dav1d", providers: [.apt(["libdav1d-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d.
         .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d"]),
@@ -76,7 +77,7 @@ let package = Package(
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
+                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -19,8 +19,9 @@ public struct StoryboardMaker: Sendable {
     /// How the index is found (when `make` is not given the movie).
     public let locator: MovieLocator
     /// Bounds shared with other work (a `ThumbnailService`'s `workLimits`, other storyboards): each fetch and decode
-    /// also waits for a place in these, so a service's decodes at once stay within one bound however many
-    /// storyboards and thumbnails it makes. Nil: only this storyboard's own bounds from `options`.
+    /// also waits for a place in these, and the storyboard holds one of their `canvases` while it fills its sheets,
+    /// so a service's pictures at once stay within one bound however many storyboards and thumbnails it makes.
+    /// Nil: only this storyboard's own bounds from `options`.
     public let sharedLimits: ThumbnailWorkLimits?
 
     /// A maker for the movie in `source`.
@@ -75,62 +76,72 @@ public struct StoryboardMaker: Sendable {
         let gap = options.coalescingGap
         let keyframes = plan.keyframes
 
+        // Within shared limits, the sheet being filled, the tiles waiting for it and the pool's decoders count as one
+        // canvas, held until the last sheet is written.
+        var canvas = PicturePermit(sharedLimits?.canvases)
+        try await canvas.take()
         var assembler = Assembler(plan: plan, options: options, tileSize: tileSize)
         var tiles: [Int: Tile] = [:]
         var keyframesDone = 0
-        try await withThrowingTaskGroup(of: [(Int, Tile)].self) { group in
-            var nextGroup = 0
-            var running = 0
-            func enqueue() {
-                while running < tasksInFlight, nextGroup < groups.count,
-                      groups[nextGroup].lowerBound < assembler.neededKeyframe + window {
-                    let ordinals = groups[nextGroup]
-                    nextGroup += 1
-                    running += 1
-                    group.addTask {
-                        let samples = ordinals.map { keyframes[$0].sample }
-                        let bytes = try await AsyncLimiter.run(within: fetchLimiters) {
-                            try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap)
-                        }
-                        try Task.checkCancellation()
-                        return try await AsyncLimiter.run(within: decodeLimiters) {
-                            let lease = try pool.take()
-                            defer { pool.giveBack(lease) }
-                            var made: [(Int, Tile)] = []
-                            for ordinal in ordinals {
-                                try Task.checkCancellation()
-                                let keyframe = keyframes[ordinal]
-                                try lease.decoder.reset()
-                                let framePlan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
-                                                                   requestedTime: keyframe.presentationTime,
-                                                                   timescale: track.timescale)
-                                let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
-                                let image = try Renderer.render(frame, options: render)
-                                let encoded = encodesTiles ? try format.encode(image) : nil
-                                made.append((ordinal, Tile(image: image, encoded: encoded)))
+        do {
+            try await withThrowingTaskGroup(of: [(Int, Tile)].self) { group in
+                var nextGroup = 0
+                var running = 0
+                func enqueue() {
+                    while running < tasksInFlight, nextGroup < groups.count,
+                          groups[nextGroup].lowerBound < assembler.neededKeyframe + window {
+                        let ordinals = groups[nextGroup]
+                        nextGroup += 1
+                        running += 1
+                        group.addTask {
+                            let samples = ordinals.map { keyframes[$0].sample }
+                            let bytes = try await AsyncLimiter.run(within: fetchLimiters) {
+                                try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap)
                             }
-                            return made
+                            try Task.checkCancellation()
+                            return try await AsyncLimiter.run(within: decodeLimiters) {
+                                let lease = try pool.take()
+                                defer { pool.giveBack(lease) }
+                                var made: [(Int, Tile)] = []
+                                for ordinal in ordinals {
+                                    try Task.checkCancellation()
+                                    let keyframe = keyframes[ordinal]
+                                    try lease.decoder.reset()
+                                    let framePlan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
+                                                                       requestedTime: keyframe.presentationTime,
+                                                                       timescale: track.timescale)
+                                    let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
+                                    let image = try Renderer.render(frame, options: render)
+                                    let encoded = encodesTiles ? try format.encode(image) : nil
+                                    made.append((ordinal, Tile(image: image, encoded: encoded)))
+                                }
+                                return made
+                            }
                         }
                     }
                 }
-            }
-            enqueue()
-            while let finished = try await group.next() {
-                running -= 1
-                for (ordinal, tile) in finished { tiles[ordinal] = tile }
-                keyframesDone += finished.count
-                // Place every cue whose tile is here, in order; drop tiles no later cue needs.
-                while let ordinal = assembler.neededKeyframeIfAny, let tile = tiles[ordinal] {
-                    try await assembler.place(tile.image, encoded: tile.encoded, write: write)
-                    if assembler.neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
-                }
-                progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
-                                             keyframeCount: keyframes.count, bytesFetched: await metered.statistics?.bytes ?? 0,
-                                             elapsedSeconds: watch.milliseconds / 1000))
                 enqueue()
+                while let finished = try await group.next() {
+                    running -= 1
+                    for (ordinal, tile) in finished { tiles[ordinal] = tile }
+                    keyframesDone += finished.count
+                    // Place every cue whose tile is here, in order; drop tiles no later cue needs.
+                    while let ordinal = assembler.neededKeyframeIfAny, let tile = tiles[ordinal] {
+                        try await assembler.place(tile.image, encoded: tile.encoded, write: write)
+                        if assembler.neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
+                    }
+                    progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
+                                                 keyframeCount: keyframes.count, bytesFetched: await metered.statistics?.bytes ?? 0,
+                                                 elapsedSeconds: watch.milliseconds / 1000))
+                    enqueue()
+                }
             }
+            try await assembler.finish(write: write)
+        } catch {
+            await canvas.giveBack()
+            throw error
         }
-        try await assembler.finish(write: write)
+        await canvas.giveBack()
         if let name = options.bifFileName {
             try await write(name, try BIFWriter.write(frames: assembler.bifFrames, intervalMilliseconds: plan.intervalMilliseconds))
         }

@@ -2,11 +2,13 @@ import Hummingbird
 import Logging
 
 /// How a route runs work that fetches and decodes: admitted by the gate (503 past it), within the deadline (504),
-/// and cancelled when the client goes away.
+/// cancelled when the client goes away, and its freed memory given back when no work is left.
 struct AdmittedWork: Sendable {
     let gate: AdmissionGate
     let deadline: Double
     let metrics: ServerMetrics
+    /// Returns freed memory to the system when the last admitted request has left.
+    let trim: IdleMemoryTrim
 
     /// Runs `body` for `request`. `watchesConnection` is set once the connection is watched: Hummingbird gives it up
     /// after the answer, which must then say so (`Connection: close`).
@@ -19,6 +21,7 @@ struct AdmittedWork: Sendable {
         defer {
             gate.leave()
             metrics.recordAdmission(queueLength: gate.queueLength, admitted: gate.admittedCount)
+            trim.workEnded { [gate] in gate.admittedCount == 0 }
         }
         watchesConnection = true
         return try await withDeadline(seconds: deadline) {

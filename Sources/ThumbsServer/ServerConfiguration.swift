@@ -21,7 +21,7 @@ public struct ServerConfiguration: Sendable {
     public var cacheCount = 2_000
     /// Movie indexes kept in memory, at most.
     public var indexCapacity = 256
-    /// Decodes at once.
+    /// Pictures made at once (a decoder and its frames until the file is encoded): what bounds the memory of work.
     public var maximumConcurrentDecodes = ThumbnailService.coreCount
     /// Requests that need work (not answered from the cache) waiting for a decode, beyond those decoding; past it
     /// the answer is 503 with `Retry-After`.

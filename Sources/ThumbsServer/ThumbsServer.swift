@@ -63,7 +63,8 @@ public struct ThumbsServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
-        let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline, metrics: metrics)
+        let trim = IdleMemoryTrim()
+        let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline, metrics: metrics, trim: trim)
         let thumbnails = ThumbnailRoute(service: service, resolver: resolver, work: work, maxAge: configuration.maxAge)
         for format in ["png", "jpg", "webp"] {
             router.get(RouterPath("/thumbnail.\(format)")) { request, context in
@@ -73,7 +74,8 @@ public struct ThumbsServer: Sendable {
         let info = InfoRoute(resolver: resolver, work: work, metrics: metrics, maxAge: configuration.maxAge)
         router.get("/info") { request, context in try await info.respond(to: request, context: context) }
         let storyboardRoute = StoryboardRoute(store: storyboards, resolver: resolver,
-                                          work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline, metrics: metrics),
+                                          work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline, metrics: metrics,
+                                                             trim: trim),
                                           signature: configuration.signingKey.map { RequestSignature(key: $0) }, metrics: metrics,
                                           maxAge: configuration.maxAge, maximumBytes: max(1, configuration.storyboardBytes / 4),
                                           sharedLimits: service.workLimits)

@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-size-mb"), help: "Memory for thumbnails kept by the service, in MiB.")
     var cacheSizeMB: Int = 64
 
-    @Option(name: .customLong("max-decodes"), help: "Decodes at once (default: one per core).")
+    @Option(name: .customLong("max-decodes"), help: "Pictures made at once, each holding its decoder and frames until encoded: what bounds memory (default: one per core).")
     var maxDecodes: Int?
 
     @Option(name: .customLong("max-queue"), help: "Requests waiting for a decode before the service answers 503.")

@@ -69,6 +69,15 @@ import Thumbs
             < psnr(try ImageDecoder().decode(large).pixels, image.pixels))
     }
 
+    /// An encoded file holds its own bytes, not the encoder's worst-case room (tjBufSize, or a PNG's room for
+    /// incompressible rows): a cache counts a thumbnail by its file's size, and a service holds one for each request
+    /// waiting for its answer. A 1280x720 ramp is a JPEG of a few KiB in a worst-case buffer of about 2.7 MiB.
+    @Test(arguments: [ImageFormat.jpeg(quality: 80), .png])
+    func anEncodedFileHoldsNoRoomBeyondItsBytes(_ format: ImageFormat) throws {
+        let encoded = try format.encode(Self.ramp(width: 1280, height: 720))
+        #expect(encoded.capacity <= encoded.count + 64, "\(encoded.count) bytes in an array of capacity \(encoded.capacity)")
+    }
+
     @Test func jpegIgnoresAlphaAndHonoursRowPadding() throws {
         let opaque = Self.ramp(width: 16, height: 8)
         var rgba: [UInt8] = []

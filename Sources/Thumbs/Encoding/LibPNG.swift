@@ -61,8 +61,7 @@ enum LibPNG {
                 }
             }
             if succeeded != 0 {
-                output.removeSubrange(written...)
-                return output
+                return Array(output[..<written])  // not the room left for incompressible rows
             }
             guard written > capacity else { break }
             capacity = written

@@ -54,8 +54,9 @@ enum TurboJPEG {
         guard status == 0, size <= UInt(capacity) else {
             throw ThumbnailError(.encodingFailed, "jpeg: \(handle.message)")
         }
-        output.removeSubrange(Int(size)...)
-        return output
+        // A copy of the bytes written: the worst-case buffer is many times the file, and a thumbnail kept in a cache
+        // would keep all of it.
+        return Array(output[..<Int(size)])
     }
 
     /// The `.rgb8` image in a JPEG file.

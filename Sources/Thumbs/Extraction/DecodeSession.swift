@@ -22,7 +22,7 @@ package struct DecodeSession {
     package var onPicture: ((DecodedFrame) throws -> Void)?
     /// Milliseconds spent waiting for `run`'s batches.
     private(set) var fetchMilliseconds = 0.0
-    /// Milliseconds spent decoding in `run` (not waiting for a permit).
+    /// Milliseconds spent decoding in `run`.
     private(set) var decodeMilliseconds = 0.0
 
     /// A decoder for the track and sample description of `plan`, within `limits`; `threading` defaults to two worker
@@ -41,13 +41,19 @@ package struct DecodeSession {
     /// keyframes alone takes a plan of one keyframe only).
     /// - Throws: `ThumbnailError` `limitExceeded` when a sample is larger than `limits.maximumSampleSize`.
     package init(plan: FramePlan, decoder: any VideoDecoder, limits: ThumbnailLimits) throws {
+        try Self.checkSampleSizes(of: plan, limits: limits)
+        self.plan = plan
+        self.decoder = decoder
+        batchBytes = limits.batchBytes
+    }
+
+    /// Refuses a plan with a sample larger than `limits.maximumSampleSize`, before anything is fetched.
+    /// - Throws: `ThumbnailError` `limitExceeded`.
+    package static func checkSampleSizes(of plan: FramePlan, limits: ThumbnailLimits) throws {
         if let large = plan.samples.first(where: { UInt64($0.size) > UInt64(max(0, limits.maximumSampleSize)) }) {
             throw ThumbnailError(.limitExceeded, "\(large.size) bytes, more than the sample size limit of \(limits.maximumSampleSize)",
                                  sample: large.index)
         }
-        self.plan = plan
-        self.decoder = decoder
-        batchBytes = limits.batchBytes
     }
 
     /// The samples to fetch and decode next (at most `batchBytes` of them, at least one); nil when the picture is
@@ -95,30 +101,26 @@ package struct DecodeSession {
         return found
     }
 
-    /// Fetches each batch with `fetch` and decodes it, until the picture; each decode step holds one of
-    /// `decodePermits` (when given) and runs on the caller's actor.
+    /// Fetches each batch with `fetch` and decodes it, until the picture. The caller bounds how many run at once
+    /// (`PicturePermit`): the decoder and its pictures live from the first decode to the end of the run.
     /// - Throws: what `fetch` throws; `DecodeError`; `ThumbnailError` `noFrame` or `sampleOutOfRange`; `CancellationError`.
-    package mutating func run(decodePermits: AsyncLimiter? = nil, isolation: isolated (any Actor)? = #isolation,
-                      fetch: (ArraySlice<Sample>) async throws -> [Int: [UInt8]]) async throws -> DecodedFrame {
+    package mutating func run(isolation: isolated (any Actor)? = #isolation,
+                              fetch: (ArraySlice<Sample>) async throws -> [Int: [UInt8]]) async throws -> DecodedFrame {
         while let batch = nextBatch() {
             let fetchWatch = Stopwatch()
             let bytes = try await fetch(batch)
             fetchMilliseconds += fetchWatch.milliseconds
             try Task.checkCancellation()
-            if let frame = try await permitted(decodePermits, { try $0.decode(batch, bytes: bytes) }) { return frame }
+            if let frame = try timed({ try $0.decode(batch, bytes: bytes) }) { return frame }
         }
-        return try await permitted(decodePermits) { try $0.finish() }
+        return try timed { try $0.finish() }
     }
 
-    /// Runs the synchronous decode `step` on this session holding a permit, if there are any.
-    private mutating func permitted<T>(_ permits: AsyncLimiter?, isolation: isolated (any Actor)? = #isolation,
-                                       _ step: (inout DecodeSession) throws -> T) async throws -> T {
-        try await permits?.acquire()
+    /// Runs the synchronous decode `step` on this session, adding its time to `decodeMilliseconds`.
+    private mutating func timed<T>(_ step: (inout DecodeSession) throws -> T) rethrows -> T {
         let watch = Stopwatch()
-        let result = Result { try step(&self) }
-        decodeMilliseconds += watch.milliseconds
-        await permits?.release()
-        return try result.get()
+        defer { decodeMilliseconds += watch.milliseconds }
+        return try step(&self)
     }
 
     /// Decodes a plan whose bytes are all at hand.

@@ -19,7 +19,8 @@ public actor ThumbnailGenerator {
     private var decoderIsForKeyframes = false
     /// Sample bytes fetched by earlier times (at most `options.limits.sampleCacheBytes`).
     private var sampleCache: SampleByteCache
-    /// Bounds on concurrent fetches and decodes shared with other generators (a `ThumbnailService`'s).
+    /// Bounds on concurrent fetches and pictures shared with other generators (a `ThumbnailService`'s): each
+    /// thumbnail holds one of `decodes` from before its decoder is made until it is encoded, and keeps no decoder.
     private let limits: ThumbnailWorkLimits?
     /// How the index is found.
     private let locator: MovieLocator
@@ -29,7 +30,8 @@ public actor ThumbnailGenerator {
     /// demand since), for keeping the index elsewhere (`MovieIndexDirectory`); empty for a movie given at `init`.
     public private(set) var indexBytes = HeldBytes()
 
-    /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache). The
+    /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache), `limits`
+    /// to share bounds with other work (then no decoder is kept between times, so memory stays within them). The
     /// default `locator` reads a fragmented movie's moofs on demand: a thumbnail reads the ones its time needs.
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
                 limits: ThumbnailWorkLimits? = nil,
@@ -215,7 +217,45 @@ public actor ThumbnailGenerator {
             track = try movie.thumbnailTrack()
             plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         }
-        var frame = try await decode(plan, track: track, timings: &timings)
+        // Everything that holds this thumbnail's pictures runs holding one permit, given back once they are gone.
+        var permit = PicturePermit(limits?.decodes)
+        let made: Picture
+        do {
+            made = try await picture(plan: plan, movie: movie, track: track, options: options,
+                                     permit: &permit, timings: &timings)
+        } catch {
+            await permit.giveBack()
+            throw error
+        }
+        await permit.giveBack()
+        (plan, track) = (made.plan, made.track)
+        let (image, encoded, placeholder) = (made.image, made.encoded, made.placeholder)
+        let end = await totals
+        let scale = Double(track.timescale)
+        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: Double(requested) / scale,
+                         actualTime: Double(plan.targetPresentationTime) / scale,
+                         keyframeTime: Double(plan.keyframePresentationTime) / scale, isSyncSample: plan.target.isSync,
+                         orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
+                         isCoverArt: false, decodedSamples: plan.samples.count,
+                         bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+    }
+
+    /// What the picture stage made: the thumbnail's image, its file and placeholder, and the plan and track of the
+    /// frame shown (a later keyframe's when dark frames are skipped).
+    private struct Picture {
+        var image: RGBImage
+        var encoded: [UInt8]
+        var placeholder: ThumbHash
+        var plan: FramePlan
+        var track: Track
+    }
+
+    /// Decodes `plan`'s frame (or, skipping dark frames, a later keyframe's), renders and encodes it, holding `permit`
+    /// from before the decoder is made: the frames and the decoder are gone when this returns.
+    private func picture(plan: FramePlan, movie: Movie, track: Track, options: ThumbnailOptions,
+                         permit: inout PicturePermit, timings: inout Thumbnail.Timings) async throws -> Picture {
+        var (plan, movie, track) = (plan, movie, track)
+        var frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
         if options.skipsDarkFrames {
             var attempts = 0
             while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame) {
@@ -227,7 +267,7 @@ public actor ThumbnailGenerator {
                 attempts += 1
                 plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe,
                                              limits: options.limits)
-                frame = try await decode(plan, track: track, timings: &timings)
+                frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
             }
         }
         try Task.checkCancellation()
@@ -235,14 +275,7 @@ public actor ThumbnailGenerator {
         let image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: options))
         timings.renderMilliseconds = renderWatch.milliseconds
         let (encoded, placeholder) = try encode(image, timings: &timings)
-        let end = await totals
-        let scale = Double(track.timescale)
-        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: Double(requested) / scale,
-                         actualTime: Double(plan.targetPresentationTime) / scale,
-                         keyframeTime: Double(plan.keyframePresentationTime) / scale, isSyncSample: plan.target.isSync,
-                         orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
-                         isCoverArt: false, decodedSamples: plan.samples.count,
-                         bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+        return Picture(image: image, encoded: encoded, placeholder: placeholder, plan: plan, track: track)
     }
 
     /// `image` in `options.format` (nothing when it is nil) and its ThumbHash, the time both took in `timings`.
@@ -255,11 +288,23 @@ public actor ThumbnailGenerator {
     }
 
     /// Decodes `plan` batch by batch: each batch's bytes come from the sample cache or one fetch, and are held by
-    /// this decode until it moves on, so nothing another call does to the cache can take them away.
+    /// this decode until it moves on, so nothing another call does to the cache can take them away. `permit` is
+    /// taken before the decoder is made; a keyframe alone is fetched before that (its bytes are one sample, and a
+    /// request waiting for a permit should not also wait for the network), a run of frames after.
     ///
-    /// The kept decoder is taken out while this plan uses it (calls on this actor interleave at every `await`):
-    /// a concurrent call makes its own, and the one that finishes last is kept.
-    private func decode(_ plan: FramePlan, track: Track, timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
+    /// Without shared limits the decoder is kept for the next time. It is taken out while this plan uses it (calls
+    /// on this actor interleave at every `await`): a concurrent call makes its own, and the one that finishes last
+    /// is kept. Within shared limits none is kept: what holds pictures lives only while a permit is held.
+    private func decode(_ plan: FramePlan, track: Track, permit: inout PicturePermit,
+                        timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
+        try DecodeSession.checkSampleSizes(of: plan, limits: options.limits)
+        var prefetched: [Int: [UInt8]] = [:]
+        if plan.isKeyframeOnly, !permit.isHeld {
+            let watch = Stopwatch()
+            prefetched = try await bytes(of: plan.samples[...])
+            timings.fetchMilliseconds += watch.milliseconds
+        }
+        try await permit.take()
         let descriptionIndex = plan.samples.first?.descriptionIndex ?? 1
         let decoder: any VideoDecoder
         let forKeyframes: Bool
@@ -273,12 +318,17 @@ public actor ThumbnailGenerator {
             forKeyframes = plan.isKeyframeOnly
         }
         var session = try DecodeSession(plan: plan, decoder: decoder, limits: options.limits)
-        let picture = try await session.run(decodePermits: limits?.decodes) { batch in try await bytes(of: batch) }
+        let picture = try await session.run { batch in
+            if batch.allSatisfy({ prefetched[$0.index] != nil }) { return prefetched }
+            return try await bytes(of: batch)
+        }
         timings.fetchMilliseconds += session.fetchMilliseconds
         timings.decodeMilliseconds += session.decodeMilliseconds
-        self.decoder = decoder
-        decoderDescriptionIndex = descriptionIndex
-        decoderIsForKeyframes = forKeyframes
+        if limits == nil {
+            self.decoder = decoder
+            decoderDescriptionIndex = descriptionIndex
+            decoderIsForKeyframes = forKeyframes
+        }
         return picture
     }
 

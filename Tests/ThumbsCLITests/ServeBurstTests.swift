@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MP4BoxTestSupport
+import Testing
+
+/// `thumbs serve` under a burst of distinct cold requests, all admitted at once: its memory follows `--max-decodes`,
+/// not the burst, and goes back to the system afterwards. Read from /proc, as the README's "Memory" figures are.
+///
+/// The bounds are the README's release-build figures for two 1080p keyframe decodes at once (86 MiB peak): the peak
+/// within twice that, and 10 s after the burst within 1.2 times. Before each thumbnail held its place from decoder to
+/// encoded file, 150 such requests took 2.4 GiB.
+@Suite(.serialized) struct ServeBurstTests {
+    /// The README's peak for two 1080p keyframe thumbnails made at once with `--max-decodes 2`, in KiB.
+    static let twoDecodesKiB = 86 * 1024
+
+    @Test func aBurstOf150ThumbnailsStaysWithinTheDecodesMemory() async throws {
+        // 1920x1080 and 150 sizes: 150 distinct requests, each a decode of its own.
+        let paths = (0..<150).map { "/thumbnail.jpg?path=h264-1080p-crop.mp4&width=\(100 + $0)&time=0" }
+        try await Self.burst(paths)
+    }
+
+    @Test func aBurstOf32StoryboardsStaysWithinTheDecodesMemory() async throws {
+        let paths = (0..<32).map { "/storyboard.vtt?path=h264-1080p-crop.mp4&interval=1&width=\(100 + 4 * $0)" }
+        try await Self.burst(paths)
+    }
+
+    /// Sends every one of `paths` at once to a server with two decodes and room for all of them, then checks its
+    /// peak and, 10 s later, its resident memory.
+    static func burst(_ paths: [String]) async throws {
+        let root = Fixtures.path("h264-1080p-crop").components(separatedBy: "/").dropLast().joined(separator: "/")
+        let server = try await ServeProcess(["--media-root", root, "--max-decodes", "2", "--max-queue", "200", "--deadline", "120"])
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = paths.count
+        configuration.timeoutIntervalForRequest = 120
+        let session = URLSession(configuration: configuration)
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for path in paths {
+                group.addTask {
+                    let answer = try? await session.data(from: URL(string: server.url(path))!)
+                    return (answer?.1 as? HTTPURLResponse)?.statusCode ?? 0
+                }
+            }
+            return await group.reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(statuses == [200: paths.count])
+        let peak = try Self.status("VmHWM", of: server.process.processIdentifier)
+        try await Task.sleep(for: .seconds(10))
+        let settled = try Self.status("VmRSS", of: server.process.processIdentifier)
+        #expect(peak <= 2 * twoDecodesKiB, "peak \(peak / 1024) MiB")
+        #expect(settled <= twoDecodesKiB * 6 / 5, "10 s after the burst \(settled / 1024) MiB")
+        #expect(try await server.terminate())
+    }
+
+    /// A field of /proc/<pid>/status in KiB.
+    static func status(_ field: String, of pid: Int32) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
+            throw POSIXError(.EINVAL)
+        }
+        return kib
+    }
+}
