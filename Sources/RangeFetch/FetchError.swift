@@ -65,17 +65,11 @@ public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConv
     /// The code is `resourceChanged`.
     public var isResourceChanged: Bool { code == .resourceChanged }
 
-    /// Where (the URL without its query, which may hold a presigned URL's credential and signature, and the byte
-    /// range), then what.
+    /// Where (the URL as `URLRedaction` shows it: no user info, query or fragment, which may hold a password or a
+    /// presigned URL's credential and signature; and the byte range), then what.
     public var description: String {
         let bytes = range.map { ", bytes \(ByteRange.text($0))" } ?? ""
-        return "\(Self.withoutQuery(url))\(bytes): \(detail)"
-    }
-
-    /// `url` with its query (and fragment) replaced by `?…` when it has one.
-    static func withoutQuery(_ url: String) -> String {
-        guard let mark = url.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return url }
-        return url[..<mark] + "?…"
+        return "\(URLRedaction.shown(url))\(bytes): \(detail)"
     }
 
     /// The description, for `localizedDescription`.

@@ -87,7 +87,7 @@ extension HTTPByteSource {
                 throw FetchError(.redirectRefused, url: url, range: range, status: code, "redirect without a usable location")
             }
             guard Self.isHTTP(next), options.allowsRedirect?(next) ?? true else {
-                throw FetchError(.redirectRefused, url: url, range: range, status: code, "redirect to \(next) not allowed")
+                throw FetchError(.redirectRefused, url: url, range: range, status: code, "redirect to \(URLRedaction.shown(next)) not allowed")
             }
             target = next
         }

@@ -52,7 +52,8 @@ public final class HTTPByteSource: ByteSource {
 
     public var knownLength: UInt64? { get async { ledger.length } }
 
-    public var inputName: String? { url }
+    /// The URL as messages show it (`URLRedaction`: no user info or query).
+    public var inputName: String? { URLRedaction.shown(url) }
 
     /// Ranges this many bytes apart or less are worth one request rather than two round trips.
     public var coalescingGap: UInt64 { 64 * 1024 }

@@ -23,7 +23,8 @@ public struct HTTPInput: MovieInput {
         self.client = client
     }
 
-    public var name: String { url }
+    /// The URL as messages show it (`URLRedaction`: no user info or query); `identity` has all of it.
+    public var name: String { URLRedaction.shown(url) }
 
     /// The URL, then the headers that change the response, one per line.
     public var identity: String {

@@ -30,8 +30,8 @@ struct AdmittedWork: Sendable {
     }
 }
 
-/// The answer of a route: `answer`'s response, or its error's (see `ServerError.init(answering:)`), with a local
-/// file's path on disk shown as it was asked for, and `Connection: close` when the work watched the connection.
+/// The answer of a route: `answer`'s response, or its error's (see `ServerError.init(answering:)`; a local file is
+/// named by the path asked for, `InputResolver`), and `Connection: close` when the work watched the connection.
 func answering(_ request: Request, context: some RequestContext, resolver: InputResolver,
                _ answer: (_ watchesConnection: inout Bool) async throws -> Response) async throws -> Response {
     var watchesConnection = false
@@ -40,8 +40,7 @@ func answering(_ request: Request, context: some RequestContext, resolver: Input
         if watchesConnection { response.headers[.connection] = "close" }
         return response
     } catch {
-        var failure = ServerError(answering: error)
-        if let root = resolver.mediaRoot?.path { failure.detail = failure.detail.replacingOccurrences(of: root + "/", with: "") }
+        let failure = ServerError(answering: error)
         // The request's logger carries its id (hb.request.id), so this line goes with the request's own.
         let level: Logger.Level = failure.status.code >= 500 ? .warning : .info
         context.logger.log(level: level, "answered \(failure.status.code) \(failure.code.rawValue)",

@@ -34,7 +34,7 @@ struct InputResolver: Sendable {
         switch (parameters.string("url"), parameters.string("path")) {
         case (let url?, nil):
             guard isAllowed(url) else {
-                throw ServerError(.originNotAllowed, parameter: "url", "\(url) is not under an allowed origin")
+                throw ServerError(.originNotAllowed, parameter: "url", "\(URLRedaction.shown(url)) is not under an allowed origin")
             }
             var options = HTTPFetchOptions()
             options.maximumBytes = maximumOriginBytes
@@ -44,7 +44,7 @@ struct InputResolver: Sendable {
                 do {
                     return ThumbnailAsset(try S3Input(url: url, configuration: s3, options: options, client: client))
                 } catch {
-                    throw ServerError(.originNotAllowed, parameter: "url", "\(url) is not an s3://bucket/key url")
+                    throw ServerError(.originNotAllowed, parameter: "url", "\(URLRedaction.shown(url)) is not an s3://bucket/key url")
                 }
             }
             let allowed = allowedOrigins
@@ -58,11 +58,12 @@ struct InputResolver: Sendable {
             do {
                 return ThumbnailAsset(try HTTPInput(url: url, options: options, client: client))
             } catch {
-                throw ServerError(.originNotAllowed, parameter: "url", "\(url) is not an http or https url")
+                throw ServerError(.originNotAllowed, parameter: "url", "\(URLRedaction.shown(url)) is not an http or https url")
             }
         case (nil, let path?):
             guard let mediaRoot else { throw ServerError(.pathNotAllowed, parameter: "path", "this server serves no local files") }
-            return .file(try mediaRoot.file(path))
+            // Named by the path asked for: no message about the file shows where the media root is.
+            return ThumbnailAsset(FileInput(path: try mediaRoot.file(path), name: path))
         case (nil, nil):
             throw ServerError(.badParameter, parameter: "url", "url (or path) is required")
         case (_?, _?):

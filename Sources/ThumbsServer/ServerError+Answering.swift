@@ -14,7 +14,7 @@ extension ServerError {
             self = error
         case let error as FetchError:
             switch error.code {
-            case .notFound: self.init(.notFound, "the origin answered 404 for \(error.url)")
+            case .notFound: self.init(.notFound, "the origin answered 404 for \(URLRedaction.shown(error.url))")
             case .unsupportedURL: self.init(.originNotAllowed, parameter: "url", error.detail)
             default: self.init(.originFailed, "origin: \(error.description)")
             }

@@ -12,25 +12,29 @@ import Darwin
 public final class FileByteSource: ByteSource {
     /// The path the file was opened from.
     public let path: String
+    /// What messages call the file (`inputName`): the path unless given.
+    public let name: String
     private let descriptor: Int32
     private let length: UInt64
     /// The version of the file opened: device, inode, size and modification time (to the nanosecond).
     public let fileVersion: String
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading; messages call it `name` (default: the path).
     /// - Throws: `MP4Error` `readFailed` when the file cannot be opened or measured.
-    public init(path: String) throws {
+    public init(path: String, name: String? = nil) throws {
         self.path = path
+        let name = name ?? path
+        self.name = name
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw MP4Error(.readFailed, input: path, path: "", offset: 0,
+            throw MP4Error(.readFailed, input: name, path: "", offset: 0,
                            "cannot open the file: \(String(cString: strerror(errno)).lowercased())")
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw MP4Error(.readFailed, input: path, path: "", offset: 0, "cannot read the file's size: \(reason.lowercased())")
+            throw MP4Error(.readFailed, input: name, path: "", offset: 0, "cannot read the file's size: \(reason.lowercased())")
         }
         descriptor = fd
         length = UInt64(max(0, info.st_size))
@@ -62,7 +66,7 @@ public final class FileByteSource: ByteSource {
 
     public var version: String? { fileVersion }
 
-    public var inputName: String? { path }
+    public var inputName: String? { name }
 
     public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         let lower = min(range.lowerBound, length)
@@ -87,7 +91,7 @@ public final class FileByteSource: ByteSource {
             initialized = done
         }
         if failure != 0 {
-            throw MP4Error(.readFailed, input: path, path: "", offset: lower,
+            throw MP4Error(.readFailed, input: name, path: "", offset: lower,
                            "cannot read bytes \(ByteRange.text(lower..<upper)): \(String(cString: strerror(failure)).lowercased())")
         }
         return bytes
