@@ -44,6 +44,11 @@ public struct ServerConfiguration: Sendable {
     public var maximumOriginBytes: UInt64 = 256 << 20
     /// `max-age` of `Cache-Control` on images, tracks and info, in seconds.
     public var maxAge = 86_400
+    /// Seconds a connection may wait for a whole request header, from its opening or from its previous answer:
+    /// a client that sends its header slowly, or keeps an idle connection, is closed after it.
+    public var idleTimeout: Double = 30
+    /// Client connections open at once, at most; one more is closed as soon as it is accepted.
+    public var maximumConnections = 512
 
     /// The longest deadline: a day.
     public static let maximumDeadline: Double = 86_400
@@ -52,12 +57,16 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     /// Checks what the settings alone can tell.
-    /// - Throws: `ServerError` `invalidConfiguration` for a deadline that is not above 0 and at most
-    ///   `maximumDeadline` seconds (infinite, NaN, or too long for a sleep to take).
+    /// - Throws: `ServerError` `invalidConfiguration` for a deadline or idle timeout that is not above 0 and at most
+    ///   `maximumDeadline` seconds (infinite, NaN, or too long for a sleep to take), or a connection limit below 1.
     func validate() throws(ServerError) {
-        for (name, seconds) in [("--deadline (requestDeadline)", requestDeadline), ("storyboardDeadline", storyboardDeadline)]
+        for (name, seconds) in [("--deadline (requestDeadline)", requestDeadline), ("storyboardDeadline", storyboardDeadline),
+                                ("--idle-timeout (idleTimeout)", idleTimeout)]
         where !(seconds > 0 && seconds <= Self.maximumDeadline) {
             throw ServerError(.invalidConfiguration, "\(name) must be above 0 and at most \(Int(Self.maximumDeadline)) seconds, not \(seconds)")
+        }
+        guard maximumConnections >= 1 else {
+            throw ServerError(.invalidConfiguration, "--max-connections (maximumConnections) must be 1 or more, not \(maximumConnections)")
         }
     }
 }

@@ -72,6 +72,17 @@ final class ServerMetrics: Sendable {
     }
 
     /// Everything, in the Prometheus text format.
+    /// Client connections open now.
+    func recordConnections(open: Int) {
+        Gauge(label: "thumbs_open_connections", factory: factory).record(open)
+    }
+
+    /// A connection closed at once for being past `--max-connections` (`open` were open).
+    func recordConnectionRefused(open: Int) {
+        Counter(label: "thumbs_connections_refused_total", factory: factory).increment()
+        recordConnections(open: open)
+    }
+
     func exposition() -> [UInt8] { registry.emitToBuffer() }
 }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import RangeFetch
 import Thumbs
@@ -91,13 +92,17 @@ public struct ThumbsServer: Sendable {
         return router
     }
 
-    /// The application, listening where the configuration says; `onListening` is given the port once it listens.
+    /// The application, listening where the configuration says, closing connections past `maximumConnections` and
+    /// those idle past `idleTimeout`; `onListening` is given the port once it listens.
     public func makeApplication(logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        Application(router: makeRouter(),
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "thumbs"),
-                    onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-                    logger: logger)
+        let connections = OpenConnectionLimit(limit: configuration.maximumConnections, metrics: metrics)
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [connections.makeHandler()],
+                                               idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
+        return Application(router: makeRouter(), server: .http1(configuration: http1),
+                           configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "thumbs"),
+                           onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+                           logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting and finishes the requests in flight.

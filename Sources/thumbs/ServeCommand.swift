@@ -41,13 +41,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a request may take before it is answered 504.")
     var deadline: Double = 30
 
+    @Option(name: .customLong("idle-timeout"),
+            help: "Seconds a connection may wait for a whole request header, from its opening or its previous answer; then it is closed.")
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("max-connections"), help: "Client connections open at once; one more is closed when accepted.")
+    var maxConnections: Int = 512
+
     @Option(name: .customLong("forward-header"), help: "A request header passed on to origins (repeatable); none by default.")
     var forwardHeaders: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
-        guard cacheSizeMB >= 0, maxQueue >= 0, maxDecodes.map({ $0 >= 1 }) ?? true else {
-            throw ValidationError("--cache-size-mb and --max-queue must be 0 or more, --max-decodes 1 or more")
+        guard cacheSizeMB >= 0, maxQueue >= 0, maxDecodes.map({ $0 >= 1 }) ?? true, maxConnections >= 1 else {
+            throw ValidationError("--cache-size-mb and --max-queue must be 0 or more, --max-decodes and --max-connections 1 or more")
         }
         guard !allowOrigins.isEmpty || mediaRoot != nil else {
             throw ValidationError("give at least one --allow-origin or a --media-root: otherwise there is nothing to serve")
@@ -64,6 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.mediaRoot = mediaRoot
         configuration.pageURLs = pageURLs
         configuration.requestDeadline = deadline
+        configuration.idleTimeout = idleTimeout
+        configuration.maximumConnections = maxConnections
         configuration.forwardedHeaders = Set(forwardHeaders.map { $0.lowercased() })
         do {
             configuration.allowedOrigins = try allowOrigins.map { text throws(ServerError) in try OriginPrefix(text) }

@@ -9,6 +9,8 @@ import ThumbsServer
 /// A `ThumbsServer` listening on a free loopback port for the length of a test, and a client to ask it.
 struct RunningServer {
     let base: String
+    /// The port it listens on.
+    var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
     let server: ThumbsServer
 
     struct Answer {
