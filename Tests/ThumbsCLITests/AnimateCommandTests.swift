@@ -5,10 +5,10 @@ import Thumbs
 
 /// `thumbs animate` run as a process: an animated WebP that libwebp reads back, upright, with its stats.
 @Suite struct AnimateCommandTests {
-    @Test func writesAnUprightAnimatedWebPAndSaysWhatItDecoded() throws {
+    @Test func writesAnUprightAnimatedWebPAndSaysWhatItDecoded() async throws {
         let path = ThumbnailCommandTests.temporaryPath("preview.webp")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = try InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "--fps", "5", "--end", "2", "-o", path, "--stats"])
+        let output = try await InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "--fps", "5", "--end", "2", "-o", path, "--stats"])
         #expect(output.status == 0, "\(output.stderr)")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
@@ -28,12 +28,12 @@ import Thumbs
     /// The first frame (the keyframe at 0 s) read back is the picture `thumbs thumbnail` writes of that time:
     /// identical when lossless, at least 30 dB when lossy.
     @Test(arguments: [["--lossless"], ["--quality", "80"]])
-    func theFirstFrameIsThePNGPathsPicture(_ extra: [String]) throws {
+    func theFirstFrameIsThePNGPathsPicture(_ extra: [String]) async throws {
         let path = ThumbnailCommandTests.temporaryPath("preview.webp"), png = ThumbnailCommandTests.temporaryPath("first.png")
         defer { for file in [path, png] { try? FileManager.default.removeItem(atPath: file) } }
-        let animated = try InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "--fps", "5", "--end", "1", "-o", path] + extra)
+        let animated = try await InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "--fps", "5", "--end", "1", "-o", path] + extra)
         #expect(animated.status == 0, "\(animated.stderr)")
-        let still = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--time", "0", "--exact", "--max-size", "320", "-o", png])
+        let still = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--time", "0", "--exact", "--max-size", "320", "-o", png])
         #expect(still.status == 0, "\(still.stderr)")
         let reference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: png))))
         let (frames, _) = try AnimatedWebPDecoder.frames(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
@@ -48,10 +48,10 @@ import Thumbs
     }
 
     /// Without --width a picture wider than 320 is made 320 wide, its height following its shape (ffprobe's 16:9).
-    @Test func theDefaultWidthIs320() throws {
+    @Test func theDefaultWidthIs320() async throws {
         let path = ThumbnailCommandTests.temporaryPath("wide.webp")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = try InfoCommandTests.run(["animate", Fixtures.path("h264-1080p-crop"), "--fps", "10", "-o", path])
+        let output = try await InfoCommandTests.run(["animate", Fixtures.path("h264-1080p-crop"), "--fps", "10", "-o", path])
         #expect(output.status == 0, "\(output.stderr)")
         let (frames, _) = try AnimatedWebPDecoder.frames(in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let expectation = try Fixtures.expectation("h264-1080p-crop")
@@ -61,8 +61,8 @@ import Thumbs
     }
 
     @Test(arguments: [["--fps", "60"], ["--start", "3", "--end", "14"], ["--width", "0"]])
-    func optionsPastTheCeilingsAreUsageErrors(_ arguments: [String]) throws {
-        let output = try InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "-o", ThumbnailCommandTests.temporaryPath("x.webp")] + arguments)
+    func optionsPastTheCeilingsAreUsageErrors(_ arguments: [String]) async throws {
+        let output = try await InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "-o", ThumbnailCommandTests.temporaryPath("x.webp")] + arguments)
         #expect(output.status == 64, "\(output.stderr)")
     }
 }

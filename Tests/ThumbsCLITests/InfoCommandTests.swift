@@ -1,6 +1,7 @@
 import Foundation
 import MP4BoxTestSupport
 import RangeFetchTestSupport
+import Synchronization
 import Testing
 
 /// `thumbs info` run as a process: its JSON against ffprobe's expectations, and its exit codes.
@@ -20,8 +21,18 @@ import Testing
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thumbs")
     }
 
-    /// Runs the binary with `arguments`, its environment this process's with `environment` added.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs the binary with `arguments`, its environment this process's with `environment` added. The wait runs on
+    /// a thread of its own: a blocked wait on Swift's cooperative threads (two on two cores) once starved the HTTP
+    /// tests running beside it until their clients' read timeouts fired.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try runWaiting(arguments, environment: environment) })
+            }.start()
+        }
+    }
+
+    private static func runWaiting(_ arguments: [String], environment: [String: String]) throws -> Output {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -33,10 +44,20 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // stderr is read on another thread while stdout is read here: a child that fills one pipe while the other
+        // is read would otherwise wait forever.
+        let stderrData = Mutex(Data())
+        let stderrRead = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            stderrData.withLock { $0 = data }
+            stderrRead.signal()
+        }.start()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrRead.wait()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdoutBytes: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        return Output(status: process.terminationStatus, stdoutBytes: stdout,
+                      stderr: String(decoding: stderrData.withLock { $0 }, as: UTF8.self))
     }
 
     struct Info: Decodable {
@@ -64,8 +85,8 @@ import Testing
     }
 
     @Test(arguments: Fixtures.names)
-    func jsonMatchesFFprobe(_ name: String) throws {
-        let output = try Self.run(["info", Fixtures.path(name), "--json"])
+    func jsonMatchesFFprobe(_ name: String) async throws {
+        let output = try await Self.run(["info", Fixtures.path(name), "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         let info = try JSONDecoder().decode(Info.self, from: Data(output.stdout.utf8))
         let expected = try Fixtures.expectation(name)
@@ -95,8 +116,8 @@ import Testing
         #expect(video.mirrored == (expected.matrixLinearPart == (-1, 0, 0, 1) || expected.matrixLinearPart == (1, 0, 0, -1)))
     }
 
-    @Test func textOutputNamesTheTracks() throws {
-        let output = try Self.run(["info", Fixtures.path("rotate-90")])
+    @Test func textOutputNamesTheTracks() async throws {
+        let output = try await Self.run(["info", Fixtures.path("rotate-90")])
         #expect(output.status == 0)
         #expect(output.stdout.contains("track 1 video avc1"))
         #expect(output.stdout.contains("display 180x320"))
@@ -125,16 +146,16 @@ import Testing
     /// stores it as a float) is no reason to stop: the text leaves out what is not a number and prints the rest as it
     /// is; JSON leaves out what it cannot hold.
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300])
-    func sampleRatesNoIntegerHoldsArePrintedAsTheyAre(_ rate: Double) throws {
+    func sampleRatesNoIntegerHoldsArePrintedAsTheyAre(_ rate: Double) async throws {
         var movie = SyntheticMovie(sampleEntry: Self.soundDescriptionVersion2(rate: rate))
         movie.handlerType = "soun"
         let path = try Self.temporaryFile(movie.bytes(), name: "rate")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let text = try Self.run(["info", path])
+        let text = try await Self.run(["info", path])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("track 1 audio mp4a"), "\(text.stdout)")
         #expect(text.stdout.contains(rate.isFinite ? ", 2 ch, 1e+300 Hz" : ", 2 ch,") == rate.isFinite, "\(text.stdout)")
-        let json = try Self.run(["info", path, "--json"])
+        let json = try await Self.run(["info", path, "--json"])
         #expect(json.status == 0, "\(json.stderr)")
         let object = try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any]
         let track = (object?["tracks"] as? [[String: Any]])?.first
@@ -143,7 +164,7 @@ import Testing
     }
 
     /// An edit 2^62 units long, both timescales one unit a second: seconds far past any count of milliseconds.
-    @Test func aDurationPastEveryIntegerIsPrintedAsItIs() throws {
+    @Test func aDurationPastEveryIntegerIsPrintedAsItIs() async throws {
         var movie = SyntheticMovie()
         movie.movieTimescale = 1
         movie.timescale = 1
@@ -151,22 +172,22 @@ import Testing
         movie.edits = [(1 << 62, 0, 0x10000)]
         let path = try Self.temporaryFile(movie.bytes(), name: "duration")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = try Self.run(["info", path])
+        let output = try await Self.run(["info", path])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("track 1 video avc1"), "\(output.stdout)")
         #expect(output.stdout.contains("e+18 s, 8 samples (2 sync)"), "\(output.stdout)")
     }
 
-    @Test func missingFileExitsWithAnIOError() throws {
-        let output = try Self.run(["info", "/nonexistent/file.mp4"])
+    @Test func missingFileExitsWithAnIOError() async throws {
+        let output = try await Self.run(["info", "/nonexistent/file.mp4"])
         #expect(output.status == 74)
         #expect(output.stderr.contains("cannot open"))
         #expect(!output.stderr.contains("Fatal error"))
     }
 
-    @Test func notAMovieExitsWithBadInput() throws {
+    @Test func notAMovieExitsWithBadInput() async throws {
         let path = Fixtures.directory.appendingPathComponent("README.md").path
-        let output = try Self.run(["info", path])
+        let output = try await Self.run(["info", path])
         #expect(output.status == 65)
         #expect(output.stderr.split(separator: "\n").count == 1)
         // One sentence: the file once, where, and that it is not a movie (not "needs more bytes").
@@ -177,18 +198,18 @@ import Testing
     static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
 
     @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"), arguments: Fixtures.names)
-    func infoOverNginxEqualsInfoOfTheFile(_ name: String) throws {
+    func infoOverNginxEqualsInfoOfTheFile(_ name: String) async throws {
         let nginx = try #require(Self.nginx, "nginx is installed but did not start")
-        let local = try Self.run(["info", Fixtures.path(name), "--json"])
-        let remote = try Self.run(["info", nginx.url(Fixtures.fileName(name)), "--json"])
+        let local = try await Self.run(["info", Fixtures.path(name), "--json"])
+        let remote = try await Self.run(["info", nginx.url(Fixtures.fileName(name)), "--json"])
         #expect(remote.status == 0, "\(remote.stderr)")
         #expect(remote.stdout == local.stdout)
     }
 
     @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
-    func statsAreOneJSONObjectOnTheLastLineOfStandardError() throws {
+    func statsAreOneJSONObjectOnTheLastLineOfStandardError() async throws {
         let nginx = try #require(Self.nginx, "nginx is installed but did not start")
-        let output = try Self.run(["info", nginx.url("h264-bframes.mp4"), "--stats"])
+        let output = try await Self.run(["info", nginx.url("h264-bframes.mp4"), "--stats"])
         #expect(output.status == 0)
         let last = try #require(output.stderr.split(separator: "\n").last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -200,14 +221,14 @@ import Testing
         #expect((object["perRequest"] as? [Any])?.count == 2)
     }
 
-    @Test func unreachableURLExitsWithAnIOError() throws {
-        let output = try Self.run(["info", "http://127.0.0.1:9/none.mp4"])
+    @Test func unreachableURLExitsWithAnIOError() async throws {
+        let output = try await Self.run(["info", "http://127.0.0.1:9/none.mp4"])
         #expect(output.status == 74)
         #expect(output.stderr.contains("127.0.0.1:9"))
     }
 
-    @Test func missingArgumentExitsWithUsage() throws {
-        let output = try Self.run(["info"])
+    @Test func missingArgumentExitsWithUsage() async throws {
+        let output = try await Self.run(["info"])
         #expect(output.status == 64)
     }
 }

@@ -13,9 +13,9 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: names)
-    func infoAgreesWithFFprobe(_ name: String) throws {
+    func infoAgreesWithFFprobe(_ name: String) async throws {
         let video = try #require(try RealWorldCorpus.expectation(name).video)
-        let output = try InfoCommandTests.run(["info", RealWorldCorpus.path(name), "--json"])
+        let output = try await InfoCommandTests.run(["info", RealWorldCorpus.path(name), "--json"])
         #expect(output.status == 0, "\(name): \(output.stderr)")
         guard output.status == 0 else { return }
         let info = try JSONDecoder().decode(InfoCommandTests.Info.self, from: Data(output.stdout.utf8))

@@ -34,19 +34,19 @@ import Testing
         #expect(try await stopped)
     }
 
-    @Test func withNothingToServeItDoesNotStart() throws {
-        let output = try InfoCommandTests.run(["serve", "--port", "0"])
+    @Test func withNothingToServeItDoesNotStart() async throws {
+        let output = try await InfoCommandTests.run(["serve", "--port", "0"])
         #expect(output.status == 64)
         #expect(output.stderr.contains("--allow-origin"))
-        let badOrigin = try InfoCommandTests.run(["serve", "--port", "0", "--allow-origin", "ftp://origin.example/"])
+        let badOrigin = try await InfoCommandTests.run(["serve", "--port", "0", "--allow-origin", "ftp://origin.example/"])
         #expect(badOrigin.status != 0)
         #expect(badOrigin.stderr.contains("ftp://origin.example/"))
     }
 
     /// A signing key file that cannot be read is an I/O failure named by its option (exit 74), not an error thrown out
     /// of the command (exit 1).
-    @Test func anUnreadableSigningKeyIsAnIOError() throws {
-        let output = try InfoCommandTests.run(["serve", "--port", "0", "--media-root", NSTemporaryDirectory(),
+    @Test func anUnreadableSigningKeyIsAnIOError() async throws {
+        let output = try await InfoCommandTests.run(["serve", "--port", "0", "--media-root", NSTemporaryDirectory(),
                                                "--signing-key-file", "/nonexistent/key"])
         #expect(output.status == 74, "\(output.stderr)")
         #expect(output.stderr == "thumbs: --signing-key-file /nonexistent/key: No such file or directory\n")

@@ -47,10 +47,10 @@ import Testing
         return result
     }
 
-    @Test func writesSheetsTrackAndManifest() throws {
+    @Test func writesSheetsTrackAndManifest() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--interval", "0.5", "--columns", "3",
+        let output = try await InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--interval", "0.5", "--columns", "3",
                                                "--rows", "1", "-o", directory.path, "--stats"])
         #expect(output.status == 0, "\(output.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -79,10 +79,10 @@ import Testing
         #expect(output.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func manifestsChooseTheTracksWritten() throws {
+    @Test func manifestsChooseTheTracksWritten() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--interval", "0.5", "--columns", "3",
+        let output = try await InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--interval", "0.5", "--columns", "3",
                                                "--rows", "1", "--manifests", "hls,dash,bif", "-o", directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -95,16 +95,16 @@ import Testing
         let mpd = try String(contentsOf: directory.appendingPathComponent("storyboard.mpd"), encoding: .utf8)
         #expect(mpd.contains("value=\"3x1\"") && mpd.contains("media=\"storyboard-$Number$.jpg\""))
 
-        let refused = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--manifests", "vtt,bmp",
+        let refused = try await InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "--manifests", "vtt,bmp",
                                                 "-o", directory.path])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--manifests takes"), "\(refused.stderr)")
     }
 
-    @Test func singleImagesWriteOneImagePerCue() throws {
+    @Test func singleImagesWriteOneImagePerCue() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try InfoCommandTests.run(["storyboard", Fixtures.path("rotate-90"), "--interval", "1", "--single-images",
+        let output = try await InfoCommandTests.run(["storyboard", Fixtures.path("rotate-90"), "--interval", "1", "--single-images",
                                                "--format", "png", "--tile", "90x160", "-o", directory.path])
         #expect(output.status == 0, "\(output.stderr)")
         let text = try String(contentsOf: directory.appendingPathComponent("storyboard.vtt"), encoding: .utf8)
@@ -122,7 +122,7 @@ import Testing
         defer { Task { try? await server.shutdown() } }
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try InfoCommandTests.run(["storyboard", server.url("/a.mp4"), "--interval", "1", "-o", directory.path, "--stats"])
+        let output = try await InfoCommandTests.run(["storyboard", server.url("/a.mp4"), "--interval", "1", "-o", directory.path, "--stats"])
         #expect(output.status == 0, "\(output.stderr)")
         let last = try #require(output.stderr.split(separator: "\n").last)
         let stats = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -140,18 +140,18 @@ import Testing
     ]
 
     @Test(arguments: badOptions)
-    func badOptionsExitWithUsage(_ arguments: [String]) throws {
-        let output = try InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "-o", "/tmp/unused"] + arguments)
+    func badOptionsExitWithUsage(_ arguments: [String]) async throws {
+        let output = try await InfoCommandTests.run(["storyboard", Fixtures.path("h264-bframes"), "-o", "/tmp/unused"] + arguments)
         #expect(output.status == 64, "\(arguments): \(output.stderr)")
     }
 
-    @Test func audioOnlyIsBadInputAndMissingFileIsAnIOError() throws {
+    @Test func audioOnlyIsBadInputAndMissingFileIsAnIOError() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let audio = try InfoCommandTests.run(["storyboard", Fixtures.path("audio-only"), "-o", directory.path])
+        let audio = try await InfoCommandTests.run(["storyboard", Fixtures.path("audio-only"), "-o", directory.path])
         #expect(audio.status == 65)
         #expect(audio.stderr.contains("no video"))
-        let missing = try InfoCommandTests.run(["storyboard", "/nonexistent/x.mp4", "-o", directory.path])
+        let missing = try await InfoCommandTests.run(["storyboard", "/nonexistent/x.mp4", "-o", directory.path])
         #expect(missing.status == 74)
     }
 }

@@ -17,10 +17,10 @@ import Thumbs
         return [png[16..<20].reduce(0) { $0 << 8 | Int($1) }, png[20..<24].reduce(0) { $0 << 8 | Int($1) }]
     }
 
-    @Test func theReadmeCommandWritesAnUprightThumbnailAndStandardOutputGetsTheSameBytes() throws {
+    @Test func theReadmeCommandWritesAnUprightThumbnailAndStandardOutputGetsTheSameBytes() async throws {
         let path = Self.temporaryPath("thumbnail.png")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let written = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path])
+        let written = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path])
         #expect(written.status == 0, "\(written.stderr)")
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         // ffprobe's size with its 90° rotation: the upright picture is the stored one turned on its side.
@@ -30,26 +30,26 @@ import Thumbs
         let scale = min(1, 320 / Double(upright.max() ?? 1))
         #expect(Self.pngSize(file) == upright.map { Int((Double($0) * scale).rounded()) })
 
-        let piped = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", "-"])
+        let piped = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", "-"])
         #expect(piped.status == 0)
         #expect(piped.stdoutBytes == file)
-        let jpeg = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--format", "jpeg", "-o", "-"])
+        let jpeg = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--format", "jpeg", "-o", "-"])
         #expect([UInt8](jpeg.stdoutBytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
     }
 
     @Test(arguments: [["--time", "-5"], ["--time=-5"]])
-    func aNegativeTimeIsRefusedClearly(_ time: [String]) throws {
-        let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", Self.temporaryPath("x.png")] + time)
+    func aNegativeTimeIsRefusedClearly(_ time: [String]) async throws {
+        let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", Self.temporaryPath("x.png")] + time)
         #expect(output.status == 64)
         #expect(output.stderr.contains("--time must be a non-negative number of seconds"), "\(output.stderr)")
     }
 
     /// `-o x.webp` writes WebP (lossy, or with --lossless the PNG's very pixels), read back by libwebp's decoder and
     /// compared with the PNG the same command writes.
-    @Test func webPOutputMatchesThePNGPath() throws {
+    @Test func webPOutputMatchesThePNGPath() async throws {
         let png = Self.temporaryPath("x.png"), lossy = Self.temporaryPath("x.webp"), lossless = Self.temporaryPath("y.webp")
         for (path, extra) in [(png, [String]()), (lossy, ["--quality", "80"]), (lossless, ["--lossless"])] {
-            let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path] + extra)
+            let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path] + extra)
             #expect(output.status == 0, "\(output.stderr)")
         }
         let reference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: png))))
@@ -60,16 +60,16 @@ import Thumbs
         let picture = try ImageDecoder().decode(bytes)
         #expect(picture.width == reference.width && picture.height == reference.height)
         #expect(psnr(picture.pixels, reference.pixels) >= 30, "\(psnr(picture.pixels, reference.pixels)) dB")
-        let refused = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--lossless", "-o", png])
+        let refused = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--lossless", "-o", png])
         #expect(refused.status == 64 && refused.stderr.contains("--lossless is for WebP output"), "\(refused.stderr)")
     }
 
     /// `--format webp` writes WebP whatever the output's name, and that file is the one `-o x.webp` writes.
-    @Test func formatWebPOverridesTheFileName() throws {
+    @Test func formatWebPOverridesTheFileName() async throws {
         let named = Self.temporaryPath("x.webp"), forced = Self.temporaryPath("x.out")
         defer { for file in [named, forced] { try? FileManager.default.removeItem(atPath: file) } }
         for (path, extra) in [(named, [String]()), (forced, ["--format", "webp"])] {
-            let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("hevc-8bit"), "--max-size", "160", "-o", path] + extra)
+            let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("hevc-8bit"), "--max-size", "160", "-o", path] + extra)
             #expect(output.status == 0, "\(output.stderr)")
         }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: forced)))
@@ -79,8 +79,8 @@ import Thumbs
 
     /// `--placeholder` alone prints only the ThumbHash; with -o and --stats, the image is written and the same hash is
     /// printed and in the stats line, the hash of the very image written.
-    @Test func placeholderIsPrintedAloneOrBesideTheImage() throws {
-        let alone = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "--placeholder"])
+    @Test func placeholderIsPrintedAloneOrBesideTheImage() async throws {
+        let alone = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "--placeholder"])
         #expect(alone.status == 0, "\(alone.stderr)")
         let printed = alone.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let hash = try ThumbHash(base64: printed)
@@ -88,7 +88,7 @@ import Thumbs
 
         let path = Self.temporaryPath("x.png")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let both = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path,
+        let both = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "-o", path,
                                              "--placeholder", "--stats"])
         #expect(both.status == 0, "\(both.stderr)")
         #expect(both.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == printed)
@@ -101,18 +101,18 @@ import Thumbs
         // --placeholder-image writes the picture the hash stands for: the library's decoding of the printed hash.
         let image = Self.temporaryPath("placeholder.png")
         defer { try? FileManager.default.removeItem(atPath: image) }
-        let drawn = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "--placeholder-image", image])
+        let drawn = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--max-size", "320", "--placeholder-image", image])
         #expect(drawn.status == 0 && drawn.stdout.isEmpty, "\(drawn.stderr)")
         let placeholder = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: image))))
         #expect(placeholder == hash.image())
 
-        let neither = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90")])
+        let neither = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90")])
         #expect(neither.status == 64 && neither.stderr.contains("--placeholder"), "\(neither.stderr)")
     }
 
-    @Test func anOutputExtensionItCannotWriteIsRefused() throws {
+    @Test func anOutputExtensionItCannotWriteIsRefused() async throws {
         let path = Self.temporaryPath("x.gif")
-        let output = try InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", path])
+        let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", path])
         #expect(output.status == 64)
         #expect(output.stderr.contains("cannot write a .gif file"), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -124,7 +124,7 @@ import Thumbs
         faults.ignoresRange = true
         let server = try await TestHTTPServer(files: ["/a.mp4": movie], faults: faults)
         defer { Task { try? await server.shutdown() } }
-        let output = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "-o", Self.temporaryPath("x.png"),
+        let output = try await InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "-o", Self.temporaryPath("x.png"),
                                                "--max-bytes", "20000", "--stats"])
         #expect(output.status == 74)
         #expect(output.stderr.contains("byte budget of 20000 bytes reached"), "\(output.stderr)")
@@ -135,9 +135,9 @@ import Thumbs
     }
 
     /// Runs `thumbs thumbnail url --cache-dir dir -o out` and gives the picture's bytes.
-    static func thumbnail(of url: String, cacheDirectory: String) throws -> Data {
+    static func thumbnail(of url: String, cacheDirectory: String) async throws -> Data {
         let output = temporaryPath("cached.png")
-        let run = try InfoCommandTests.run(["thumbnail", url, "--cache-dir", cacheDirectory, "-o", output])
+        let run = try await InfoCommandTests.run(["thumbnail", url, "--cache-dir", cacheDirectory, "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
         return try Data(contentsOf: URL(fileURLWithPath: output))
     }
@@ -147,12 +147,12 @@ import Thumbs
         let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes(name)])
         defer { Task { try? await server.shutdown() } }
         let directory = Self.temporaryPath("index-cache")
-        let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        let first = try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         let listed = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(listed.filter { $0.hasSuffix(".movieindex") }.count == 1)
         #expect(Set(listed.filter { !$0.hasSuffix(".movieindex") }) == ["origins.json"])
         server.resetLog()
-        let second = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        let second = try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         #expect(second == first)
         // The keyframe alone, asked for only if the resource is still the version the index was read from.
         #expect(server.requests.count == 1)
@@ -177,20 +177,20 @@ import Thumbs
         }
         // Known to answer multipart (from an earlier process): the ends in one request.
         try Data("{\"\(origin)\": \"multipart\"}".utf8).write(to: origins)
-        let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        let first = try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         #expect(server.requests.first?.range == "bytes=0-81919,-81920")
         #expect(try kept() == [origin: "multipart"])
         // The server now refuses several ranges: the refusal is learnt and kept.
         server.update { $0.multipleRanges = .refused }
         try forgetIndexes()
         server.resetLog()
-        #expect(try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory) == first)
+        #expect(try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory) == first)
         #expect(server.requests.first?.status == 416)
         #expect(try kept() == [origin: "oneRangeAtATime"])
         // The next process asks for the ends as two ranges side by side.
         try forgetIndexes()
         server.resetLog()
-        #expect(try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory) == first)
+        #expect(try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory) == first)
         #expect(Set(server.requests.prefix(2).map(\.range)) == ["bytes=0-81919", "bytes=-81920"])
     }
 
@@ -198,17 +198,17 @@ import Thumbs
         let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-bframes")])
         defer { Task { try? await server.shutdown() } }
         let directory = Self.temporaryPath("index-cache")
-        let first = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        let first = try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         // A new ETag from now on: the kept index's If-Range no longer matches, and the server answers 200.
         let served = server.requests.count
         server.update { $0.changeETagAfterRequests = served }
         server.resetLog()
-        let second = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        let second = try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         #expect(second == first)
         #expect(server.requests.first?.status == 200)
         #expect(server.requests.count > 1)
         server.resetLog()
-        _ = try Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
+        _ = try await Self.thumbnail(of: server.url("/a.mp4"), cacheDirectory: directory)
         #expect(server.requests.count == 1)
     }
 
@@ -220,7 +220,7 @@ import Thumbs
         let blocker = Self.temporaryPath("a-file")
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
         defer { try? FileManager.default.removeItem(atPath: blocker) }
-        let run = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", blocker + "/index", "-o", Self.temporaryPath("x.png")])
+        let run = try await InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", blocker + "/index", "-o", Self.temporaryPath("x.png")])
         #expect(run.status == 74, "\(run.stderr)")
         #expect(run.stderr == "thumbs: --cache-dir \(blocker)/index: Not a directory\n")
     }
@@ -241,7 +241,7 @@ import Thumbs
         defer { _ = Self.chattr("-i", directory) }
         let output = Self.temporaryPath("kept.png")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let run = try InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", directory, "-o", output])
+        let run = try await InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "--cache-dir", directory, "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr == "thumbs: warning: --cache-dir \(directory): the index was not kept: Operation not permitted\n"
             + "thumbs: warning: --cache-dir \(directory): what origins answer was not kept: Operation not permitted\n")
