@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load figures of `thumbs serve` (the README's "Serving under load"), with wrk on this machine: nginx's cache in front
 # of two replicas (deploy/nginx.conf as shipped, ports and cache folder substituted), a replica alone with a warm
-# cache, distinct cold 1080p thumbnails with a warm index, peak RSS, and a soak at a steady rate.
+# cache, distinct cold 1080p thumbnails with a warm index, peak and settled RSS after bursts, and a soak at a steady
+# rate.
 #
 #   Benchmarks/service/run-load.sh [soak seconds, default 600]
 #
@@ -86,6 +87,14 @@ run_wrk cached-nginx -t2 -c32 -d20s "http://127.0.0.1:$front_port$path"
 run_wrk cached-replica -t2 -c32 -d20s "http://127.0.0.1:$r1$path"
 MOVIE="$movie" DURATION="$duration" MODE=cold run_wrk distinct-cold -t2 -c4 -d30s -s "$here/requests.lua" "http://127.0.0.1:$r1"
 
+# Bursts: a replica of its own per burst, every request sent at once (Benchmarks/service/burst.py).
+: > "$work/bursts.txt"
+for burst in "150 thumbnail" "150 exact" "32 storyboard"; do
+  # shellcheck disable=SC2086
+  python3 "$here/burst.py" "$thumbs" "$root/Benchmarks/.media" "$movie_file" $burst --max-decodes 2 --max-queue 200 \
+    --deadline 300 | tee -a "$work/bursts.txt" >&2
+done
+
 # Soak: one replica, a steady rate (16 connections, one request each 40 ms: about 400 a second at most; the
 # replica's answers set the pace when slower), RSS sampled every 30 s.
 for w in $(seq 200 249); do curl -sf -o /dev/null "http://127.0.0.1:$r2/thumbnail.jpg?url=$movie&width=$w&time=30"; done
@@ -111,6 +120,10 @@ wait $sampler || true
     f="$work/$name.txt"
     echo "| $what | \`$args\` | $(field "$f" Requests/sec:) | $(awk '$1 == "50%" { print $2 }' "$f") | $(awk '$1 == "99%" { print $2 }' "$f") | $(errors "$f") |"
   done
+  echo
+  echo "Bursts of distinct cold requests sent at once to a replica of its own (\`--max-decodes 2 --max-queue 200\`):"
+  echo
+  sed 's/^/- /' "$work/bursts.txt"
   echo
   echo "Peak RSS (VmHWM): replica 1 $(( $(rss_kib "${replica_pids[0]}") / 1024 )) MiB, replica 2 (after the soak) $(( $(rss_kib "${replica_pids[1]}") / 1024 )) MiB."
   echo
