@@ -129,6 +129,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
-        .testTarget(name: "ThumbsCLITests", dependencies: ["thumbs", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        .testTarget(name: "ThumbsCLITests", dependencies: [
+            "thumbs", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
     ]
 )
