@@ -9,7 +9,6 @@ final class OpenConnectionLimit: Sendable {
     /// Most connections open at once.
     let limit: Int
     private let open = Atomic<Int>(0)
-    private let refused = Atomic<Int>(0)
     private let metrics: ServerMetrics
 
     /// A limit of `limit` (at least 1) connections, counted in `metrics`.
@@ -17,11 +16,6 @@ final class OpenConnectionLimit: Sendable {
         self.limit = max(1, limit)
         self.metrics = metrics
     }
-
-    /// Connections open now.
-    var openCount: Int { open.load(ordering: .relaxed) }
-    /// Connections closed for being past the limit, so far.
-    var refusedCount: Int { refused.load(ordering: .relaxed) }
 
     /// A handler for one new connection's pipeline, which counts it while it is open or closes it at once.
     func makeHandler() -> any RemovableChannelHandler { Handler(limit: self) }
@@ -37,7 +31,6 @@ final class OpenConnectionLimit: Sendable {
             }
             current = original
         }
-        refused.add(1, ordering: .relaxed)
         metrics.recordConnectionRefused(open: current)
         return false
     }

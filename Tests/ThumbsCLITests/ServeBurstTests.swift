@@ -46,21 +46,12 @@ import Testing
         }
         try await client.shutdown()
         #expect(statuses == [200: paths.count])
-        let peak = try Self.status("VmHWM", of: server.process.processIdentifier)
+        let pid = String(server.process.processIdentifier)
+        let peak = try #require(ProcessStatus.value("VmHWM", of: pid))
         try await Task.sleep(for: .seconds(10))
-        let settled = try Self.status("VmRSS", of: server.process.processIdentifier)
+        let settled = try #require(ProcessStatus.value("VmRSS", of: pid))
         #expect(peak <= 2 * twoDecodesKiB, "peak \(peak / 1024) MiB")
         #expect(settled <= twoDecodesKiB * 6 / 5, "10 s after the burst \(settled / 1024) MiB")
         #expect(try await server.terminate())
-    }
-
-    /// A field of /proc/<pid>/status in KiB.
-    static func status(_ field: String, of pid: Int32) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else {
-            throw POSIXError(.EINVAL)
-        }
-        return kib
     }
 }

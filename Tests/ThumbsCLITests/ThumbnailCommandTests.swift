@@ -228,16 +228,15 @@ import Thumbs
     /// The index directory is a saving, not the work: when the index cannot be written there (an immutable directory,
     /// which even root cannot write to), the thumbnail is still written and the command succeeds, with a warning. It
     /// used to end with exit 65 and no picture.
-    @Test func anIndexThatCannotBeKeptStillGivesTheThumbnail() async throws {
+    @Test(.enabled(if: ThumbnailCommandTests.immutableDirectoriesWork,
+                   "needs chattr +i (e2fsprogs) on a file system with the immutable flag"))
+    func anIndexThatCannotBeKeptStillGivesTheThumbnail() async throws {
         let server = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-bframes")])
         defer { Task { try? await server.shutdown() } }
         let directory = Self.temporaryPath("immutable-cache")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        guard Self.chattr("+i", directory) else {
-            print("SKIPPED: chattr +i is not available here (e2fsprogs, a file system with the immutable flag)")
-            return
-        }
+        try #require(Self.chattr("+i", directory), "chattr +i worked on a scratch directory but not here")
         defer { _ = Self.chattr("-i", directory) }
         let output = Self.temporaryPath("kept.png")
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -248,6 +247,16 @@ import Thumbs
         let picture = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(Self.pngSize(picture) == [320, 240])
     }
+
+    /// Whether `chattr +i` makes a scratch directory in the temporary folder immutable here (and `-i` undoes it).
+    static let immutableDirectoriesWork: Bool = {
+        let directory = temporaryPath("immutable-probe")
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let works = chattr("+i", directory)
+        if works { _ = chattr("-i", directory) }
+        return works
+    }()
 
     /// Runs `chattr flag path`; whether it succeeded.
     static func chattr(_ flag: String, _ path: String) -> Bool {

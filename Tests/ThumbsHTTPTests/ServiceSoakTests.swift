@@ -55,11 +55,7 @@ struct ServiceSoakTests {
 
     /// Resident and peak memory of this process, in MB, and its thread count (from /proc/self/status).
     static func memory() -> (rss: Double, peak: Double, threads: Int) {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        func field(_ name: String) -> Double {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-            return Double(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "0") ?? 0
-        }
+        func field(_ name: String) -> Double { Double(ProcessStatus.value(name) ?? 0) }
         return (field("VmRSS") / 1024, field("VmHWM") / 1024, Int(field("Threads")))
     }
 
