@@ -52,4 +52,22 @@ import Testing
         let track = try #require(try MovieParser.parse(fileBytes: movie.bytes()).tracks.first)
         #expect(track.presentationTime(seconds: seconds) == units)
     }
+
+    @Test func sixDecimalTimesMeanTheFrameThatStartsWithinAMicrosecond() throws {
+        // 29.97 frames a second at 30000 units: frame n starts at 1001n / 30000 s. Its start printed with six
+        // decimals, cut (0.033366 for 0.0333667) or rounded (0.033367), is that frame; a microsecond and a half
+        // before the start is still the frame before.
+        var movie = SyntheticMovie()
+        movie.timescale = 30000
+        movie.durations = Array(repeating: 1001, count: movie.sampleSizes.count)
+        let track = try #require(try MovieParser.parse(fileBytes: movie.bytes()).tracks.first)
+        for frame in 1..<movie.sampleSizes.count {
+            let start = Double(1001 * frame) / 30000
+            let cut = (start * 1e6).rounded(.down) / 1e6
+            let rounded = (start * 1e6).rounded() / 1e6
+            #expect(track.presentationTime(seconds: cut) == Int64(1001 * frame), "\(cut)")
+            #expect(track.presentationTime(seconds: rounded) == Int64(1001 * frame), "\(rounded)")
+            #expect(track.presentationTime(seconds: start - 1.5e-6) < Int64(1001 * frame), "\(start - 1.5e-6)")
+        }
+    }
 }

@@ -35,17 +35,21 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     public enum Rounding: Sendable {
         /// To the nearest unit.
         case nearest
-        /// To the unit that contains the instant (down), with a millionth of a unit of slack so that binary
-        /// rounding of a decimal time (2.0 s arriving as 1.9999999999) does not fall into the unit before.
+        /// To the unit that contains the instant (down), with a microsecond of slack: a time printed with six
+        /// decimals (as ffprobe and `--stats` print, 0.033366 for 1001/30000 s) and a decimal time that binary
+        /// rounding brings just under a unit (2.0 s arriving as 1.9999999999) mean the unit that starts within a
+        /// microsecond after it.
         case containing
     }
 
+    /// How far before a unit's start a time still means that unit when rounding `.containing`: one microsecond.
+    public static let containingSlack = 1e-6
+
     /// The time `seconds` at `timescale`, rounded as `rounding` says and clamped to a representable range.
     public init(seconds: Double, timescale: UInt32, rounding: Rounding = .nearest) {
-        let product = seconds * Double(timescale)
         let scaled = switch rounding {
-        case .nearest: product.rounded()
-        case .containing: (product + 1e-6).rounded(.down)
+        case .nearest: (seconds * Double(timescale)).rounded()
+        case .containing: ((seconds + Self.containingSlack) * Double(timescale)).rounded(.down)
         }
         let limit = Double(Int64.max / 4)
         self.init(value: scaled.isFinite ? Int64(max(-limit, min(limit, scaled))) : 0, timescale: timescale)

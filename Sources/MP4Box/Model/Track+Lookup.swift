@@ -84,7 +84,8 @@ extension Track {
     }
 
     /// The presentation time of `time` seconds in this track's media timescale: the unit that contains that
-    /// instant (rounded down), since the frame on screen at a time is the last one that starts at or before it.
+    /// instant (rounded down, a unit starting within a microsecond after it included: `MediaTime.Rounding.containing`),
+    /// since the frame on screen at a time is the last one that starts at or before it.
     /// With a coarse timescale (30 units a second) rounding to nearest would pick the next frame past mid-frame.
     public func presentationTime(seconds: Double) -> Int64 {
         MediaTime(seconds: seconds, timescale: timescale, rounding: .containing).value
