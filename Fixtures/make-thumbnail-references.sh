@@ -12,8 +12,8 @@
 #   1. autorotated (ffmpeg's default; the display matrix, mirror included:
 #      checked that Debian's ffmpeg 5.1 draws `mirrored` with hflip only);
 #   2. sized in one area-averaging swscale pass (`flags=area`) straight to the
-#      fitted size: square pixels along the wider axis (SAR h:v > 1 widens,
-#      < 1 heightens, floor, as Track.displaySize), fitted inside 160x160, the
+#      fitted size: the width times the SAR to the nearest pixel (the tkhd
+#      width ffmpeg writes; as Track.displaySize), fitted inside 160x160, the
 #      limiting side exactly 160, the other rounded half up, never upscaled.
 #      The size is computed here from ffprobe's width/height/SAR/rotation in
 #      the .expect.json, not by our code;

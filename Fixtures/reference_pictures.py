@@ -1,7 +1,7 @@
 """What ffmpeg is asked to do to make a reference thumbnail: one place for both reference scripts
 (Fixtures/make-thumbnail-references.sh and Fixtures/real-world/make-expectations.py).
 
-Geometry: the cropped size widened (or heightened) to square pixels along the wider axis (floor), turned
+Geometry: the cropped width scaled by the sample aspect ratio to the nearest pixel (as ffmpeg writes tkhd), turned
 for 90/270 degrees, then fitted inside a box with the limiting side exact and the other rounded half up,
 never upscaled, as Track.displaySize and the renderer's layout do.
 
@@ -26,14 +26,11 @@ def round_half_up(numerator, denominator):
 
 
 def display_size(width, height, sar, rotation):
-    """Cropped size widened (or heightened) to square pixels, turned when the matrix turns 90/270 degrees."""
+    """Cropped width times the SAR (nearest, half up), turned when the matrix turns 90/270 degrees."""
     if sar and sar not in ("0:1", "1:1"):
         h, v = (int(part) for part in sar.split(":"))
         if h > 0 and v > 0:
-            if h > v:
-                width = width * h // v
-            elif v > h:
-                height = height * v // h
+            width = round_half_up(width * h, v)
     if rotation is not None and round(abs(rotation)) % 180 == 90:
         width, height = height, width
     return max(width, 1), max(height, 1)

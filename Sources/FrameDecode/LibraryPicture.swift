@@ -10,6 +10,9 @@ struct LibraryPicture {
     var sampleIndex: Int
     /// The colour code points the bitstream gave (the SPS's VUI, AV1's sequence header).
     var streamColour: ColourDescription
+    /// Whether `streamColour.fullRange` is what the bitstream states, not a default: always for AV1's sequence
+    /// header; for HEVC only when it says full, as libde265 gives 0 both for a limited-range flag and for none.
+    var streamStatesRange: Bool
 
     /// One plane of `height` rows of `width` samples, `stride` bytes apart in the library's memory, packed.
     static func copyPlane(from source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
@@ -26,9 +29,11 @@ struct LibraryPicture {
     }
 
     /// The frame, with the container's colour (colr) where it states one and the stream's elsewhere.
+    /// The range is the bitstream's where it states one, as `Track.colour` decides it.
     func frame(containerColour: ColourDescription?, compositionTime: Int64) -> DecodedFrame {
-        DecodedFrame(planes: planes, bitDepth: bitDepth, chromaFormat: chromaFormat,
-                     colour: containerColour?.filling(from: streamColour) ?? streamColour, sampleIndex: sampleIndex,
-                     compositionTime: compositionTime)
+        var colour = containerColour?.filling(from: streamColour) ?? streamColour
+        if streamStatesRange { colour.fullRange = streamColour.fullRange }
+        return DecodedFrame(planes: planes, bitDepth: bitDepth, chromaFormat: chromaFormat, colour: colour,
+                            sampleIndex: sampleIndex, compositionTime: compositionTime)
     }
 }

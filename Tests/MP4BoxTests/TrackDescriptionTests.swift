@@ -51,11 +51,12 @@ import Testing
         #expect(track.colour == ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true))
     }
 
-    /// The colr box wins over the VUI where it speaks: its range (a camera that marks full range in the VUI and
-    /// limited range in colr), its code points; the VUI fills what colr leaves unspecified (2), and gives the range
-    /// to an nclc box, which has none.
+    /// The colr box wins over the VUI for its code points; the VUI fills what colr leaves unspecified (2), and its
+    /// range wins where the two disagree (a camera that marks full range in the VUI and limited range in colr writes
+    /// full-range samples; ffmpeg, mpv and browsers follow the bitstream), and gives one to an nclc box, which has none.
     @Test(arguments: [
-        ((1, 1, 1, true), (1, 1, 1, false), ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false)),
+        ((1, 1, 1, true), (1, 1, 1, false), ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true)),
+        ((1, 1, 1, false), (1, 1, 1, true), ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: false)),
         ((1, 1, 1, false), (9, 16, 9, false), ColourDescription(primaries: 9, transfer: 16, matrix: 9, fullRange: false)),
         ((6, 6, 6, false), (2, 2, 2, false), ColourDescription(primaries: 6, transfer: 6, matrix: 6, fullRange: false)),
         ((1, 1, 1, true), (1, 1, 1, nil), ColourDescription(primaries: 1, transfer: 1, matrix: 1, fullRange: true)),
@@ -64,6 +65,31 @@ import Testing
                                  expected: ColourDescription) throws {
         let box = Self.colr(primaries: colr.0, transfer: colr.1, matrix: colr.2, fullRange: colr.3)
         #expect(try Self.track(Self.movie(vui: vui, colr: box)).colour == expected)
+    }
+
+    @Test func colrRangeCountsWhenTheBitstreamStatesNone() throws {
+        let box = Self.colr(primaries: 1, transfer: 1, matrix: 1, fullRange: true)
+        #expect(try Self.track(Self.movie(vui: nil, colr: box)).colour?.fullRange == true)
+    }
+
+    /// A clean aperture of 58x40.5 samples (centred) in the 64x48 picture, with 4:3 pixels: shown 77x41 (58 x 4/3
+    /// = 77.3); the whole picture shows 85x48. Turned 90 degrees, both turn.
+    @Test(arguments: [false, true])
+    func cleanApertureSizeIsShownWithThePixelShape(turned: Bool) throws {
+        var movie = SyntheticMovie()
+        let clap = BoxBuilder.box("clap", BoxBuilder.u32(58) + BoxBuilder.u32(1) + BoxBuilder.u32(81) + BoxBuilder.u32(2)
+            + BoxBuilder.u32(0) + BoxBuilder.u32(1) + BoxBuilder.u32(0) + BoxBuilder.u32(1))
+        let pasp = BoxBuilder.box("pasp", BoxBuilder.u32(4) + BoxBuilder.u32(3))
+        let avcC = BoxBuilder.box("avcC", [1, 66, 0, 30, 0xFF, 0xE1] + BoxBuilder.u16(UInt16(SyntheticMovie.sps().count))
+            + SyntheticMovie.sps() + [1] + BoxBuilder.u16(4) + [0x68, 0xCE, 0x38, 0x80])
+        movie.sampleEntry = SyntheticMovie.visualEntry("avc1", children: avcC + clap + pasp)
+        if turned { movie.matrix = (0, 1, -1, 0) }
+        let track = try Self.track(movie)
+        let aperture = try #require(track.cleanApertureDisplaySize)
+        let display = try #require(track.displaySize)
+        #expect(turned ? (aperture.width, aperture.height) == (41, 77) : (aperture.width, aperture.height) == (77, 41))
+        #expect(turned ? (display.width, display.height) == (48, 85) : (display.width, display.height) == (85, 48))
+        #expect(try Self.track(Self.movie(vui: nil, colr: [])).cleanApertureDisplaySize == nil)
     }
 
     @Test func noColourAnywhereIsNil() throws {

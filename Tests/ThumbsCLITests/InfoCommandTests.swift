@@ -103,11 +103,12 @@ import Testing
         #expect(video.codedHeight == expected.sps?.codedHeight)
         #expect(!video.encrypted)
         #expect(abs(video.duration - (expected.duration ?? -1)) < 0.0005)
-        // Display size: cropped, stretched by the sample aspect ratio, turned by the matrix.
+        // Display size: cropped, the width times the sample aspect ratio (the tkhd width ffmpeg writes, to the nearest
+        // pixel), turned by the matrix.
         var width = Double(expected.width ?? 0)
         var height = Double(expected.height ?? 0)
         if let sar = expected.sampleAspectRatio?.split(separator: ":").compactMap({ Double($0) }), sar.count == 2, sar[1] > 0 {
-            if sar[0] > sar[1] { width = (width * sar[0] / sar[1]).rounded(.down) } else if sar[1] > sar[0] { height = (height * sar[1] / sar[0]).rounded(.down) }
+            width = (width * sar[0] / sar[1]).rounded(.toNearestOrAwayFromZero)
         }
         let (a, _, _, _) = expected.matrixLinearPart
         if a == 0 { swap(&width, &height) }

@@ -104,12 +104,13 @@ import Thumbs
         }
     }
 
-    @Test func pixelAspectRatioStretchesTheWiderAxis() throws {
+    @Test func pixelAspectRatioScalesTheWidth() throws {
         let frame = TestFrames.uniform(width: 256, height: 144, y: 128, cb: 128, cr: 128)
         let wide = RenderOptions(pixelAspectRatio: PixelAspectRatio(horizontal: 4, vertical: 3))
         #expect(try Renderer.layout(of: frame, options: wide).canvas == Self.size(341, 144))
-        let tall = RenderOptions(pixelAspectRatio: PixelAspectRatio(horizontal: 3, vertical: 4))
-        #expect(try Renderer.layout(of: frame, options: tall).canvas == Self.size(256, 192))
+        // Narrow pixels narrow the picture, as ffmpeg's tkhd and CoreVideo do: 256 x 3/4 = 192.
+        let narrow = RenderOptions(pixelAspectRatio: PixelAspectRatio(horizontal: 3, vertical: 4))
+        #expect(try Renderer.layout(of: frame, options: narrow).canvas == Self.size(192, 144))
         var fitted = wide
         fitted.maximumSize = Self.size(160, 160)
         #expect(try Renderer.layout(of: frame, options: fitted).canvas == Self.size(160, 68))

@@ -111,7 +111,8 @@ final class Dav1dHandle {
                                        matrix: Int(header.mtrx.rawValue), fullRange: header.color_range != 0)
         }
         return LibraryPicture(planes: planes, bitDepth: bitDepth, chromaFormat: chroma,
-                              sampleIndex: Int(picture.m.timestamp), streamColour: colour)
+                              sampleIndex: Int(picture.m.timestamp), streamColour: colour,
+                              streamStatesRange: picture.seq_hdr != nil)
     }
 
     private static func text(_ result: Int32) -> String {

@@ -113,7 +113,8 @@ final class De265Handle {
                                        matrix: Int(de265_get_image_matrix_coefficients(image)),
                                        fullRange: de265_get_image_full_range_flag(image) != 0)
         return LibraryPicture(planes: planes, bitDepth: bitDepth, chromaFormat: chroma,
-                              sampleIndex: Int(de265_get_image_PTS(image)), streamColour: colour)
+                              sampleIndex: Int(de265_get_image_PTS(image)), streamColour: colour,
+                              streamStatesRange: colour.fullRange)
     }
 
     private static func text(_ error: de265_error) -> String {

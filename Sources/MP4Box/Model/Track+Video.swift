@@ -35,36 +35,60 @@ extension Track {
         return (1, 1)
     }
 
-    /// The size a viewer sees: cropped, stretched to square pixels along the wider axis, then rotated.
+    /// The size a viewer sees: cropped, the width scaled by the pixel aspect ratio, then rotated.
     public var displaySize: (width: Int, height: Int)? {
         guard let cropped = croppedSize else { return nil }
         let aspect = pixelAspectRatio
-        var width = cropped.width
-        var height = cropped.height
-        if aspect.h > aspect.v {
-            width = Int((Double(width) * Double(aspect.h) / Double(aspect.v)).rounded(.down))
-        } else if aspect.v > aspect.h {
-            height = Int((Double(height) * Double(aspect.v) / Double(aspect.h)).rounded(.down))
-        }
+        var width = Self.displayWidth(ofSamples: cropped.width, horizontal: aspect.h, vertical: aspect.v)
+        var height = max(cropped.height, 1)
         if orientation?.swapsDimensions == true { swap(&width, &height) }
-        return (max(width, 1), max(height, 1))
+        return (width, height)
     }
 
-    /// The colour description: the colr box (nclx/nclc) where it states a value, else the SPS VUI.
+    /// The clean aperture as a viewer sees it (AVFoundation's clean-aperture dimensions, turned like `displaySize`):
+    /// clap's width scaled by the pixel aspect ratio and its height, each to the nearest pixel; nil without a clap
+    /// box. What a thumbnail shows at full size, where `displaySize` is the whole picture.
+    public var cleanApertureDisplaySize: (width: Int, height: Int)? {
+        guard let clap = visualEntry?.cleanAperture, clap.width.isFinite, clap.height.isFinite else { return nil }
+        let aspect = pixelAspectRatio
+        let scale = aspect.h > 0 && aspect.v > 0 ? Double(aspect.h) / Double(aspect.v) : 1
+        func pixels(_ value: Double) -> Int { Int(min(max(value.rounded(.toNearestOrAwayFromZero), 1), Double(Int32.max))) }
+        var width = pixels(clap.width * scale)
+        var height = pixels(clap.height)
+        if orientation?.swapsDimensions == true { swap(&width, &height) }
+        return (width, height)
+    }
+
+    /// The width on screen of `samples` samples of `horizontal`:`vertical` shape: the width times the ratio, to the
+    /// nearest whole pixel (half up), at least 1; the height never changes.
     ///
-    /// The box wins where both speak (ISO/IEC 14496-12, 12.1.5), the range
-    /// included: a camera that marks full range in the VUI and limited range in
-    /// an nclx box is converted as limited. An nclc box (QuickTime) has no range
-    /// flag, so the VUI's is used. Nil when neither says anything.
+    /// The rule of the track header ffmpeg writes (tkhd width = width x SAR) and of CoreVideo's display size: 640
+    /// samples at 44:45 show 626 wide, 256 at 4:3 show 341. A ratio with a zero term counts as square.
+    public static func displayWidth(ofSamples samples: Int, horizontal: Int, vertical: Int) -> Int {
+        guard horizontal > 0, vertical > 0, horizontal != vertical else { return max(samples, 1) }
+        let scaled = (Double(samples) * Double(horizontal) / Double(vertical)).rounded(.toNearestOrAwayFromZero)
+        // A hostile ratio (2^32 : 1) cannot trap the conversion; the layout refuses outputs that large.
+        return Int(min(max(scaled, 1), Double(Int32.max)))
+    }
+
+    /// The colour description: the colr box (nclx/nclc) where it states primaries, transfer and matrix, else the
+    /// bitstream's (SPS VUI, AV1 sequence header); the range from the bitstream whenever it states one.
+    ///
+    /// The box wins for the code points (ISO/IEC 14496-12, 12.1.5), and the bitstream fills what the box leaves
+    /// unspecified. The range follows the bitstream where the two disagree, as ffmpeg, mpv and browsers do: a
+    /// camera that marks full range in the VUI and limited range in an nclx box writes full-range samples, and
+    /// converting them as limited clips the shadows and highlights. The box's range counts only when the bitstream
+    /// states none (no video signal type in the VUI, or parameter sets only in band); an nclc box (QuickTime) has
+    /// no range flag. Nil when neither says anything.
     public var colour: ColourDescription? {
-        let vui = videoParameters?.colour
+        let stream = videoParameters?.colour
         guard let colr = visualEntry?.colourInformation, let primaries = colr.colourPrimaries,
               let transfer = colr.transferCharacteristics, let matrix = colr.matrixCoefficients else {
-            return vui
+            return stream
         }
         let box = ColourDescription(primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix),
-                                    fullRange: colr.fullRange ?? vui?.fullRange ?? false)
-        return box.filling(from: vui)
+                                    fullRange: stream?.fullRange ?? colr.fullRange ?? false)
+        return box.filling(from: stream)
     }
 
     /// The NAL unit length size from avcC or hvcC.

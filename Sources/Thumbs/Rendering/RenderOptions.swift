@@ -25,7 +25,7 @@ public struct RenderOptions: Sendable, Equatable {
     public var allowsUpscaling: Bool
     /// A crop of the decoded picture (for the clean aperture), or nil for the whole picture.
     public var crop: CropRectangle?
-    /// The shape of one sample (pasp or SPS VUI); the wider axis is stretched, never squashed.
+    /// The shape of one sample (pasp or SPS VUI): the width is scaled by it, the height kept (`Track.displaySize`).
     public var pixelAspectRatio: PixelAspectRatio
     /// The track's orientation: mirror horizontally, then rotate clockwise.
     public var orientation: Orientation

@@ -18,6 +18,9 @@ public struct MovieSummary: Encodable, Sendable {
         public var croppedHeight: Int?
         public var displayWidth: Int?
         public var displayHeight: Int?
+        /// The clean aperture as shown (`Track.cleanApertureDisplaySize`), when the track has a clap box.
+        public var cleanApertureWidth: Int?
+        public var cleanApertureHeight: Int?
         public var pixelAspectRatio: String?
         public var rotation: Int?
         public var mirrored: Bool?
@@ -85,6 +88,8 @@ public struct MovieSummary: Encodable, Sendable {
             summary.croppedHeight = track.croppedSize?.height
             summary.displayWidth = track.displaySize?.width
             summary.displayHeight = track.displaySize?.height
+            summary.cleanApertureWidth = track.cleanApertureDisplaySize?.width
+            summary.cleanApertureHeight = track.cleanApertureDisplaySize?.height
             let aspect = track.pixelAspectRatio
             summary.pixelAspectRatio = "\(aspect.h):\(aspect.v)"
             summary.rotation = track.orientation?.rotation ?? 0
@@ -130,6 +135,9 @@ public struct MovieSummary: Encodable, Sendable {
                 line += ", coded \(width)x\(height)"
                 if let displayWidth = track.displayWidth, let displayHeight = track.displayHeight {
                     line += ", display \(displayWidth)x\(displayHeight)"
+                }
+                if let apertureWidth = track.cleanApertureWidth, let apertureHeight = track.cleanApertureHeight {
+                    line += ", clean aperture \(apertureWidth)x\(apertureHeight)"
                 }
                 if let aspect = track.pixelAspectRatio, aspect != "1:1" { line += ", pixel aspect \(aspect)" }
                 if let rotation = track.rotation, rotation != 0 { line += ", rotated \(rotation)" }
