@@ -65,6 +65,39 @@ import Testing
         }
     }
 
+    /// h264-p-only (25 fps, keyframes every 0.48 s, frames in decode order) with the NAL length of the frame at 0.4 s
+    /// (sample 10, its offset from ffprobe's packet list) pointing past the sample: that frame cannot be decoded.
+    static func generatorWithAnUndecodableFrame(before: Double, after: Double) throws -> ThumbnailGenerator {
+        var bytes = try Fixtures.bytes("h264-p-only")
+        let expected = try Fixtures.expectation("h264-p-only")
+        let packet = try #require(expected.packets.sorted { $0.dts < $1.dts }.dropFirst(10).first)
+        let offset = Int(packet.pos)
+        bytes.replaceSubrange(offset..<offset + 4, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        options.requestedTimeToleranceBefore = before
+        options.requestedTimeToleranceAfter = after
+        return ThumbnailGenerator(source: MemoryByteSource(bytes), options: options)
+    }
+
+    @Test func aFrameThatCannotBeDecodedGivesTheNearestOneInsideTheTolerance() async throws {
+        // 0.1 s before and none after: no keyframe in the window (0.0 and 0.48 are outside), so frame 10 is decoded
+        // from the keyframe at 0; it fails, and the frame at 0.36 (the nearest decoded before it) is shown.
+        let tolerant = try Self.generatorWithAnUndecodableFrame(before: 0.1, after: 0)
+        let thumbnail = try await tolerant.image(at: .seconds(0.4))
+        #expect(abs(thumbnail.actualTime - 0.36) < 1e-9)
+        #expect(thumbnail.requestedTime == 0.4)
+        // Exact: the error names the sample and why.
+        let exact = try Self.generatorWithAnUndecodableFrame(before: 0, after: 0)
+        await #expect { try await exact.image(at: .seconds(0.4)) } throws: { error in
+            guard let error = error as? DecodeError else { return false }
+            return error.code == .malformedSample && error.sampleIndex == 10
+        }
+        // A window that holds only frames after the failed one has nothing to give.
+        let after = try Self.generatorWithAnUndecodableFrame(before: 0, after: 0.05)
+        await #expect(throws: DecodeError.self) { try await after.image(at: .seconds(0.4)) }
+    }
+
     @Test func boundedToleranceTakesTheKeyframeOnlyInsideTheWindow() async throws {
         // Keyframes of h264-bframes are every 0.48 s; 1.0 s is 0.04 s after the one at 0.96.
         let near = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0.1; $0.requestedTimeToleranceAfter = 0.1 }

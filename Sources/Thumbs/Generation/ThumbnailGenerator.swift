@@ -221,7 +221,7 @@ public actor ThumbnailGenerator {
         var permit = PicturePermit(limits?.decodes)
         let made: Picture
         do {
-            made = try await picture(plan: plan, movie: movie, track: track, options: options,
+            made = try await picture(plan: plan, movie: movie, track: track, selection: selection, options: options,
                                      permit: &permit, timings: &timings)
         } catch {
             await permit.giveBack()
@@ -251,11 +251,23 @@ public actor ThumbnailGenerator {
     }
 
     /// Decodes `plan`'s frame (or, skipping dark frames, a later keyframe's), renders and encodes it, holding `permit`
-    /// from before the decoder is made: the frames and the decoder are gone when this returns.
-    private func picture(plan: FramePlan, movie: Movie, track: Track, options: ThumbnailOptions,
+    /// from before the decoder is made: the frames and the decoder are gone when this returns. When the decoder fails
+    /// on a sample, the nearest frame before it inside `selection`'s window is shown instead
+    /// (`FramePlanner.fallback(for:failedAt:in:selection:limits:)`), its time the actual time; with none, the
+    /// decoder's error (naming the sample and why) is thrown.
+    private func picture(plan: FramePlan, movie: Movie, track: Track, selection: FrameSelection, options: ThumbnailOptions,
                          permit: inout PicturePermit, timings: inout Thumbnail.Timings) async throws -> Picture {
         var (plan, movie, track) = (plan, movie, track)
-        var frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
+        var frame: DecodedFrame
+        do {
+            frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
+        } catch let error as DecodeError {
+            guard let failed = error.sampleIndex,
+                  let fallback = try FramePlanner.fallback(for: plan, failedAt: failed, in: track, selection: selection,
+                                                           limits: options.limits) else { throw error }
+            plan = fallback
+            frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
+        }
         if options.skipsDarkFrames {
             var attempts = 0
             while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame) {

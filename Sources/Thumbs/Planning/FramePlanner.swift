@@ -60,6 +60,28 @@ public enum FramePlanner {
         return try plan(from: start, to: target, in: track, requestedTime: requestedTime, limits: limits)
     }
 
+    /// What to show when `plan`'s decode failed at `failedSample` (its index): the frame nearest the requested time
+    /// inside `selection`'s window among those decoded before it (each needs only samples before the failed one), as
+    /// AVAssetImageGenerator gives the nearest frame it can within its tolerances. Nil when none is in the window:
+    /// an exact request, the keyframe itself failing, or a window that holds only later frames.
+    public static func fallback(for plan: FramePlan, failedAt failedSample: Int, in track: Track, selection: FrameSelection,
+                                limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan? {
+        let scale = Double(track.timescale)
+        let requested = Double(plan.requestedTime)
+        var best: (sample: Sample, distance: Double)?
+        for sample in plan.samples where sample.index < failedSample && sample.index != plan.target.index {
+            let shown = Double(track.presentationTime(of: sample))
+            guard shown >= requested - selection.toleranceBefore * scale - 0.5,
+                  shown <= requested + selection.toleranceAfter * scale + 0.5 else { continue }
+            let distance = abs(shown - requested)
+            if best.map({ distance < $0.distance || (distance == $0.distance && shown < Double(track.presentationTime(of: $0.sample))) }) ?? true {
+                best = (sample, distance)
+            }
+        }
+        guard let best else { return nil }
+        return try planDecode(of: best.sample, in: track, requestedTime: plan.requestedTime, limits: limits)
+    }
+
     /// The samples from `start` to `target` in decode order, without the disposable ones between them where a sample
     /// is one picture.
     static func plan(from start: Sample, to target: Sample, in track: Track, requestedTime: Int64,
