@@ -8,6 +8,7 @@
 #                                                     existing .mp4 and .expect.json files)
 #          Fixtures/make-fixtures.sh --av1-only      (only the AV1 fixtures and their references,
 #                                                     added later: the others are left as they are)
+#          Fixtures/make-fixtures.sh --signalling-only (only the fixtures of section 19 and their references)
 #
 # Outputs are overwritten; intermediates live in a temp dir that is removed on exit.
 # Encoders run single-threaded with bitexact flags so a re-run with the same
@@ -16,11 +17,13 @@ set -euo pipefail
 
 FRAMES_ONLY=0
 AV1_ONLY=0
+SIGNALLING_ONLY=0
 case "${1:-}" in
   "") ;;
   --frames-only) FRAMES_ONLY=1 ;;
   --av1-only) AV1_ONLY=1 ;;
-  *) echo "usage: $0 [--frames-only | --av1-only]" >&2; exit 2 ;;
+  --signalling-only) SIGNALLING_ONLY=1 ;;
+  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only]" >&2; exit 2 ;;
 esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -348,6 +351,15 @@ def cmd_summary(directory, *names):
               f"{wh:<10} {rot:>5} {e['packetCount']:>7} {e['keyframeCount']:>5}")
     print(f"{'total':<18} {total:>8}")
 
+def cmd_set_colr_range(path, full_range):
+    """Set the full_range_flag of the colr/nclx box in place (the bitstream's VUI is left as it is)."""
+    data = bytearray(open(path, "rb").read())
+    i = data.find(b"colrnclx")
+    if i < 0:
+        raise SystemExit(f"{path}: no colr/nclx box")
+    data[i + 14] = (data[i + 14] & 0x7F) | (0x80 if int(full_range) else 0)
+    open(path, "wb").write(data)
+
 def cmd_colr(path, primaries, transfer, matrix, full_range):
     """Check the video sample entry has colr/nclx with these code points (ISO/IEC 23001-8)."""
     data = open(path, "rb").read()
@@ -368,7 +380,7 @@ FRAME_ROLES = ("nearestKeyframeToMid", "frameAtMid", "firstFrame", "lastFrame")
 RAW_FRAME_NAMES = ("one-frame", "h264-bframes")   # all roles stored as frames/<name>.<role>.yuv
 RAW_MID_CODECS = ("h264",)                         # other files of these codecs: frameAtMid only
 RAW_FRAME_LIMIT = 150_000                          # bytes (per frame; h264-1080p-crop is above it)
-FRAME_BYTES = {"yuv420p": 3, "yuv420p10le": 6}     # bytes per 2 pixels (4:2:0, 8 / 16-bit LE)
+FRAME_BYTES = {"yuv420p": 3, "yuvj420p": 3, "yuv420p10le": 6}  # bytes per 2 pixels (4:2:0, 8 / 16-bit LE)
 
 def pick_frames(exp):
     """(midTime, midPts, {role: pts}) from the ffprobe packet list (pts in timeBase ticks)."""
@@ -581,12 +593,41 @@ make_av1() {
   done_fixture av1-10bit
 }
 
+# 19. Signalling that is unusual or that the container and the bitstream disagree on.
+#     pasp-narrow: SAR 44:45 (narrower than tall), 29.97 fps (30000/1001: frame n starts at 1001n/30000 s, so a
+#     six-decimal time falls a fraction of a microsecond before it), no B-frames (openh264 decodes it exactly).
+#     colr-range-disagrees: full-range samples (testsrc2 converted to full range), SPS VUI full range, and a colr
+#     nclx box whose full_range_flag is then cleared: the box says limited, the bitstream full (as GoPro writes).
+#     h264-repeated-references: P slices with 8 reference list entries from an SPS that keeps 4 pictures
+#     (written by h264_repeated_references.py; see there), muxed as is.
+make_signalling() {
+  "${FF[@]}" -f lavfi -i "testsrc2=size=320x180:rate=30000/1001:duration=2" -vf setsar=44/45 "${X264[@]}" -bf 0 \
+    "${MUXDET[@]}" "$OUT/pasp-narrow.mp4"
+  py has "$OUT/pasp-narrow.mp4" pasp
+  done_fixture pasp-narrow
+  "${FF[@]}" -f lavfi -i "$SRC_320x180" -vf "scale=out_range=full:out_color_matrix=bt709,format=yuv420p" "${X264[@]}" \
+    -color_range pc -color_primaries bt709 -color_trc bt709 -colorspace bt709 -movflags +write_colr \
+    "${MUXDET[@]}" "$OUT/colr-range-disagrees.mp4"
+  py colr "$OUT/colr-range-disagrees.mp4" 1 1 1 1
+  py set-colr-range "$OUT/colr-range-disagrees.mp4" 0
+  py colr "$OUT/colr-range-disagrees.mp4" 1 1 1 0
+  done_fixture colr-range-disagrees
+  python3 "$HERE/h264_repeated_references.py" "$TMP/repeated.h264"
+  "${FF[@]}" -r 25 -i "$TMP/repeated.h264" -c copy "${MUXDET[@]}" "$OUT/h264-repeated-references.mp4" 2>/dev/null
+  done_fixture h264-repeated-references
+}
+
 if ((FRAMES_ONLY)); then
   make_frames
   exit 0
 fi
 if ((AV1_ONLY)); then
   make_av1
+  make_frames "${NAMES[@]}"
+  exit 0
+fi
+if ((SIGNALLING_ONLY)); then
+  make_signalling
   make_frames "${NAMES[@]}"
   exit 0
 fi
@@ -718,6 +759,7 @@ done_fixture quicktime-h264
 py has "$OUT/quicktime-h264.mov" mhlr dhlr
 
 make_av1
+make_signalling
 
 echo
 echo "$(ffmpeg -hide_banner -version | head -1)"

@@ -20,6 +20,10 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case decoderUnavailable
         /// A sequence parameter set asks for pictures larger than `DecoderLimits` allow.
         case limitExceeded
+        /// The sample needs more than the decoder was set up to keep (openh264: a reference list longer than its
+        /// picture pool). The decoder now keeps enough: `reset()` it and decode again from the keyframe. The
+        /// sample was not decoded, and the decoder gives no more pictures until it is reset.
+        case restartFromKeyframe
     }
 
     /// The kind of failure.

@@ -7,14 +7,16 @@ import MP4Box
 public protocol VideoDecoder: AnyObject {
     /// Decodes one sample; returns the pictures that are ready, in presentation order, each tagged with its sample.
     /// - Throws: `DecodeError` (`malformedSample`, `decoderRejected`, `missingParameterSets`, `unsupportedFeature`,
-    ///   `limitExceeded` for an in-band sequence parameter set past the decoder's `DecoderLimits`).
+    ///   `limitExceeded` for an in-band sequence parameter set past the decoder's `DecoderLimits`,
+    ///   `restartFromKeyframe` when the decoder must be reset and given the samples from the keyframe again).
     func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame]
 
     /// Drains the pictures held for reordering, in presentation order.
     /// - Throws: `DecodeError` `decoderRejected`.
     func flush() throws(DecodeError) -> [DecodedFrame]
 
-    /// Forgets every picture and reference so decoding can start again at a new sync sample.
+    /// Forgets every picture and reference so decoding can start again at a new sync sample. What the decoder
+    /// learned about the stream's needs (`DecodeError.Code.restartFromKeyframe`) is kept.
     func reset() throws(DecodeError)
 }
 

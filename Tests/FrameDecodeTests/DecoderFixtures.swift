@@ -26,10 +26,25 @@ struct DecoderFixture {
 
     /// Decodes `inputs` with a fresh decoder (one for keyframes alone with `keyframesOnly`) and flushes; returns every
     /// picture.
+    /// Every picture of `inputs`, decoded in order by one new decoder; when the decoder asks to start again
+    /// (`restartFromKeyframe`), it is reset and given the inputs from the first again, as `DecodeSession` does.
     func decodeAll(_ inputs: [DecoderInput], keyframesOnly: Bool = false) throws(DecodeError) -> [DecodedFrame] {
         let decoder = try VideoDecoderFactory.makeDecoder(for: track, keyframesOnly: keyframesOnly)
         var frames: [DecodedFrame] = []
-        for input in inputs { frames += try decoder.decode(input) }
+        var position = 0
+        var restarts = 0
+        while position < inputs.count {
+            let result = Result { () throws(DecodeError) in try decoder.decode(inputs[position]) }
+            if case .failure(let error) = result, error.code == .restartFromKeyframe, restarts < 3 {
+                try decoder.reset()
+                restarts += 1
+                frames = []
+                position = 0
+                continue
+            }
+            frames += try result.get()
+            position += 1
+        }
         return frames + (try decoder.flush())
     }
 }

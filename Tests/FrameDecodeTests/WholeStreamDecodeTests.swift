@@ -21,7 +21,7 @@ import Testing
     /// Streams that openh264, libde265 and dav1d decode exactly like ffmpeg, frame for frame: all HEVC and AV1
     /// (ffmpeg decodes AV1 with libdav1d too), and H.264 without B-frames.
     static let exactStreams = ["hevc-8bit", "hevc-main10", "hevc-hev1", "hevc-hlg", "hevc-pq", "h264-p-only", "one-frame",
-                               "av1-8bit", "av1-10bit"]
+                               "av1-8bit", "av1-10bit", "h264-repeated-references", "pasp-narrow"]
 
     /// H.264 streams with B-frames: openh264 2.3.1 deviates from the standard on some B-frames (and on
     /// P-frames that follow B-pyramid references), so every sync sample is compared here and the
@@ -81,5 +81,32 @@ import Testing
         let error = try await #require(throws: DecodeError.self) { _ = try decoder.decode(try await fixture.input(other)) }
         #expect(error.code == .unsupportedFeature)
         #expect(error.sampleIndex == other)
+    }
+}
+
+/// A stream whose P slices use 8 reference list entries from an SPS that keeps 4 pictures (ITU-T H.264 allows it:
+/// Fixtures/h264_repeated_references.py). openh264 keeps max_num_ref_frames + 2 pictures and cannot build the list.
+@Suite struct RepeatedReferenceTests {
+    @Test func theDecoderAsksToStartAgainWithRoomForTheList() async throws {
+        let fixture = try await DecoderFixture("h264-repeated-references")
+        let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
+        for index in 0..<4 { _ = try decoder.decode(try await fixture.input(index)) }
+        let input = try await fixture.input(4)
+        #expect { try decoder.decode(input) } throws: { error in
+            guard let error = error as? DecodeError else { return false }
+            return error.code == .restartFromKeyframe && error.sampleIndex == 4 && error.decoder == "openh264"
+                && error.detail.contains("8 reference list entries") && error.detail.contains("keep 6")
+        }
+        #expect((decoder as? OpenH264Decoder)?.widenedMaxNumRefFrames == 6)
+        // After a reset the decoder keeps room for it: from the keyframe, every picture is ffmpeg's.
+        try decoder.reset()
+        let digests = try WholeStreamDecodeTests.frameDigests("h264-repeated-references")
+        for index in 0..<fixture.track.samples.count {
+            let input = try await fixture.input(index)
+            for frame in try decoder.decode(input) {
+                let pts = fixture.track.presentationTime(of: try fixture.track.samples.sample(at: frame.sampleIndex))
+                #expect(MD5.hex(frame.rawVideoBytes()) == digests[pts], "frame at \(pts)")
+            }
+        }
     }
 }

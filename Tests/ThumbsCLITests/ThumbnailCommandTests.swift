@@ -37,6 +37,27 @@ import Thumbs
         #expect([UInt8](jpeg.stdoutBytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
     }
 
+    /// A frame's start printed with six decimals, cut (as `--time 0.033366` for 1001/30000 s) or rounded, asks for
+    /// that frame: the frame starts a fraction of a microsecond later. Starts from ffprobe's packet list of the 29.97
+    /// fps fixture.
+    @Test(arguments: [1, 2, 3, 31, 59])
+    func sixDecimalTimesGiveTheFrameThatStartsThere(_ frame: Int) async throws {
+        let expected = try Fixtures.expectation("pasp-narrow")
+        let starts = expected.packets.map(\.pts).sorted()
+        let seconds = Double(starts[frame]) / 30000
+        let path = Self.temporaryPath("frame-\(frame).png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for text in [String(format: "%.6f", (seconds * 1e6).rounded(.down) / 1e6), String(format: "%.6f", seconds)] {
+            let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("pasp-narrow"), "--time", text, "--exact",
+                                                         "-o", path, "--stats"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let stats = try #require(output.stderr.split(separator: "\n").last)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+            let actual = try #require(json["actualTime"] as? Double)
+            #expect(abs(actual - seconds) < 1e-9, "--time \(text): frame at \(actual), not \(seconds)")
+        }
+    }
+
     @Test(arguments: [["--time", "-5"], ["--time=-5"]])
     func aNegativeTimeIsRefusedClearly(_ time: [String]) async throws {
         let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "-o", Self.temporaryPath("x.png")] + time)

@@ -1,11 +1,18 @@
 import MP4Box
 
 /// H.264 (avc1, avc3) through openh264: Annex B access units in, 8-bit 4:2:0 pictures out, cropped by the SPS.
+///
+/// openh264 keeps max_num_ref_frames + 2 pictures and cannot build a reference list longer than that, though the
+/// standard lets a slice repeat pictures in its list (ref_pic_list_modification, each entry with its own weight:
+/// 8 entries from an SPS that keeps 4). Every slice header is read before openh264 sees it; when one needs a longer
+/// list, the decoder throws `restartFromKeyframe` and from its next `reset()` on gives openh264 sequence parameter
+/// sets whose max_num_ref_frames makes room for it. openh264 then also keeps older reference pictures that the
+/// stream's sliding window would have dropped: a P slice's list only gains entries past those the stream uses, so
+/// its pictures are the standard's (ffmpeg's, bit for bit, in the tests); a B slice's first list could place them
+/// before the later pictures, so B-frames of such a stream may differ.
 public final class OpenH264Decoder: VideoDecoder {
     private var handle: OpenH264Handle
     private let configuration: CodecConfiguration
-    /// The parameter sets sent before the first sample: the avcC's, with max_num_ref_frames 0 for keyframes only.
-    private let parameterSets: [[UInt8]]
     /// Whether every sample is a keyframe decoded on its own.
     private let keyframesOnly: Bool
     private let colour: ColourDescription
@@ -13,6 +20,15 @@ public final class OpenH264Decoder: VideoDecoder {
     /// openh264 reorders pictures itself; the buffer only gives them their composition times and checks the order.
     private var reorder = ReorderBuffer(depth: 0)
     private var parameterSetsSent = false
+    /// The reference list sizes of slice headers, from the parameter sets seen so far.
+    private var sliceReferences = H264SliceReferences()
+    /// The max_num_ref_frames given to openh264 in place of smaller ones, once a slice needed a longer list than
+    /// the stream's leaves room for; nil until then. Kept across `reset()`.
+    public private(set) var widenedMaxNumRefFrames: Int?
+    /// The largest max_num_ref_frames openh264 takes (MAX_REF_PIC_COUNT).
+    static let largestMaxNumRefFrames = 16
+    /// The pictures openh264 keeps beyond max_num_ref_frames (GetTargetRefListSize in its decoder.cpp).
+    static let extraPictures = 2
 
     /// A decoder for `configuration` (H.264 only); `colour` tags the pictures (colr or VUI); every sequence
     /// parameter set is checked against `limits` before openh264 sees it. With `keyframesOnly` (every sample a sync
@@ -26,10 +42,7 @@ public final class OpenH264Decoder: VideoDecoder {
         try limits.admit(configuration, as: .h264, decoder: "OpenH264Decoder")
         self.configuration = configuration
         self.keyframesOnly = keyframesOnly
-        parameterSets = keyframesOnly ? configuration.parameterSets.map { parameterSet in
-            guard parameterSet.first.map({ $0 & 0x1F == 7 }) == true else { return parameterSet }
-            return H264SequenceParameterSet.settingMaxNumRefFrames(of: parameterSet, to: 0) ?? parameterSet
-        } : configuration.parameterSets
+        for parameterSet in configuration.parameterSets { sliceReferences.add(parameterSet: parameterSet) }
         self.colour = colour ?? .unspecified
         self.limits = limits
         handle = try OpenH264Handle()
@@ -44,10 +57,13 @@ public final class OpenH264Decoder: VideoDecoder {
         let units = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: configuration.nalUnitLengthSize,
                                                       sampleIndex: index)
         try checkInBandParameterSets(input.bytes, units: units, sampleIndex: index)
-        let prefix = parameterSetsSent ? [] : parameterSets
+        try checkReferenceLists(input.bytes, units: units, sampleIndex: index)
+        let prefix = parameterSetsSent ? [] : configuration.parameterSets.map(sent)
         let annexB = LengthPrefixedNALUnits.annexB(input.bytes, units: units.filter {
             LengthPrefixedNALUnits.isH264BaseLayer(input.bytes[$0.lowerBound])
-        }, prefix: prefix)
+        }, prefix: prefix) { range in
+            input.bytes[range.lowerBound] & 0x1F == 7 ? self.sent(Array(input.bytes[range])) : nil
+        }
         parameterSetsSent = true
         reorder.submitted(sampleIndex: index, compositionTime: input.sample.compositionTime)
         let (state, picture) = handle.decode(annexB, timestamp: UInt64(index))
@@ -78,6 +94,44 @@ public final class OpenH264Decoder: VideoDecoder {
         handle = try OpenH264Handle()
         reorder = ReorderBuffer(depth: 0)
         parameterSetsSent = false
+    }
+
+    /// A parameter set as openh264 is given it: an SPS with max_num_ref_frames 0 for keyframes alone (openh264 sizes
+    /// its picture pool by that number, and a keyframe refers to no other picture), or at least
+    /// `widenedMaxNumRefFrames`; anything else as it is.
+    private func sent(_ parameterSet: [UInt8]) -> [UInt8] {
+        guard parameterSet.first.map({ $0 & 0x1F == 7 }) == true else { return parameterSet }
+        if keyframesOnly {
+            return H264SequenceParameterSet.settingMaxNumRefFrames(of: parameterSet, to: 0) ?? parameterSet
+        }
+        guard let widened = widenedMaxNumRefFrames,
+              let own = H264SequenceParameterSet.maxNumRefFrames(of: parameterSet), own < widened else { return parameterSet }
+        return H264SequenceParameterSet.settingMaxNumRefFrames(of: parameterSet, to: UInt32(widened)) ?? parameterSet
+    }
+
+    /// Reads the parameter sets and slice headers of a sample before openh264 does; a slice whose reference list is
+    /// longer than openh264's pool widens the pool for the next `reset()` and throws `restartFromKeyframe`.
+    private func checkReferenceLists(_ bytes: [UInt8], units: [Range<Int>], sampleIndex: Int) throws(DecodeError) {
+        for range in units where !range.isEmpty {
+            let type = bytes[range.lowerBound] & 0x1F
+            if type == 7 || type == 8 {
+                sliceReferences.add(parameterSet: bytes[range])
+                continue
+            }
+            guard !keyframesOnly, let counts = sliceReferences.counts(ofSlice: bytes[range]) else { continue }
+            let kept = max(counts.maxNumRefFrames, widenedMaxNumRefFrames ?? 0)
+            guard counts.entries > kept + Self.extraPictures else { continue }
+            let needed = counts.entries - Self.extraPictures
+            guard needed <= Self.largestMaxNumRefFrames else {
+                throw DecodeError(.unsupportedFeature, decoder: "openh264", sampleIndex: sampleIndex,
+                                  "a slice uses \(counts.entries) reference list entries; openh264 holds at most "
+                                  + "\(Self.largestMaxNumRefFrames + Self.extraPictures)")
+            }
+            widenedMaxNumRefFrames = needed
+            throw DecodeError(.restartFromKeyframe, decoder: "openh264", sampleIndex: sampleIndex,
+                              "a slice uses \(counts.entries) reference list entries, more than the \(kept + Self.extraPictures) "
+                              + "pictures openh264 keeps for max_num_ref_frames \(kept); reset to keep \(needed)")
+        }
     }
 
     /// Checks every SPS a sample brings against the limits; for avc3 files whose avcC carries none, the first one

@@ -64,8 +64,10 @@ public enum LengthPrefixedNALUnits {
         return annexB(bytes, units: units, prefix: prefix)
     }
 
-    /// `units` of `bytes` (ranges from `ranges(in:lengthSize:)`) as an Annex B byte stream, `prefix` first, in one copy.
-    public static func annexB(_ bytes: [UInt8], units: [Range<Int>], prefix: [[UInt8]] = []) -> [UInt8] {
+    /// `units` of `bytes` (ranges from `ranges(in:lengthSize:)`) as an Annex B byte stream, `prefix` first, in one
+    /// copy; a unit for which `replacement` gives bytes is written as those bytes instead.
+    public static func annexB(_ bytes: [UInt8], units: [Range<Int>], prefix: [[UInt8]] = [],
+                              replacement: (Range<Int>) -> [UInt8]? = { _ in nil }) -> [UInt8] {
         let startCode: [UInt8] = [0, 0, 0, 1]
         var output: [UInt8] = []
         output.reserveCapacity(prefix.reduce(0) { $0 + $1.count + 4 } + units.reduce(0) { $0 + $1.count + 4 })
@@ -75,7 +77,11 @@ public enum LengthPrefixedNALUnits {
         }
         for range in units {
             output.append(contentsOf: startCode)
-            output.append(contentsOf: bytes[range])
+            if let replaced = replacement(range) {
+                output.append(contentsOf: replaced)
+            } else {
+                output.append(contentsOf: bytes[range])
+            }
         }
         return output
     }

@@ -46,18 +46,40 @@ public enum H264SequenceParameterSet {
     private struct Head {
         var profile: Int
         var level: Int
+        var identifier: Int
         var chromaFormat: Int
         var separateColourPlanes: Bool
         var bitDepthLuma: Int
         var bitDepthChroma: Int
+        var log2MaxFrameNum: Int
+        var pictureOrderCountType: Int
+        var log2MaxPictureOrderCountLSB: Int
+        var deltaPictureOrderAlwaysZero: Bool
         var maxNumRefFrames: Range<Int>
+    }
+
+    /// What a slice header's syntax depends on in the SPS NAL unit `nal` (with its one-byte header), as far as the
+    /// reference counts; nil when the SPS cannot be read that far.
+    public static func sliceSyntax<C: Collection>(of nal: C) -> H264SliceReferences.Sequence? where C.Element == UInt8 {
+        var bits = BitReader(nal: nal, headerBytes: 1, name: "sps")
+        guard let head = try? readHead(&bits) else { return nil }
+        var reader = BitReader(bytes: bits.rbsp, name: "sps")
+        guard (try? reader.skip(head.maxNumRefFrames.lowerBound)) != nil, let refs = try? reader.ue(),
+              (try? reader.skip(1)) != nil, (try? reader.ue()) != nil, (try? reader.ue()) != nil,
+              let frameMBsOnly = try? reader.flag() else { return nil }
+        return H264SliceReferences.Sequence(
+            identifier: head.identifier, maxNumRefFrames: Int(refs), separateColourPlanes: head.separateColourPlanes,
+            log2MaxFrameNum: head.log2MaxFrameNum, frameMBsOnly: frameMBsOnly,
+            pictureOrderCountType: head.pictureOrderCountType,
+            log2MaxPictureOrderCountLSB: head.log2MaxPictureOrderCountLSB,
+            deltaPictureOrderAlwaysZero: head.deltaPictureOrderAlwaysZero)
     }
 
     private static func readHead(_ bits: inout BitReader) throws(MP4Error) -> Head {
         let profile = Int(try bits.bits(8))
         try bits.skip(8)  // constraint_set flags, reserved
         let level = Int(try bits.bits(8))
-        _ = try bits.ue(max: 31, "seq_parameter_set_id")
+        let identifier = Int(try bits.ue(max: 31, "seq_parameter_set_id"))
         var chromaFormat = 1
         var separateColourPlanes = false
         var bitDepthLuma = 8
@@ -74,12 +96,14 @@ public enum H264SequenceParameterSet {
                 }
             }
         }
-        _ = try bits.ue(max: 12, "log2_max_frame_num_minus4")
-        let pocType = try bits.ue(max: 2, "pic_order_cnt_type")
+        let log2MaxFrameNum = Int(try bits.ue(max: 12, "log2_max_frame_num_minus4")) + 4
+        let pocType = Int(try bits.ue(max: 2, "pic_order_cnt_type"))
+        var log2MaxPocLSB = 0
+        var deltaAlwaysZero = false
         if pocType == 0 {
-            _ = try bits.ue(max: 12, "log2_max_pic_order_cnt_lsb_minus4")
+            log2MaxPocLSB = Int(try bits.ue(max: 12, "log2_max_pic_order_cnt_lsb_minus4")) + 4
         } else if pocType == 1 {
-            try bits.skip(1)
+            deltaAlwaysZero = try bits.flag()
             _ = try bits.se()
             _ = try bits.se()
             let cycle = try bits.ue(max: 255, "num_ref_frames_in_pic_order_cnt_cycle")
@@ -87,8 +111,11 @@ public enum H264SequenceParameterSet {
         }
         let refsStart = bits.position
         _ = try bits.ue(max: 32, "max_num_ref_frames")
-        return Head(profile: profile, level: level, chromaFormat: chromaFormat, separateColourPlanes: separateColourPlanes,
-                    bitDepthLuma: bitDepthLuma, bitDepthChroma: bitDepthChroma, maxNumRefFrames: refsStart..<bits.position)
+        return Head(profile: profile, level: level, identifier: identifier, chromaFormat: chromaFormat,
+                    separateColourPlanes: separateColourPlanes, bitDepthLuma: bitDepthLuma, bitDepthChroma: bitDepthChroma,
+                    log2MaxFrameNum: log2MaxFrameNum, pictureOrderCountType: pocType,
+                    log2MaxPictureOrderCountLSB: log2MaxPocLSB, deltaPictureOrderAlwaysZero: deltaAlwaysZero,
+                    maxNumRefFrames: refsStart..<bits.position)
     }
 
     /// The max_num_ref_frames of the SPS NAL unit `nal` (with its one-byte header): how many reference pictures a

@@ -8,6 +8,10 @@ import MP4Box
 /// however long the run from the keyframe: `run` asks its caller for each batch (from a cache or the source), and
 /// the caller may keep what it fetched. A sample larger than `maximumSampleSize` is refused before anything is
 /// fetched.
+///
+/// A decoder that finds mid-run that it must start again with more room (`DecodeError.Code.restartFromKeyframe`:
+/// openh264 meeting a reference list longer than its picture pool) is reset and the run starts again from the
+/// plan's first sample, its batches asked for again; `onPicture` is not given a picture twice.
 package struct DecodeSession {
     /// What to decode.
     let plan: FramePlan
@@ -24,6 +28,12 @@ package struct DecodeSession {
     private(set) var fetchMilliseconds = 0.0
     /// Milliseconds spent decoding in `run`.
     private(set) var decodeMilliseconds = 0.0
+    /// Times the run started again from its first sample (`restartFromKeyframe`).
+    private(set) var restarts = 0
+    /// The samples whose pictures `onPicture` was given.
+    private var delivered: Set<Int> = []
+    /// The most restarts a run may take: each one widens the decoder, so a stream needs at most a few.
+    static let maximumRestarts = 3
 
     /// A decoder for the track and sample description of `plan`, within `limits`; `threading` defaults to two worker
     /// threads when more than one sample is decoded. A plan of one keyframe gets a decoder for keyframes alone
@@ -71,6 +81,7 @@ package struct DecodeSession {
     }
 
     /// Decodes `batch` (from `nextBatch()`) with its bytes by sample index; the picture once the decoder gives it.
+    /// When the decoder asks to start again, it is reset and the next `nextBatch()` is the plan's first.
     /// - Throws: `DecodeError`; `ThumbnailError` `sampleOutOfRange` when a sample's bytes are missing; `CancellationError`.
     package mutating func decode(_ batch: ArraySlice<Sample>, bytes: [Int: [UInt8]]) throws -> DecodedFrame? {
         for sample in batch {
@@ -78,23 +89,32 @@ package struct DecodeSession {
             guard let data = bytes[sample.index] else {
                 throw ThumbnailError(.sampleOutOfRange, "not fetched", sample: sample.index)
             }
-            for frame in try decoder.decode(DecoderInput(sample: sample, bytes: data)) {
-                try onPicture?(frame)
-                if frame.sampleIndex == plan.target.index { found = frame }
+            let result = Result { () throws(DecodeError) in try decoder.decode(DecoderInput(sample: sample, bytes: data)) }
+            if case .failure(let error) = result, error.code == .restartFromKeyframe, restarts < Self.maximumRestarts {
+                try decoder.reset()
+                restarts += 1
+                next = 0
+                return nil
             }
+            try take(try result.get())
             if let found { return found }
         }
         return nil
+    }
+
+    /// Gives `frames` to `onPicture` (each sample's picture once, across restarts) and keeps the target's.
+    private mutating func take(_ frames: [DecodedFrame]) throws {
+        for frame in frames {
+            if onPicture != nil, delivered.insert(frame.sampleIndex).inserted { try onPicture?(frame) }
+            if frame.sampleIndex == plan.target.index { found = frame }
+        }
     }
 
     /// The picture, flushing the decoder when the samples did not give it.
     /// - Throws: `DecodeError`; `ThumbnailError` `noFrame` when the decoder never gave the target's picture.
     package mutating func finish() throws -> DecodedFrame {
         if let found { return found }
-        for frame in try decoder.flush() {
-            try onPicture?(frame)
-            if frame.sampleIndex == plan.target.index { found = frame }
-        }
+        try take(try decoder.flush())
         guard let found else {
             throw ThumbnailError(.noFrame, "the decoder gave no picture", sample: plan.target.index)
         }
