@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [
-                "MP4Box", "RangeFetch",
+                "MP4Box", "MP4BoxTestSupport", "RangeFetch",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import MP4BoxTestSupport
 
 extension Nginx {
     /// nginx serving `root` over HTTPS with HTTP/2 (ALPN `h2`), as CDNs and Google Cloud Storage answer, with a
@@ -6,15 +7,10 @@ extension Nginx {
     /// request's target, protocol and connection (`protocolLog`). Nil when nginx is not installed.
     public static func tls(root: String) throws -> Nginx? {
         try Nginx { port, directory in
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                 "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem", "-days", "2",
-                                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-            openssl.standardOutput = FileHandle.nullDevice
-            openssl.standardError = FileHandle.nullDevice
-            try? openssl.run()
-            openssl.waitUntilExit()
+            _ = try? CapturedRun.waiting(URL(fileURLWithPath: "/usr/bin/openssl"), [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem", "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
             return """
             types { video/mp4 mp4; }
             log_format protocol '$request_uri $server_protocol $connection $status $body_bytes_sent';

@@ -1,7 +1,6 @@
 import Foundation
 import MP4BoxTestSupport
 import RangeFetchTestSupport
-import Synchronization
 import Testing
 
 /// `thumbs info` run as a process: its JSON against ffprobe's expectations, and its exit codes.
@@ -33,31 +32,9 @@ import Testing
     }
 
     private static func runWaiting(_ arguments: [String], environment: [String: String]) throws -> Output {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-        }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // stderr is read on another thread while stdout is read here: a child that fills one pipe while the other
-        // is read would otherwise wait forever.
-        let stderrData = Mutex(Data())
-        let stderrRead = DispatchSemaphore(value: 0)
-        Thread {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            stderrData.withLock { $0 = data }
-            stderrRead.signal()
-        }.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        stderrRead.wait()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdoutBytes: stdout,
-                      stderr: String(decoding: stderrData.withLock { $0 }, as: UTF8.self))
+        let merged = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        let run = try CapturedRun.waiting(binary, arguments, environment: merged)
+        return Output(status: run.status, stdoutBytes: run.stdout, stderr: String(decoding: run.stderr, as: UTF8.self))
     }
 
     struct Info: Decodable {

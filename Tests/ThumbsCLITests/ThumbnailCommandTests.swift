@@ -281,12 +281,6 @@ import Thumbs
 
     /// Runs `chattr flag path`; whether it succeeded.
     static func chattr(_ flag: String, _ path: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? CapturedRun.waiting(URL(fileURLWithPath: "/usr/bin/chattr"), [flag, path]))?.status == 0
     }
 }
