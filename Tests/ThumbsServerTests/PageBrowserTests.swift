@@ -31,56 +31,56 @@ struct PageBrowserTests {
         configuration.mediaRoot = root.path
         try await RunningServer.with(configuration) { server in
             // One column of 60 videos (about 13,000 px): far past chromium's lazy-loading distance (at most 8,000 px).
-            let browser = try await WebDriver(width: 420, height: 700)
-            defer { Task { await browser.quit() } }
-            try await browser.open(server.base + "/")
-            #expect(try await browser.run("return document.querySelectorAll('img[loading=lazy]').length") as? Int == 60)
-            #expect(try await browser.wait(seconds: 30, until: """
-                return [...document.images].filter(i => i.getBoundingClientRect().top < innerHeight)
-                    .every(i => i.complete && i.naturalWidth > 0)
-                """))
-            let farBelow = try await browser.run("""
-                const requested = new Set(performance.getEntriesByType('resource').map(e => e.name));
-                const far = [...document.images].filter(i => i.getBoundingClientRect().top > innerHeight + 9000);
-                return { far: far.length, requested: far.filter(i => requested.has(i.src)).length,
-                         srcset: [...document.images].every(i => i.srcset.includes(' 1x') && i.srcset.includes(' 2x')) };
-                """) as? [String: Any]
-            #expect((farBelow?["far"] as? Int ?? 0) > 0)
-            #expect(farBelow?["requested"] as? Int == 0)
-            #expect(farBelow?["srcset"] as? Bool == true)
+            try await WebDriver.with(width: 420, height: 700) { browser in
+                try await browser.open(server.base + "/")
+                #expect(try await browser.run("return document.querySelectorAll('img[loading=lazy]').length") as? Int == 60)
+                #expect(try await browser.wait(seconds: 30, until: """
+                    return [...document.images].filter(i => i.getBoundingClientRect().top < innerHeight)
+                        .every(i => i.complete && i.naturalWidth > 0)
+                    """))
+                let farBelow = try await browser.run("""
+                    const requested = new Set(performance.getEntriesByType('resource').map(e => e.name));
+                    const far = [...document.images].filter(i => i.getBoundingClientRect().top > innerHeight + 9000);
+                    return { far: far.length, requested: far.filter(i => requested.has(i.src)).length,
+                             srcset: [...document.images].every(i => i.srcset.includes(' 1x') && i.srcset.includes(' 2x')) };
+                    """) as? [String: Any]
+                #expect((farBelow?["far"] as? Int ?? 0) > 0)
+                #expect(farBelow?["requested"] as? Int == 0)
+                #expect(farBelow?["srcset"] as? Bool == true)
 
-            try await browser.run("""
-                return new Promise(done => {
-                  const step = () => { scrollBy(0, 500); if (innerHeight + scrollY >= document.body.scrollHeight - 2) done(); else setTimeout(step, 50); };
-                  step();
-                });
-                """)
-            #expect(try await browser.wait(seconds: 60, until: "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"))
-            let decoded = try await browser.run("return [...document.images].filter(i => i.naturalWidth > 0).length") as? Int
-            #expect(decoded == 60)
+                try await browser.run("""
+                    return new Promise(done => {
+                      const step = () => { scrollBy(0, 500); if (innerHeight + scrollY >= document.body.scrollHeight - 2) done(); else setTimeout(step, 50); };
+                      step();
+                    });
+                    """)
+                #expect(try await browser.wait(seconds: 60, until: "return [...document.images].every(i => i.complete && i.naturalWidth > 0)"))
+                let decoded = try await browser.run("return [...document.images].filter(i => i.naturalWidth > 0).length") as? Int
+                #expect(decoded == 60)
 
-            // Scrubbing: the left and the right of the first picture show earlier and later cues from the sheet.
-            try await browser.resize(width: 1100, height: 760)
-            try await browser.run("scrollTo(0, 0)")
-            let frame = try await browser.element("figure.video .frame")
-            try await browser.hover(frame, x: -150, y: 0)
-            #expect(try await browser.wait(seconds: 20, until: "return document.querySelector('figure.video').dataset.scrubCue !== undefined"))
-            let left = try await browser.run("return Number(document.querySelector('figure.video').dataset.scrubCue)") as? Int
-            try await browser.hover(frame, x: 150, y: 0)
-            #expect(try await browser.wait(seconds: 5, until: "return Number(document.querySelector('figure.video').dataset.scrubCue) > 0"))
-            let right = try await browser.run("return Number(document.querySelector('figure.video').dataset.scrubCue)") as? Int
-            #expect(left == 0)
-            #expect((right ?? 0) > (left ?? 0))
-            let background = try await browser.run("return document.querySelector('figure.video .scrub').style.backgroundImage") as? String
-            #expect(background?.contains("/storyboard/0.jpg?path=video-000.mp4") == true)
-            #expect(try await browser.wait(seconds: 10, until: """
-                return performance.getEntriesByType('resource').some(e => e.name.includes('/storyboard/0.jpg?path=video-000.mp4'))
-                """))
+                // Scrubbing: the left and the right of the first picture show earlier and later cues from the sheet.
+                try await browser.resize(width: 1100, height: 760)
+                try await browser.run("scrollTo(0, 0)")
+                let frame = try await browser.element("figure.video .frame")
+                try await browser.hover(frame, x: -150, y: 0)
+                #expect(try await browser.wait(seconds: 20, until: "return document.querySelector('figure.video').dataset.scrubCue !== undefined"))
+                let left = try await browser.run("return Number(document.querySelector('figure.video').dataset.scrubCue)") as? Int
+                try await browser.hover(frame, x: 150, y: 0)
+                #expect(try await browser.wait(seconds: 5, until: "return Number(document.querySelector('figure.video').dataset.scrubCue) > 0"))
+                let right = try await browser.run("return Number(document.querySelector('figure.video').dataset.scrubCue)") as? Int
+                #expect(left == 0)
+                #expect((right ?? 0) > (left ?? 0))
+                let background = try await browser.run("return document.querySelector('figure.video .scrub').style.backgroundImage") as? String
+                #expect(background?.contains("/storyboard/0.jpg?path=video-000.mp4") == true)
+                #expect(try await browser.wait(seconds: 10, until: """
+                    return performance.getEntriesByType('resource').some(e => e.name.includes('/storyboard/0.jpg?path=video-000.mp4'))
+                    """))
 
-            let png = try await browser.screenshot()
-            #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
-            // THUMBS_SCREENSHOT=<file> keeps it (the README's picture is made so).
-            if let path = ProcessInfo.processInfo.environment["THUMBS_SCREENSHOT"] { try png.write(to: URL(fileURLWithPath: path)) }
+                let png = try await browser.screenshot()
+                #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+                // THUMBS_SCREENSHOT=<file> keeps it (the README's picture is made so).
+                if let path = ProcessInfo.processInfo.environment["THUMBS_SCREENSHOT"] { try png.write(to: URL(fileURLWithPath: path)) }
+            }
         }
     }
 }

@@ -20,6 +20,8 @@ final class WebDriver: @unchecked Sendable {
     private let process = Process()
     private let base: String
     private var session = ""
+    /// chromium's profile directory, of this browser alone: how its processes are found when it is ended.
+    private let profile = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-chromium-\(UUID().uuidString)").path
 
     /// Starts chromedriver and a headless chromium window of `width` x `height`.
     init(width: Int, height: Int) async throws {
@@ -30,29 +32,75 @@ final class WebDriver: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var ready = false
-        for _ in 0..<100 where !ready {
-            try await Task.sleep(for: .milliseconds(100))
-            let status = (try? await call("GET", "/status")) as? [String: Any]
-            ready = status?["ready"] as? Bool == true
+        do {
+            var ready = false
+            for _ in 0..<100 where !ready {
+                try await Task.sleep(for: .milliseconds(100))
+                let status = (try? await call("GET", "/status")) as? [String: Any]
+                ready = status?["ready"] as? Bool == true
+            }
+            guard ready else { throw Failure(description: "chromedriver did not start") }
+            let options: [String: Any] = ["binary": Self.chromium,
+                                          "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                                   "--user-data-dir=\(profile)",
+                                                   "--window-size=\(width),\(height)", "--hide-scrollbars"]]
+            let created = try await call("POST", "/session", ["capabilities": ["alwaysMatch": ["browserName": "chrome",
+                                                                                              "goog:chromeOptions": options]]])
+            guard let id = (created as? [String: Any])?["sessionId"] as? String else {
+                throw Failure(description: "no session: \(String(describing: created))")
+            }
+            session = id
+        } catch {
+            await Self.end(process, profile: profile)
+            throw error
         }
-        guard ready else { throw Failure(description: "chromedriver did not start") }
-        let options: [String: Any] = ["binary": Self.chromium,
-                                      "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                               "--window-size=\(width),\(height)", "--hide-scrollbars"]]
-        let created = try await call("POST", "/session", ["capabilities": ["alwaysMatch": ["browserName": "chrome",
-                                                                                          "goog:chromeOptions": options]]])
-        guard let id = (created as? [String: Any])?["sessionId"] as? String else { throw Failure(description: "no session: \(String(describing: created))") }
-        session = id
     }
 
-    /// Ends the session (chromium quits) and chromedriver.
+    /// Runs `body` with a browser of `width` x `height`, and ends the browser and chromedriver when it returns or
+    /// throws, before this returns: nothing it started outlives the test.
+    static func with<T>(width: Int, height: Int, _ body: (WebDriver) async throws -> T) async throws -> T {
+        let browser = try await WebDriver(width: width, height: height)
+        do {
+            let result = try await body(browser)
+            await browser.quit()
+            return result
+        } catch {
+            await browser.quit()
+            throw error
+        }
+    }
+
+    /// Ends the session (chromium quits), then chromedriver, and waits until both are gone.
     func quit() async {
         if !session.isEmpty { _ = try? await call("DELETE", "/session/\(session)") }
-        process.terminate()
+        await Self.end(process, profile: profile)
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    /// Kills chromedriver and waits until it is reaped, then waits (up to 10 s) for the chromium processes of
+    /// `profile` to leave and kills what is left; removes the profile. SIGKILL, as the test process may block SIGTERM
+    /// and its children inherit the mask: SIGTERM left a chromedriver behind after every run, and chromium's
+    /// processes took seconds to leave after their session ended.
+    private static func end(_ process: Process, profile: String) async {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for _ in 0..<50 where process.isRunning { try? await Task.sleep(for: .milliseconds(100)) }
+        for _ in 0..<100 where !processes(mentioning: profile).isEmpty { try? await Task.sleep(for: .milliseconds(100)) }
+        for pid in processes(mentioning: profile) { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    /// The processes whose command line mentions `text` (from /proc).
+    static func processes(mentioning text: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            return String(decoding: line, as: UTF8.self).contains(text) ? pid : nil
+        }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for pid in Self.processes(mentioning: profile) { kill(pid, SIGKILL) }
+    }
 
     /// Loads `url` and waits for its load event.
     func open(_ url: String) async throws {
