@@ -19,19 +19,26 @@ import Testing
     /// the process exits 0.
     @Test func sigtermFinishesTheRequestInFlight() async throws {
         var faults = TestHTTPServer.Faults()
-        faults.firstByteDelay = 1.5
+        faults.firstByteDelay = 4
         let origin = try await TestHTTPServer(files: ["/a.mp4": try Fixtures.bytes("h264-faststart")], faults: faults)
-        defer { Task { try? await origin.shutdown() } }
         let server = try await ServeProcess(["--allow-origin", origin.url("/")])
         async let inFlight = ServeProcess.get(server.url("/thumbnail.png?url=" + origin.url("/a.mp4").queryEncoded))
-        try await Task.sleep(for: .milliseconds(400))
+        // SIGTERM once the request is at work (the origin has its first request), 4 s before the origin answers it.
+        for _ in 0..<1000 where origin.requestCount == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(origin.requestCount > 0, "the request never reached the origin")
         async let stopped = server.terminate()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await ServeProcess.get(server.url("/healthz")) == nil, "a new connection was accepted after SIGTERM")
+        // Connections are refused soon after, while the request is still in flight (its origin answers 4 s later).
+        var refused = false
+        for _ in 0..<30 where !refused {
+            try await Task.sleep(for: .milliseconds(100))
+            refused = await ServeProcess.get(server.url("/healthz")) == nil
+        }
+        #expect(refused, "new connections were still accepted 3 s after SIGTERM")
         let answer = await inFlight
         #expect(answer?.status == 200)
         #expect(answer?.body.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
         #expect(try await stopped)
+        try await origin.shutdown()
     }
 
     @Test func withNothingToServeItDoesNotStart() async throws {

@@ -25,11 +25,12 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<100 {
+        // Up to 30 s: a debug build starts in well under one, but not always beside a full parallel test run.
+        for _ in 0..<300 {
             if await Self.get(url("/healthz"))?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         throw POSIXError(.ETIMEDOUT)
     }
 
@@ -38,10 +39,11 @@ final class ServeProcess: @unchecked Sendable {
     /// The URL of `pathAndQuery` on this server.
     func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(port)\(pathAndQuery)" }
 
-    /// Sends SIGTERM and waits up to 5 s for the process to end; whether it exited 0.
+    /// Sends SIGTERM and waits up to 30 s for the process to end (it finishes what is in flight first); whether it
+    /// exited 0.
     func terminate() async throws -> Bool {
         kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<100 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<600 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         return !process.isRunning && process.terminationReason == .exit && process.terminationStatus == 0
     }
 
