@@ -4,8 +4,8 @@
 # the integration tests and the cache in front of replicas in DeployTests), chromium and chromium-driver (the
 # service's page tested in a real browser), python3-venv. Then moto's S3-compatible server and boto3 (the
 # object-store tests) from PyPI into .build/moto-venv, a virtual environment of the checkout's own (never the system
-# Python). Tests that need nginx, chromium or moto say SKIPPED on a machine without them, but this script fails when
-# it cannot install them, so CI always runs them.
+# Python). Tests that need nginx, chromium or moto are disabled on a machine without them, but this script fails when
+# it cannot install them, and scripts/test.sh checks they are where the tests look, so CI always runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

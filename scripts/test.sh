@@ -3,6 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The tests that need a tool are enabled only where it is (.enabled(if:)); here every tool install-deps.sh installs
+# must be where those tests look, so a broken install fails the run instead of skipping them.
+absent=()
+[ -x /usr/sbin/nginx ] || [ -x /usr/bin/nginx ] || [ -x /usr/local/sbin/nginx ] || absent+=(nginx)
+[ -x /usr/bin/chromium ] || absent+=(/usr/bin/chromium)
+[ -x /usr/bin/chromedriver ] || absent+=(/usr/bin/chromedriver)
+[ -x .build/moto-venv/bin/moto_server ] || absent+=(.build/moto-venv/bin/moto_server)
+if [ ${#absent[@]} -gt 0 ]; then
+    echo "test.sh: install-deps.sh left these missing, and the tests that need them would be skipped: ${absent[*]}" >&2
+    exit 1
+fi
 # Our own targets build without warnings (dependencies' warnings are theirs). A fresh clone compiles every file, so
 # every warning shows here; an incremental build shows only those of the files it recompiles.
 log="$(mktemp)"
