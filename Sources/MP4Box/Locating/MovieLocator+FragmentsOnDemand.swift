@@ -1,28 +1,61 @@
 extension MovieLocator {
-    /// `movie` with the moofs of more subsegments of its `fragmentIndex` read: `subsegments` are positions in
+    /// Reads the moofs of more subsegments of a movie's `fragmentIndex`: `subsegments` are positions in
     /// `fragmentIndex.subsegments` (those read already, or out of range, are left out). The moofs are read in one
-    /// concurrent batch of small reads, none for a moof inside `held` (the bytes `locate(in:)` kept). The result's
+    /// concurrent batch of small reads, none for a moof inside `held` (the bytes the locator kept). The result's
     /// `heldBytes` are what those reads brought past the moofs (the start of their media data) when they are a few
-    /// (`mediaKeepingReads`), its `reads` and
-    /// `topLevelBoxes` the reads made and the moofs read, its `indexBytes` the moofs' bytes.
+    /// (`mediaKeepingReads`), its `reads` and `topLevelBoxes` the reads made and the moofs read, its `indexBytes` the
+    /// moofs' bytes.
     ///
     /// A moof of the indexed track that does not give its decode time (tfdt) cannot be placed on the timeline
-    /// without the ones before it: then every moof is read. Returns `movie` itself when it has no fragment index.
-    /// - Throws: `MP4Error` with the source's name (`malformed` when a subsegment does not start with a moof, as
-    ///   `locate(in:)` throws for the moofs), or whatever the source throws.
-    public func readingFragments(_ subsegments: [Int], of movie: Movie, in source: any ByteSource,
-                                 held: HeldBytes = HeldBytes()) async throws -> Result {
-        do {
-            return try await readingIndexedFragments(subsegments, of: movie, in: source, held: held)
-        } catch let error as MP4Error {
-            throw error.located(input: source.inputName)
+    /// without the ones before it: then every moof is read. Gives `movie` itself when it has no fragment index.
+    public struct FragmentReader: IndexReader {
+        let locator: MovieLocator
+        let subsegments: [Int]
+        let movie: Movie
+        let held: HeldBytes
+        let knownLength: UInt64?
+        private var supplied = SuppliedBytes()
+        private var result: Result?
+
+        init(locator: MovieLocator, subsegments: [Int], movie: Movie, held: HeldBytes, knownLength: UInt64?) {
+            self.locator = locator
+            self.subsegments = subsegments
+            self.movie = movie
+            self.held = held
+            self.knownLength = knownLength
+        }
+
+        /// The bytes needed next, or the movie with the moofs read.
+        /// - Throws: `MP4Error` (`malformed` when a subsegment does not start with a moof, as the locator throws for
+        ///   the moofs).
+        public mutating func next() throws(MP4Error) -> IndexReaderStep<Result> {
+            if let result { return .done(result) }
+            var trial = supplied
+            let step = try runStep {
+                try locator.readingIndexedFragments(subsegments, of: movie, held: held, knownLength: knownLength,
+                                                    supplied: &trial)
+            }
+            if case .done(let found) = step {
+                supplied.removeAll()
+                result = found
+            }
+            return step
+        }
+
+        public mutating func receive(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?) {
+            supplied.add(answer, for: request, knownLength: knownLength)
         }
     }
 
-    private func readingIndexedFragments(_ subsegments: [Int], of movie: Movie, in source: any ByteSource,
-                                         held: HeldBytes) async throws -> Result {
-        let unchanged = Result(movie: movie, reads: [], fileLength: await source.knownLength, topLevelBoxes: [],
-                               heldBytes: HeldBytes())
+    /// A reader of the moofs of more of `movie`'s subsegments (`FragmentReader`), in a file of `knownLength` bytes.
+    public func fragmentReader(_ subsegments: [Int], of movie: Movie, held: HeldBytes = HeldBytes(),
+                               knownLength: UInt64?) -> FragmentReader {
+        FragmentReader(locator: self, subsegments: subsegments, movie: movie, held: held, knownLength: knownLength)
+    }
+
+    private func readingIndexedFragments(_ subsegments: [Int], of movie: Movie, held: HeldBytes, knownLength: UInt64?,
+                                         supplied: inout SuppliedBytes) throws -> Result {
+        let unchanged = Result(movie: movie, reads: [], fileLength: knownLength, topLevelBoxes: [], heldBytes: HeldBytes())
         guard let index = movie.fragmentIndex else { return unchanged }
         let read = Set(movie.readSubsegments)
         let wanted = Set(subsegments.filter { index.subsegments.indices.contains($0) && !read.contains($0) }).sorted()
@@ -30,14 +63,15 @@ extension MovieLocator {
         var parts = movie.parts
         var diagnostics: [ParseDiagnostic] = []
         let ranges = wanted.map { index.subsegments[$0].byteRange }
-        guard let found = try await readMoofs(startingEach: ranges, from: source, held: held,
-                                              keepingMedia: wanted.count <= Self.mediaKeepingReads, diagnostics: &diagnostics) else {
+        guard let found = try readMoofs(startingEach: ranges, held: held, supplied: &supplied,
+                                        keepingMedia: wanted.count <= Self.mediaKeepingReads, diagnostics: &diagnostics) else {
             throw MP4Error(.malformed, path: "sidx", offset: ranges[0].lowerBound,
                            "a subsegment the segment index lists does not start with a moof that fits in it")
         }
         if read.count + wanted.count < index.subsegments.count,
            !found.moofs.allSatisfy({ Self.givesDecodeTime($0, trackID: index.trackID) }) {
-            return try await readingIndexedFragments(Array(index.subsegments.indices), of: movie, in: source, held: held)
+            return try readingIndexedFragments(Array(index.subsegments.indices), of: movie, held: held,
+                                               knownLength: knownLength, supplied: &supplied)
         }
         parts.fragments = (parts.fragments + found.moofs).sorted { $0.header.offset < $1.header.offset }
         parts.diagnostics += diagnostics

@@ -7,16 +7,17 @@ extension MovieLocator {
     /// order and the offset just past the last subsegment, or nil when the index does not describe plain media
     /// subsegments that start with a moof, or when its sizes cannot be seen to land on the boxes that follow (the
     /// caller then walks the boxes as usual, so the movie is the same whatever the first read held).
-    func readFragments(indexedBy sidx: SegmentIndexBox, source: any ByteSource, window: inout ReadWindow,
-                       diagnostics: inout [ParseDiagnostic]) async throws -> (fragments: [ContainerBox], bytes: HeldBytes, end: UInt64)? {
+    func readFragments(indexedBy sidx: SegmentIndexBox, window: inout ReadWindow,
+                       diagnostics: inout [ParseDiagnostic]) throws -> (fragments: [ContainerBox], bytes: HeldBytes, end: UInt64)? {
         guard !sidx.references.isEmpty,
               sidx.references.allSatisfy({ !$0.referencesIndex && $0.referencedSize > 0 }),
               sidx.references.count <= options.limits.maximumFragmentCount else { return nil }
         guard let starts = sidx.subsegments, let last = starts.last else { return nil }
         if let length = window.length, last.offset + last.size > length { return nil }
         let ranges = starts.map { $0.offset..<($0.offset + $0.size) }
-        guard let read = try await readMoofs(startingEach: ranges, from: source, held: window.held,
-                                             diagnostics: &diagnostics) else { return nil }
+        let held = window.held
+        guard let read = try readMoofs(startingEach: ranges, held: held, supplied: &window.supplied,
+                                       diagnostics: &diagnostics) else { return nil }
         for (index, moof) in read.moofs.enumerated() {
             guard let moofEnd = moof.header.endOffset,
                   mediaBoxesEnd(at: moofEnd, exactlyAt: ranges[index].upperBound, given: read.following[index])
@@ -33,16 +34,17 @@ extension MovieLocator {
     /// when `keepingMedia`, the bytes they brought past the moofs (the start of each subsegment's media data); nil when
     /// one does not start with a moof that fits in it.
     ///
-    /// The first `fragmentProbeSize` bytes of every subsegment are read in one batch (`ByteSource.read(ranges:)`:
-    /// one request over HTTP; a probe inside `held` costs no read), and a moof longer than its probe is completed with one more read.
-    func readMoofs(startingEach subsegments: [Range<UInt64>], from source: any ByteSource, held: HeldBytes,
-                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) async throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes, following: [[UInt8]])? {
+    /// The first `fragmentProbeSize` bytes of every subsegment are read in one batch (`ByteRequest.ranges`: one
+    /// request over HTTP; a probe inside `held` costs no read), and a moof longer than its probe is completed with one
+    /// more read.
+    func readMoofs(startingEach subsegments: [Range<UInt64>], held: HeldBytes, supplied: inout SuppliedBytes,
+                   keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes, following: [[UInt8]])? {
         let probe = max(64, options.fragmentProbeSize)
         let ranges = subsegments.map { $0.lowerBound..<($0.lowerBound + min(probe, UInt64($0.count))) }
         let kept = ranges.map { held.bytes($0) }
         let missing = ranges.indices.filter { kept[$0] == nil }
         let readHere = Set(missing)
-        let fetched = try await source.read(ranges: missing.map { ranges[$0] })
+        let fetched = try supplied.bytes(ranges: missing.map { ranges[$0] })
         var probes = kept.map { $0 ?? [] }
         var reads: [Read] = []
         for (position, index) in missing.enumerated() {
@@ -72,7 +74,7 @@ extension MovieLocator {
                 // The rest of the moof, and the header after it in the same read when the subsegment holds one.
                 let moofEnd = ranges[index].lowerBound + size
                 let rest = ranges[index].upperBound..<min(moofEnd + Self.followingSize, subsegments[index].upperBound)
-                let more = try await source.read(rest)
+                let more = try supplied.bytes(rest).bytes
                 reads.append(Read(range: rest, byteCount: more.count))
                 guard UInt64(more.count) >= moofEnd - rest.lowerBound else {
                     throw MP4Error(.needMoreBytes, path: "moof", offset: rest.lowerBound, "file ends inside moof")

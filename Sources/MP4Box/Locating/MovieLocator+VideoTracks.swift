@@ -5,7 +5,7 @@ extension MovieLocator {
     /// a video track is read whole together with the probe of the box after it, so skipping an audio track
     /// that follows costs no extra round trip.
     func readVideoTracksOnly(moov header: BoxHeader, window: inout ReadWindow,
-                             diagnostics: inout [ParseDiagnostic]) async throws -> ContainerBox {
+                             diagnostics: inout [ParseDiagnostic]) throws -> ContainerBox {
         guard let moovEnd = header.endOffset else {
             throw MP4Error(.unsupported, path: "moov", offset: header.offset, "moov runs to the end of a file of unknown length")
         }
@@ -18,7 +18,7 @@ extension MovieLocator {
             guard count <= options.limits.maximumChildBoxes else {
                 throw MP4Error(.limitExceeded, path: "moov", offset: position, "more than \(options.limits.maximumChildBoxes) child boxes")
             }
-            guard let probeBytes = try await window.bytes(position..<min(moovEnd, position.saturatingAdd(probe)), allowShort: true,
+            guard let probeBytes = try window.bytes(position..<min(moovEnd, position.saturatingAdd(probe)), allowShort: true,
                                                           readAhead: 0),
                   probeBytes.count >= 8 else {
                 throw MP4Error(.needMoreBytes, path: "moov", offset: position, "file ends inside moov")
@@ -33,7 +33,7 @@ extension MovieLocator {
                 children.append(UnknownBox(header: child))
             } else {
                 // Read the box and the probe of the next one in one request.
-                guard let bytes = try await window.bytes(position..<min(moovEnd, end.saturatingAdd(probe)), allowShort: true, readAhead: 0),
+                guard let bytes = try window.bytes(position..<min(moovEnd, end.saturatingAdd(probe)), allowShort: true, readAhead: 0),
                       UInt64(bytes.count) >= size else {
                     throw MP4Error(.needMoreBytes, path: "moov/\(child.type)", offset: position, "file ends inside moov")
                 }

@@ -1,12 +1,16 @@
 /// Finds and parses a movie's index (moov, and for fragmented files the moof, sidx and mfra boxes) with few reads.
 ///
-/// It reads the head and the tail of the file together (one request over HTTP),
-/// walks the top-level box headers, jumps over mdat by its size and reads moov
-/// whole: a moov inside either end costs no further read, and one longer than
-/// the end it is in costs one read of what the end lacks. The media bytes read
-/// on the way are kept (`Result.heldBytes`) for samples to be taken from.
-/// Every read is recorded, so callers and tests can see what the index cost.
-public struct MovieLocator: Sendable {
+/// It asks for the head and the tail of the file together (one request over
+/// HTTP), walks the top-level box headers, jumps over mdat by its size and asks
+/// for moov whole: a moov inside either end costs no further read, and one
+/// longer than the end it is in costs one read of what the end lacks. The media
+/// bytes read on the way are kept (`Result.heldBytes`) for samples to be taken
+/// from. Every read is recorded, so callers and tests can see what the index cost.
+///
+/// It does no I/O (an `IndexReader`): `next()` says which bytes it needs and
+/// `receive(_:for:knownLength:)` takes them, so the same walk runs over any
+/// transport, or from memory; `locate(in:)` runs it over a `ByteSource`.
+public struct MovieLocator: IndexReader {
     /// How the locator reads.
     public struct Options: Sendable {
         /// Bytes of the first read from the start of the file: a faststart file whose moov fits here costs no
@@ -86,146 +90,188 @@ public struct MovieLocator: Sendable {
 
     /// The options.
     public var options: Options
+    /// Where the walk over the top-level boxes is.
+    private var walk: Walk
+    /// The result, once found.
+    private var located: Result?
 
-    /// A locator with `options`.
-    public init(options: Options = Options()) {
-        self.options = options
-    }
-
-    /// Finds and parses the movie in `source`.
-    /// - Throws: `MP4Error` with the source's name as its input (`notAMovie` when the first box is not one an MP4 or
-    ///   QuickTime file starts with, `notFound` when there is no moov, `needMoreBytes` when the file ends inside a
-    ///   box, `malformed`, `unsupported`, `limitExceeded`), or whatever the source throws.
-    public func locate(in source: any ByteSource) async throws -> Result {
-        do {
-            return try await locateInSource(source)
-        } catch let error as MP4Error {
-            throw error.located(input: source.inputName)
-        }
-    }
-
-    private func locateInSource(_ source: any ByteSource) async throws -> Result {
-        var window = ReadWindow(source: source, limits: options.limits)
-        window.length = await source.knownLength
-        try await window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
+    /// What the walk has found so far: the state at the start of a step.
+    private struct Walk: Sendable {
+        var window: ReadWindow
         var parts = TopLevelBoxes()
         var diagnostics: [ParseDiagnostic] = []
+        /// The offset of the next top-level box.
         var position: UInt64 = 0
         var fragmentIndex: FragmentIndex?
         var indexBytes = HeldBytes()
+        /// Whether `indexBytes` holds the whole index (not so when moov was read in part).
         var indexIsWhole = true
-        while true {
-            if let length = window.length, position >= length { break }
-            let header: BoxHeader
-            let available = window.length.map { $0 - position }
-            if let cached = window.cachedBytes(from: position, maximum: BoxHeader.maximumSize),
-               let parsed = Self.header(in: cached, at: position, available: available, limits: options.limits) {
-                header = parsed
-            } else {
-                guard let headerBytes = try await window.bytes(position..<position + UInt64(BoxHeader.maximumSize),
-                                                               allowShort: true, readAhead: UInt64(options.headSize)),
-                      headerBytes.count >= 8 else {
-                    if let length = window.length, position < length {
-                        guard parts.moov != nil else {
-                            throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
-                        }
-                        // Fewer bytes than a box header after the last whole box (a cut or padded file): the index
-                        // before them is whole, so keep it, as players do, whatever the first read's size was.
-                        diagnostics.append(ParseDiagnostic(path: "", offset: position,
-                                                           detail: "\(length - position) bytes at the end, fewer than a box header, ignored"))
-                    }
-                    break
-                }
-                var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
-                header = try BoxHeader.read(from: &headerReader, available: available)
+        var endsRead = false
+        var finished = false
+    }
+
+    /// A locator with `options`, for a file whose length is `knownLength` when the source knows it before a read.
+    public init(options: Options = Options(), knownLength: UInt64? = nil) {
+        self.options = options
+        walk = Walk(window: ReadWindow(limits: options.limits, length: knownLength))
+    }
+
+    /// The bytes needed next, or the located movie. Each step (the file's ends, then one top-level box) runs from
+    /// the state it started in with the answers given so far, until it has every byte it needs.
+    /// - Throws: `MP4Error` (`notAMovie` when the first box is not one an MP4 or QuickTime file starts with,
+    ///   `notFound` when there is no moov, `needMoreBytes` when the file ends inside a box, `malformed`,
+    ///   `unsupported`, `limitExceeded`, `readFailed` for an answer that does not fit its request).
+    public mutating func next() throws(MP4Error) -> IndexReaderStep<Result> {
+        if let located { return .done(located) }
+        while !walk.finished {
+            var trial = walk
+            if case .read(let request) = try runStep({ try step(&trial) }) {
+                return .read(request)
             }
-            if position == 0, !Self.firstBoxTypes.contains(header.type) {
-                throw MP4Error(.notAMovie, path: "", offset: 0,
-                               "not an MP4 or QuickTime file: its first box, \(header.type.quoted), is not one such a file starts with")
-            }
-            if header.type == "moof", options.fragmentReading == .onDemand, parts.fragments.isEmpty,
-               let index = try Self.fragmentIndex(of: parts, firstMoofAt: position, window: window, limits: options.limits) {
-                fragmentIndex = index  // the moofs are read when a time needs them
-                break
-            }
-            let boxEnd = header.size.map { position.addingReportingOverflow($0) }
-            if let boxEnd, boxEnd.overflow || boxEnd.partialValue > .maximumFileOffset {
-                // Checked whether or not the length is known (a server may answer `bytes 0-N/*`).
-                throw MP4Error(.malformed, path: header.type.description, offset: position,
-                               "box size \(header.size ?? 0) ends past the largest file offset")
-            }
-            if let boxEnd, let length = window.length, boxEnd.partialValue > length {
-                if parts.moov != nil && !Self.indexTypes.contains(header.type) {
-                    // A file cut short in its media data (a partial download, an I-frame-only byte range): the
-                    // index is whole, so keep it, as players do; samples past the end fail when they are read.
-                    diagnostics.append(ParseDiagnostic(path: header.type.description, offset: position,
-                                                       detail: "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)"))
-                    break
-                }
-                throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
-                               "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)")
-            }
-            if Self.indexTypes.contains(header.type) {
-                guard let size = header.size else {
-                    throw MP4Error(.unsupported, path: header.type.description, offset: position,
-                                   "index box runs to the end of a file of unknown length")
-                }
-                guard size <= options.limits.maximumIndexBoxSize else {
-                    throw MP4Error(.limitExceeded, path: header.type.description, offset: position,
-                                   "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
-                }
-                if header.type == "moov", options.readsOnlyVideoTracks, size > options.partialMoovThreshold,
-                   !window.contains(position..<position + size) {
-                    let moov = try await readVideoTracksOnly(moov: header, window: &window, diagnostics: &diagnostics)
-                    try parts.add(moov, limits: options.limits)
-                    indexIsWhole = false
-                    position += size
-                    if moov.container("mvex") == nil || options.fragmentReading == .none { break }
-                    continue
-                }
-                guard let boxBytes = try await window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
-                    throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
-                                   "box size \(size) runs past the end of the file")
-                }
-                let box = try MovieParser.parseTopLevelBox(bytes: boxBytes, fileOffset: position, limits: options.limits,
-                                                           diagnostics: &diagnostics)
-                try parts.add(box, limits: options.limits)
-                indexBytes.insert(boxBytes, at: position)
-                // A segment index after a fragmented moov: read every moof it points at in one batch.
-                if let sidx = box as? SegmentIndexBox, parts.fragments.isEmpty, options.fragmentReading == .all,
-                   let moov = parts.moov, moov.container("mvex") != nil, parts.segmentIndexes.count == 1,
-                   let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
-                   !window.contains(sidxEnd..<last.offset + last.size),
-                   let indexed = try await readFragments(indexedBy: sidx, source: source, window: &window,
-                                                         diagnostics: &diagnostics) {
-                    for fragment in indexed.fragments {
-                        try parts.add(fragment, limits: options.limits)
-                    }
-                    for span in indexed.bytes.spans { indexBytes.insert(span.bytes, at: span.offset) }
-                    position = indexed.end
-                    continue
-                }
-            } else {
-                parts.headers.append(header)
-            }
-            guard let end = boxEnd?.partialValue else { break }  // a box that runs to the end of the file
-            position = end
-            if let moov = parts.moov {
-                let fragmented = moov.container("mvex") != nil
-                if !fragmented || options.fragmentReading == .none { break }
-            } else if !window.contains(position..<position + 8), let length = window.length, position < length,
-                      length - position <= options.tailReadLimit {
-                // Past mdat with no moov yet: read everything up to the end in one go.
-                try await window.load(position..<length)
-            }
+            trial.window.supplied.removeAll()
+            walk = trial
         }
-        parts.diagnostics.append(contentsOf: diagnostics)
-        let movie = try Movie(parts: parts, limits: options.limits, fragmentIndex: fragmentIndex)
+        let result = try finish(walk)
+        located = result
+        return .done(result)
+    }
+
+    public mutating func receive(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?) {
+        walk.window.supplied.add(answer, for: request, knownLength: knownLength)
+    }
+
+    /// One step of the walk: the file's ends, or the top-level box at `walk.position`.
+    private func step(_ walk: inout Walk) throws {
+        guard walk.endsRead else {
+            try walk.window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
+            walk.endsRead = true
+            return
+        }
+        let position = walk.position
+        if let length = walk.window.length, position >= length {
+            walk.finished = true
+            return
+        }
+        let header: BoxHeader
+        let available = walk.window.length.map { $0 - position }
+        if let cached = walk.window.cachedBytes(from: position, maximum: BoxHeader.maximumSize),
+           let parsed = Self.header(in: cached, at: position, available: available, limits: options.limits) {
+            header = parsed
+        } else {
+            guard let headerBytes = try walk.window.bytes(position..<position + UInt64(BoxHeader.maximumSize),
+                                                          allowShort: true, readAhead: UInt64(options.headSize)),
+                  headerBytes.count >= 8 else {
+                if let length = walk.window.length, position < length {
+                    guard walk.parts.moov != nil else {
+                        throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
+                    }
+                    // Fewer bytes than a box header after the last whole box (a cut or padded file): the index
+                    // before them is whole, so keep it, as players do, whatever the first read's size was.
+                    walk.diagnostics.append(ParseDiagnostic(path: "", offset: position,
+                                                            detail: "\(length - position) bytes at the end, fewer than a box header, ignored"))
+                }
+                walk.finished = true
+                return
+            }
+            var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
+            header = try BoxHeader.read(from: &headerReader, available: available)
+        }
+        if position == 0, !Self.firstBoxTypes.contains(header.type) {
+            throw MP4Error(.notAMovie, path: "", offset: 0,
+                           "not an MP4 or QuickTime file: its first box, \(header.type.quoted), is not one such a file starts with")
+        }
+        if header.type == "moof", options.fragmentReading == .onDemand, walk.parts.fragments.isEmpty,
+           let index = try Self.fragmentIndex(of: walk.parts, firstMoofAt: position, window: walk.window, limits: options.limits) {
+            walk.fragmentIndex = index  // the moofs are read when a time needs them
+            walk.finished = true
+            return
+        }
+        let boxEnd = header.size.map { position.addingReportingOverflow($0) }
+        if let boxEnd, boxEnd.overflow || boxEnd.partialValue > .maximumFileOffset {
+            // Checked whether or not the length is known (a server may answer `bytes 0-N/*`).
+            throw MP4Error(.malformed, path: header.type.description, offset: position,
+                           "box size \(header.size ?? 0) ends past the largest file offset")
+        }
+        if let boxEnd, let length = walk.window.length, boxEnd.partialValue > length {
+            if walk.parts.moov != nil && !Self.indexTypes.contains(header.type) {
+                // A file cut short in its media data (a partial download, an I-frame-only byte range): the
+                // index is whole, so keep it, as players do; samples past the end fail when they are read.
+                walk.diagnostics.append(ParseDiagnostic(path: header.type.description, offset: position,
+                                                        detail: "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)"))
+                walk.finished = true
+                return
+            }
+            throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
+                           "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)")
+        }
+        if Self.indexTypes.contains(header.type) {
+            guard let size = header.size else {
+                throw MP4Error(.unsupported, path: header.type.description, offset: position,
+                               "index box runs to the end of a file of unknown length")
+            }
+            guard size <= options.limits.maximumIndexBoxSize else {
+                throw MP4Error(.limitExceeded, path: header.type.description, offset: position,
+                               "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
+            }
+            if header.type == "moov", options.readsOnlyVideoTracks, size > options.partialMoovThreshold,
+               !walk.window.contains(position..<position + size) {
+                let moov = try readVideoTracksOnly(moov: header, window: &walk.window, diagnostics: &walk.diagnostics)
+                try walk.parts.add(moov, limits: options.limits)
+                walk.indexIsWhole = false
+                walk.position += size
+                if moov.container("mvex") == nil || options.fragmentReading == .none { walk.finished = true }
+                return
+            }
+            guard let boxBytes = try walk.window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
+                throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
+                               "box size \(size) runs past the end of the file")
+            }
+            let box = try MovieParser.parseTopLevelBox(bytes: boxBytes, fileOffset: position, limits: options.limits,
+                                                       diagnostics: &walk.diagnostics)
+            try walk.parts.add(box, limits: options.limits)
+            walk.indexBytes.insert(boxBytes, at: position)
+            // A segment index after a fragmented moov: read every moof it points at in one batch.
+            if let sidx = box as? SegmentIndexBox, walk.parts.fragments.isEmpty, options.fragmentReading == .all,
+               let moov = walk.parts.moov, moov.container("mvex") != nil, walk.parts.segmentIndexes.count == 1,
+               let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
+               !walk.window.contains(sidxEnd..<last.offset + last.size),
+               let indexed = try readFragments(indexedBy: sidx, window: &walk.window, diagnostics: &walk.diagnostics) {
+                for fragment in indexed.fragments {
+                    try walk.parts.add(fragment, limits: options.limits)
+                }
+                for span in indexed.bytes.spans { walk.indexBytes.insert(span.bytes, at: span.offset) }
+                walk.position = indexed.end
+                return
+            }
+        } else {
+            walk.parts.headers.append(header)
+        }
+        guard let end = boxEnd?.partialValue else {  // a box that runs to the end of the file
+            walk.finished = true
+            return
+        }
+        walk.position = end
+        if let moov = walk.parts.moov {
+            let fragmented = moov.container("mvex") != nil
+            if !fragmented || options.fragmentReading == .none { walk.finished = true }
+        } else if !walk.window.contains(end..<end + 8), let length = walk.window.length, end < length,
+                  length - end <= options.tailReadLimit {
+            // Past mdat with no moov yet: read everything up to the end in one go.
+            try walk.window.load(end..<length)
+        }
+    }
+
+    /// The movie the walk found and what finding it cost.
+    private func finish(_ walk: Walk) throws(MP4Error) -> Result {
+        var parts = walk.parts
+        parts.diagnostics.append(contentsOf: walk.diagnostics)
+        let movie = try Movie(parts: parts, limits: options.limits, fragmentIndex: walk.fragmentIndex)
         let indexRanges = parts.headers.filter { Self.indexTypes.contains($0.type) }.map { header in
             header.offset..<(header.endOffset ?? .max)
         }
-        return Result(movie: movie, reads: window.reads, fileLength: window.length, topLevelBoxes: parts.headers,
-                      heldBytes: window.held.removing(indexRanges), indexBytes: indexIsWhole ? indexBytes : HeldBytes())
+        return Result(movie: movie, reads: walk.window.reads, fileLength: walk.window.length, topLevelBoxes: parts.headers,
+                      heldBytes: walk.window.held.removing(indexRanges),
+                      indexBytes: walk.indexIsWhole ? walk.indexBytes : HeldBytes())
     }
 
     /// The index of the fragments of `parts`' video track when its segment index lists plain media subsegments

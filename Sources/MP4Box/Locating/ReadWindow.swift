@@ -1,7 +1,9 @@
 /// The bytes the locator has read so far, and the log of reads: the file's two ends, read together first, and one
 /// contiguous window over whatever was read since (replaced as the walk moves on, so memory stays bounded).
-struct ReadWindow {
-    let source: any ByteSource
+///
+/// It does no I/O: what it lacks it takes from `supplied`, the answers of the step under way, and where those end
+/// it throws `BytesNeeded` with the read it would make.
+struct ReadWindow: Sendable {
     let limits: ParseLimits
     /// The head and the tail of the file, from the first read.
     private(set) var ends = HeldBytes()
@@ -11,10 +13,12 @@ struct ReadWindow {
     /// The file length, once known.
     var length: UInt64?
     private(set) var reads: [MovieLocator.Read] = []
+    /// The answers to the reads of the step under way.
+    var supplied = SuppliedBytes()
 
-    init(source: any ByteSource, limits: ParseLimits) {
-        self.source = source
+    init(limits: ParseLimits, length: UInt64?) {
         self.limits = limits
+        self.length = length
     }
 
     /// Logs a read made outside the window (concurrent fragment probes).
@@ -23,8 +27,8 @@ struct ReadWindow {
     }
 
     /// Reads the first `head` and last `tail` bytes of the file in one go and keeps them.
-    mutating func loadEnds(head: UInt64, tail: UInt64) async throws {
-        let read = try await source.readEnds(head: head, tail: tail)
+    mutating func loadEnds(head: UInt64, tail: UInt64) throws {
+        let read = try supplied.ends(head: head, tail: tail)
         // The head asked for: the whole file when it came back whole from a source of known length.
         let headEnd = read.length.map { min($0, max(head, UInt64(read.head.count))) } ?? head
         if !read.tail.isEmpty, read.tailOffset == UInt64(read.head.count) {
@@ -42,7 +46,7 @@ struct ReadWindow {
         if let known = read.length {
             length = known
         } else if length == nil {
-            length = await source.knownLength
+            length = read.knownLength
         }
         ends.insert(read.head, at: 0)
         ends.insert(read.tail, at: read.tailOffset)
@@ -62,7 +66,7 @@ struct ReadWindow {
 
     /// Reads `range` (clamped to the known length) and makes it the window, or extends the window when it starts
     /// inside it. Bytes the ends already hold at the range's end are not read again.
-    mutating func load(_ range: Range<UInt64>) async throws {
+    mutating func load(_ range: Range<UInt64>) throws {
         var range = range
         if let length { range = min(range.lowerBound, length)..<min(range.upperBound, length) }
         guard !range.isEmpty else { return }
@@ -78,12 +82,12 @@ struct ReadWindow {
         // A tail already held that the range runs into: read only up to it, and take the rest from it.
         let heldEnd = ends.spans.first { $0.offset > readRange.lowerBound && $0.offset < readRange.upperBound }
         if let heldEnd { readRange = readRange.lowerBound..<heldEnd.offset }
-        let data = try await source.read(readRange)
+        let (data, knownLength) = try supplied.bytes(readRange)
         reads.append(MovieLocator.Read(range: readRange, byteCount: data.count))
         if data.count < readRange.count {
             // A short read means the file ends there.
             length = readRange.lowerBound + UInt64(data.count)
-        } else if length == nil, let known = await source.knownLength {
+        } else if length == nil, let known = knownLength {
             length = known
         }
         if extending {
@@ -112,11 +116,11 @@ struct ReadWindow {
     /// The bytes of `range`, reading what is missing; with `allowShort`, fewer at the end of the file; nil if none.
     ///
     /// A read for a missing range asks for at least `readAhead` bytes, so that the next headers come with it.
-    mutating func bytes(_ range: Range<UInt64>, allowShort: Bool, readAhead: UInt64) async throws -> [UInt8]? {
+    mutating func bytes(_ range: Range<UInt64>, allowShort: Bool, readAhead: UInt64) throws -> [UInt8]? {
         if let held = ends.bytes(range) { return held }
         if !contains(range) {
             let end = max(range.upperBound, range.lowerBound + readAhead)
-            try await load(range.lowerBound..<end)
+            try load(range.lowerBound..<end)
         }
         let start = range.lowerBound
         guard start >= offset else { return nil }
