@@ -5,6 +5,7 @@ let package = Package(
     name: "Thumbs",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "ByteSources", targets: ["ByteSources"]),
         .library(name: "MP4Box", targets: ["MP4Box"]),
         .library(name: "RangeFetch", targets: ["RangeFetch"]),
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
@@ -34,7 +35,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Pure-Swift ISO-BMFF parser: standard library (and the C library for file reads) only.
+        // Where bytes come from: the ByteSource protocol, inputs and their identity, fetch statistics, counting, files
+        // and memory. The standard library (and the C library for file reads) only.
+        .target(name: "ByteSources"),
+
+        // Pure-Swift ISO-BMFF parser and the movie model; its locator does no I/O (it says which bytes it needs).
+        // The standard library only.
         .target(name: "MP4Box"),
 
         // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput, S3Input signed with AWS Signature
@@ -42,7 +48,7 @@ let package = Package(
         .target(
             name: "RangeFetch",
             dependencies: [
-                "MP4Box",
+                "ByteSources",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -65,19 +71,20 @@ let package = Package(
         // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d.
         .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d"]),
 
-        // The thumbnail API: planning, fetching, rendering, encoding, caches. Byte sources only through MP4Box's
-        // protocols (ByteSource, MovieInput): no HTTP here, so a user of local files builds no networking.
-        .target(name: "Thumbs", dependencies: ["MP4Box", "FrameDecode", "CPNG", "CTurboJPEG", "CWebP"]),
+        // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
+        // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
+        // a user of local files builds no networking.
+        .target(name: "Thumbs", dependencies: ["ByteSources", "MP4Box", "FrameDecode", "CPNG", "CTurboJPEG", "CWebP"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.
-        .target(name: "Storyboards", dependencies: ["Thumbs", "MP4Box", "FrameDecode"]),
+        .target(name: "Storyboards", dependencies: ["Thumbs", "ByteSources", "MP4Box", "FrameDecode"]),
 
         // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures, metrics.
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "CMalloc",
+                "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -92,21 +99,23 @@ let package = Package(
         .executableTarget(
             name: "thumbs",
             dependencies: [
-                "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "ThumbsServer",
+                "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "ThumbsServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // Test support shared by several test targets: a box builder, synthetic movies, faulty byte sources, fixtures.
-        .target(name: "MP4BoxTestSupport", dependencies: ["MP4Box"], path: "Tests/MP4BoxTestSupport"),
+        .target(name: "MP4BoxTestSupport", dependencies: ["ByteSources", "MP4Box"], path: "Tests/MP4BoxTestSupport"),
+        .testTarget(name: "ByteSourcesTests", dependencies: ["ByteSources"]),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport"]),
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [
-                "MP4Box", "MP4BoxTestSupport", "RangeFetch",
+                "ByteSources", "MP4Box", "MP4BoxTestSupport", "RangeFetch", "Thumbs",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -116,9 +125,10 @@ let package = Package(
             path: "Tests/RangeFetchTestSupport",
             exclude: ["moto-setup.py"]
         ),
-        .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "ByteSources", "MP4Box", "Thumbs", "MP4BoxTestSupport",
+                                                          "RangeFetchTestSupport"]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
-        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "MP4Box",
+        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "ByteSources", "MP4Box",
                                                           "MP4BoxTestSupport", "RangeFetchTestSupport"]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [

@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "BareOpenH264", path: "Sources/BareOpenH264", pkgConfig: "openh264"),
         .systemLibrary(name: "BareDe265", path: "Sources/BareDe265", pkgConfig: "libde265"),
         benchmarkTarget("DecodeBenchmarks", dependencies: ["BareOpenH264", "BareDe265"]),
-        benchmarkTarget("ThumbnailBenchmarks", dependencies: [.product(name: "Thumbs", package: "Thumbs")]),
+        benchmarkTarget("ThumbnailBenchmarks", dependencies: [.product(name: "ByteSources", package: "Thumbs"),
+                                                             .product(name: "Thumbs", package: "Thumbs")]),
     ]
 )

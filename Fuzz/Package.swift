@@ -10,7 +10,8 @@ let package = Package(
     ],
     targets: [
         // What the targets share: the lookups a thumbnailer makes, an in-memory source, a blocking async runner.
-        .target(name: "FuzzSupport", dependencies: [.product(name: "MP4Box", package: "Thumbs")]),
+        .target(name: "FuzzSupport", dependencies: [.product(name: "ByteSources", package: "Thumbs"),
+                                                    .product(name: "MP4Box", package: "Thumbs")]),
         // Whole-file parse (MovieParser.parse) plus the per-track lookups a thumbnailer makes.
         .executableTarget(name: "MP4BoxFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs")]),
         // The H.264 / HEVC SPS bit readers on their own (first byte picks the codec).

@@ -1,5 +1,5 @@
+import ByteSources
 import Foundation
-import MP4Box
 
 /// The one error type of the `RangeFetch` layer: what the server did, for which URL and byte range.
 public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConvertible, LocalizedError {

@@ -1,4 +1,4 @@
-import MP4Box
+import ByteSources
 import Synchronization
 
 /// The mutable state of one `HTTPByteSource`: validator, length, budgets and statistics.

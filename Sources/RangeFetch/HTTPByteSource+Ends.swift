@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import MP4Box
+import ByteSources
 
 /// Reading the head and the tail of a resource, where a movie's index is: in one request from an origin known to
 /// answer several ranges at once, else as two requests side by side.

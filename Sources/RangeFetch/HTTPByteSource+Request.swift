@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import MP4Box
+import ByteSources
 import NIOCore
 
 /// One request: sent with retries, its redirects followed, its answer decided (`RangeAnswer`) and its body read as

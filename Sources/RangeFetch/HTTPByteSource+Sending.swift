@@ -1,6 +1,6 @@
 import AsyncHTTPClient
+import ByteSources
 import Foundation
-import MP4Box
 import NIOCore
 import NIOPosix
 

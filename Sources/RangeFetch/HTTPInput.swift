@@ -1,4 +1,4 @@
-import MP4Box
+import ByteSources
 
 /// An http(s) URL fetched with given options: a `MovieInput` whose sources are `HTTPByteSource`s.
 ///

@@ -1,4 +1,3 @@
-import MP4Box
 import NIOHTTP1
 
 /// What the answer to a range request means, decided from what was asked, the status and the headers alone: no

@@ -1,4 +1,3 @@
-import MP4Box
 
 /// What one range request asks for, as its `Range` header says it.
 enum RangeSpec: Equatable {

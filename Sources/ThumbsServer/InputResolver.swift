@@ -1,3 +1,4 @@
+import ByteSources
 import Hummingbird
 import MP4Box
 import RangeFetch

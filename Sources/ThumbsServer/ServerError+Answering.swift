@@ -1,3 +1,4 @@
+import ByteSources
 import FrameDecode
 import MP4Box
 import RangeFetch
@@ -18,6 +19,8 @@ extension ServerError {
             case .unsupportedURL: self.init(.originNotAllowed, parameter: "url", error.detail)
             default: self.init(.originFailed, "origin: \(error.description)")
             }
+        case let error as ReadError:
+            self.init(.originFailed, error.description)
         case let error as MP4Error:
             self.init(error.code == .readFailed ? .originFailed : .unsupportedMedia, error.description)
         case let error as ThumbnailError:

@@ -1,3 +1,4 @@
+import ByteSources
 import HTTPTypes
 import Hummingbird
 import MP4Box

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ByteSources
 import Foundation
 import MP4Box
 import Thumbs

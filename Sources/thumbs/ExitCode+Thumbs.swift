@@ -1,4 +1,5 @@
 import ArgumentParser
+import ByteSources
 import Foundation
 import MP4Box
 import RangeFetch
@@ -12,6 +13,7 @@ extension ExitCode {
 
     /// The exit code for an error thrown while working on an input.
     static func forError(_ error: any Error) -> ExitCode {
+        if error is ReadError { return .ioError }
         if let error = error as? MP4Error, error.code == .readFailed { return .ioError }
         if error is FetchError { return .ioError }
         return .badInput

@@ -1,8 +1,9 @@
 import ArgumentParser
+import ByteSources
 import Foundation
 import MP4Box
-import Synchronization
 import Storyboards
+import Synchronization
 import Thumbs
 
 /// `thumbs storyboard`: sprite sheets, a WebVTT thumbnail track and a JSON manifest, from keyframes alone.

@@ -6,22 +6,22 @@ import Testing
 /// Loads a fixture's video track and sample bytes for decoder tests.
 struct DecoderFixture {
     let track: Track
-    let source: FileByteSource
+    let file: MemoryFile
 
-    init(_ name: String) async throws {
-        source = try FileByteSource(path: Fixtures.path(name))
-        track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack, "\(name) has no video")
+    init(_ name: String) throws {
+        file = MemoryFile(try Fixtures.bytes(name))
+        track = try #require(try MovieLocator().locate(in: file).movie.primaryVideoTrack, "\(name) has no video")
     }
 
     /// The input for sample `index`.
-    func input(_ index: Int) async throws -> DecoderInput {
+    func input(_ index: Int) throws -> DecoderInput {
         let sample = try track.samples.sample(at: index)
-        return DecoderInput(sample: sample, bytes: try await source.read(sample.byteRange))
+        return DecoderInput(sample: sample, bytes: file.bytes(in: sample.byteRange))
     }
 
     /// The first sync sample's input.
-    func keyframe() async throws -> DecoderInput {
-        try await input(track.samples.sampleIndex(ofSyncSample: 0))
+    func keyframe() throws -> DecoderInput {
+        try input(track.samples.sampleIndex(ofSyncSample: 0))
     }
 
     /// Decodes `inputs` with a fresh decoder (one for keyframes alone with `keyframesOnly`) and flushes; returns every

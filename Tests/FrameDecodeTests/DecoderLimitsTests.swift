@@ -43,7 +43,7 @@ import Testing
 
     @Test(arguments: ["h264-faststart", "hevc-8bit", "av1-8bit", "av1-10bit"])
     func limitIsInclusiveOnTheSampleEntrysSPS(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let expected = try Fixtures.expectation(name)
         // The coded size is the display size rounded up to whole macroblocks (16) or coding blocks (8 at least).
         let parameters = try #require(fixture.track.videoParameters)
@@ -51,7 +51,7 @@ import Testing
         #expect(parameters.codedWidth >= width && parameters.codedWidth < width + 16)
         let samples = parameters.codedWidth * parameters.codedHeight
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track, limits: Self.limits(samples))
-        #expect(!(try decoder.decode(try await fixture.keyframe()) + decoder.flush()).isEmpty)
+        #expect(!(try decoder.decode(try fixture.keyframe()) + decoder.flush()).isEmpty)
         let error = try #require(throws: DecodeError.self) {
             _ = try VideoDecoderFactory.makeDecoder(for: fixture.track, limits: Self.limits(samples - 1))
         }
@@ -59,9 +59,9 @@ import Testing
     }
 
     @Test func inBandH264SPSPastTheLimitIsRefusedWithItsSample() async throws {
-        let fixture = try await DecoderFixture("h264-faststart")
+        let fixture = try DecoderFixture("h264-faststart")
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
-        var input = try await fixture.keyframe()
+        var input = try fixture.keyframe()
         input.bytes = Self.lengthPrefixed(SyntheticMovie.sps(macroblocks: (1024, 1024))) + input.bytes
         let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(input) }
         #expect(error.code == .limitExceeded)
@@ -71,9 +71,9 @@ import Testing
     /// An SPS cut off after its profile (H.264), a sequence header OBU of one byte (AV1), before the sample's own.
     @Test(arguments: [("h264-faststart", [0, 0, 0, 2, 0x67, 0x42]), ("av1-8bit", [0x0A, 0x01, 0x00])] as [(String, [UInt8])])
     func inBandSPSThatCannotBeReadIsRefused(_ name: String, prefix: [UInt8]) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
-        var input = try await fixture.keyframe()
+        var input = try fixture.keyframe()
         input.bytes = prefix + input.bytes
         let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(input) }
         #expect(error.code == .malformedSample)
@@ -84,7 +84,7 @@ import Testing
     /// configuration's left out, only the in-band ones can be refused.
     @Test(arguments: ["hevc-hev1", "av1-8bit"])
     func inBandSequenceParameterSetPastTheLimitIsRefusedWithItsSample(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         var configuration = try CodecConfiguration(entry: try #require(fixture.track.visualEntry))
         configuration.parameterSets = []
         configuration.videoParameters = nil
@@ -93,7 +93,7 @@ import Testing
                 ? try Dav1dDecoder(configuration: configuration, colour: nil, limits: Self.limits(limit))
                 : try De265Decoder(configuration: configuration, colour: nil, limits: Self.limits(limit))
         }
-        let input = try await fixture.keyframe()
+        let input = try fixture.keyframe()
         let parameters = try #require(fixture.track.videoParameters)
         let samples = parameters.codedWidth * parameters.codedHeight
         let fits = try decoder(limit: samples)

@@ -14,18 +14,18 @@ import Testing
     /// nothing of the first group comes out.
     @Test(arguments: streams)
     func afterAResetTheNextGroupDecodesAsFromANewDecoder(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let digests = try WholeStreamDecodeTests.frameDigests(name)
         let samples = fixture.track.samples
         try #require(samples.syncSampleCount >= 3, "\(name) needs three groups of pictures")
         let second = samples.sampleIndex(ofSyncSample: 1)
         let third = samples.sampleIndex(ofSyncSample: 2)
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
-        for index in 0..<(second / 2) { _ = try decoder.decode(try await fixture.input(index)) }
+        for index in 0..<(second / 2) { _ = try decoder.decode(try fixture.input(index)) }
 
         try decoder.reset()
         var inputs: [DecoderInput] = []
-        for index in second..<third { inputs.append(try await fixture.input(index)) }
+        for index in second..<third { inputs.append(try fixture.input(index)) }
         var frames: [DecodedFrame] = []
         for input in inputs { frames += try decoder.decode(input) }
         frames += try decoder.flush()
@@ -44,11 +44,11 @@ import Testing
     /// Pictures held for reordering when `reset()` comes are dropped: a flush right after it gives none.
     @Test(arguments: streams + ["h264-bframes"])
     func aResetDropsThePicturesHeldForReordering(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let samples = fixture.track.samples
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
         var decoded = 0
-        for index in 0..<(samples.sampleIndex(ofSyncSample: 1) / 2) { decoded += try decoder.decode(try await fixture.input(index)).count }
+        for index in 0..<(samples.sampleIndex(ofSyncSample: 1) / 2) { decoded += try decoder.decode(try fixture.input(index)).count }
 
         try decoder.reset()
         #expect(try decoder.flush().isEmpty, "\(name): \(decoded) pictures came out before the reset")
@@ -58,15 +58,15 @@ import Testing
     /// gives no picture, never one built on the pictures decoded before the reset.
     @Test(arguments: streams)
     func afterAResetAPictureThatNeedsReferencesIsNotBuiltOnTheOldOnes(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let digests = try WholeStreamDecodeTests.frameDigests(name)
         let samples = fixture.track.samples
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
         let predicted = try #require(try (1..<samples.count).first { try !samples.sample(at: $0).isSync })
-        for index in 0..<predicted { _ = try decoder.decode(try await fixture.input(index)) }
+        for index in 0..<predicted { _ = try decoder.decode(try fixture.input(index)) }
 
         try decoder.reset()
-        let input = try await fixture.input(predicted)
+        let input = try fixture.input(predicted)
         let frames: [DecodedFrame]
         do {
             frames = try decoder.decode(input) + decoder.flush()

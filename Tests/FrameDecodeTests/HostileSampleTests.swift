@@ -23,16 +23,16 @@ import Testing
 
     @Test(arguments: nalCodecs)
     func nalLengthBeyondTheSampleIsMalformed(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        var input = try fixture.keyframe()
         input.bytes.replaceSubrange(0..<4, with: [0x7F, 0xFF, 0xFF, 0xFF])
         #expect(throws: DecodeError.self) { _ = try fixture.decodeAll([input]) }
     }
 
     @Test(arguments: codecs)
     func truncatedSampleIsMalformed(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        var input = try fixture.keyframe()
         input.bytes.removeLast(input.bytes.count / 2)
         do {
             _ = try fixture.decodeAll([input])
@@ -45,8 +45,8 @@ import Testing
     @Test(arguments: nalCodecs)
     func truncatedNALWithAConsistentLengthIsRefused(_ name: String) async throws {
         // Cut the last NAL short and rewrite its length to match: the slice data itself ends early.
-        let fixture = try await DecoderFixture(name)
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        var input = try fixture.keyframe()
         let ranges = try LengthPrefixedNALUnits.ranges(in: input.bytes, lengthSize: 4)
         let last = try #require(ranges.last)
         let keep = min(8, last.count)
@@ -57,16 +57,16 @@ import Testing
 
     @Test(arguments: codecs)
     func zeroFilledSampleIsRefused(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        var input = try fixture.keyframe()
         input.bytes = [UInt8](repeating: 0, count: input.bytes.count)
         Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
     }
 
     @Test(arguments: nalCodecs)
     func randomBytesAfterAValidLengthAreRefused(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        var input = try fixture.keyframe()
         var generator = SystemRandomNumberGenerator()
         let payload = (0..<500).map { _ in UInt8.random(in: 0...255, using: &generator) }
         input.bytes = [0, 0, 0x01, 0xF4] + payload
@@ -75,16 +75,16 @@ import Testing
 
     @Test(arguments: codecs)
     func emptySampleGivesNoPicture(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        var input = try fixture.keyframe()
         input.bytes = []
         Self.expectRefusal(fixture, [input], badIndex: input.sample.index)
     }
 
     @Test(arguments: codecs)
     func bitFlippedKeyframesNeverCrash(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
-        let clean = try await fixture.keyframe()
+        let fixture = try DecoderFixture(name)
+        let clean = try fixture.keyframe()
         var generator = SplitMix64(seed: 7)
         for _ in 0..<40 {
             var input = clean
@@ -104,17 +104,17 @@ import Testing
     @Test(arguments: [("h264-faststart", "hevc-8bit"), ("hevc-8bit", "h264-faststart"), ("av1-8bit", "hevc-8bit"),
                       ("h264-faststart", "av1-8bit")])
     func keyframeOfTheOtherCodecIsRefused(decoderFixture: String, sampleFixture: String) async throws {
-        let decoding = try await DecoderFixture(decoderFixture)
-        var input = try await DecoderFixture(sampleFixture).keyframe()
+        let decoding = try DecoderFixture(decoderFixture)
+        var input = try DecoderFixture(sampleFixture).keyframe()
         input.sample = try decoding.track.samples.sample(at: 0)
         Self.expectRefusal(decoding, [input], badIndex: input.sample.index)
     }
 
     @Test(arguments: codecs)
     func predictedFrameWithoutItsKeyframeIsRefused(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         // Sample 1 is a P picture that references the keyframe, which was never sent.
-        let input = try await fixture.input(1)
+        let input = try fixture.input(1)
         Self.expectRefusal(fixture, [input], badIndex: 1)
     }
 
@@ -123,8 +123,8 @@ import Testing
         let entry = SyntheticMovie.avc1Entry(sps: nil, pps: nil)
         let movie = try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes())
         let track = try #require(movie.tracks.first)
-        let real = try await DecoderFixture("h264-faststart")
-        var input = try await real.keyframe()
+        let real = try DecoderFixture("h264-faststart")
+        var input = try real.keyframe()
         input.sample = try track.samples.sample(at: 0)
         let decoder = try VideoDecoderFactory.makeDecoder(for: track)
         do {
@@ -137,8 +137,8 @@ import Testing
     }
 
     @Test func obuSizeBeyondTheSampleIsMalformed() async throws {
-        let fixture = try await DecoderFixture("av1-8bit")
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture("av1-8bit")
+        var input = try fixture.keyframe()
         // The first OBU (a temporal delimiter or the sequence header) now says it runs past the sample's end.
         input.bytes.replaceSubrange(1..<2, with: [0xFF, 0xFF, 0x03])
         let error = try #require(throws: DecodeError.self) { _ = try fixture.decodeAll([input]) }
@@ -147,8 +147,8 @@ import Testing
     }
 
     @Test func obuForbiddenBitIsMalformed() async throws {
-        let fixture = try await DecoderFixture("av1-8bit")
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture("av1-8bit")
+        var input = try fixture.keyframe()
         input.bytes[0] |= 0x80
         let error = try #require(throws: DecodeError.self) { _ = try fixture.decodeAll([input]) }
         #expect(error.code == .malformedSample)
@@ -157,8 +157,8 @@ import Testing
 
     @Test func truncatedFrameOBUWithAConsistentSizeIsRefused() async throws {
         // Cut the last OBU (the frame) short and rewrite its size to match: the tile data itself ends early.
-        let fixture = try await DecoderFixture("av1-8bit")
-        var input = try await fixture.keyframe()
+        let fixture = try DecoderFixture("av1-8bit")
+        var input = try fixture.keyframe()
         let last = try #require(try AV1OBU.units(in: input.bytes, name: "sample").last)
         let header = Array(input.bytes[last.range.lowerBound..<last.range.lowerBound + 1])
         input.bytes = Array(input.bytes[..<last.range.lowerBound]) + header + [16] + input.bytes[last.payload.prefix(16)]
@@ -169,7 +169,7 @@ import Testing
         // av1C without configOBUs, and a temporal unit whose sequence header OBU is taken out.
         let entry = SyntheticMovie.av01Entry(configOBUs: [])
         let track = try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
-        var input = try await DecoderFixture("av1-8bit").keyframe()
+        var input = try DecoderFixture("av1-8bit").keyframe()
         let units = try AV1OBU.units(in: input.bytes, name: "sample")
         input.bytes = units.filter { $0.type != AV1OBU.sequenceHeaderType }.flatMap { input.bytes[$0.range] }
         input.sample = try track.samples.sample(at: 0)

@@ -53,7 +53,7 @@ import Testing
 
     @Test(arguments: ["h264-faststart", "h264-avc3", "hevc-8bit", "hevc-hev1", "hevc-main10", "av1-8bit", "av1-10bit"])
     func fixturesGetADecoder(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         _ = try VideoDecoderFactory.makeDecoder(for: fixture.track)
     }
 }

@@ -30,10 +30,10 @@ import Testing
 
     @Test(arguments: exactStreams)
     func everyFrameMatchesFFmpeg(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let digests = try Self.frameDigests(name)
         var inputs: [DecoderInput] = []
-        for index in 0..<fixture.track.samples.count { inputs.append(try await fixture.input(index)) }
+        for index in 0..<fixture.track.samples.count { inputs.append(try fixture.input(index)) }
         let frames = try fixture.decodeAll(inputs)
         #expect(frames.count == digests.count, "\(name): \(frames.count) pictures, ffmpeg \(digests.count)")
         var previous = Int64.min
@@ -48,10 +48,10 @@ import Testing
 
     @Test(arguments: keyframeOnlyStreams)
     func everySyncSampleMatchesFFmpeg(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let digests = try Self.frameDigests(name)
         for position in 0..<fixture.track.samples.syncSampleCount {
-            let input = try await fixture.input(fixture.track.samples.sampleIndex(ofSyncSample: position))
+            let input = try fixture.input(fixture.track.samples.sampleIndex(ofSyncSample: position))
             let frames = try fixture.decodeAll([input])
             let pts = fixture.track.presentationTime(of: input.sample)
             #expect(frames.count == 1)
@@ -63,10 +63,10 @@ import Testing
     /// pool) gives every sync sample as ffmpeg decodes it.
     @Test(arguments: FrameReferences.names)
     func everySyncSampleDecodedByADecoderForKeyframesMatchesFFmpeg(_ name: String) async throws {
-        let fixture = try await DecoderFixture(name)
+        let fixture = try DecoderFixture(name)
         let digests = try Self.frameDigests(name)
         for position in 0..<fixture.track.samples.syncSampleCount {
-            let input = try await fixture.input(fixture.track.samples.sampleIndex(ofSyncSample: position))
+            let input = try fixture.input(fixture.track.samples.sampleIndex(ofSyncSample: position))
             let frames = try fixture.decodeAll([input], keyframesOnly: true)
             let pts = fixture.track.presentationTime(of: input.sample)
             #expect(frames.count == 1)
@@ -75,10 +75,10 @@ import Testing
     }
 
     @Test func aDecoderForKeyframesRefusesAnotherSample() async throws {
-        let fixture = try await DecoderFixture("h264-bframes")
+        let fixture = try DecoderFixture("h264-bframes")
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track, keyframesOnly: true)
         let other = try #require(try (0..<fixture.track.samples.count).first { try !fixture.track.samples.sample(at: $0).isSync })
-        let error = try await #require(throws: DecodeError.self) { _ = try decoder.decode(try await fixture.input(other)) }
+        let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(try fixture.input(other)) }
         #expect(error.code == .unsupportedFeature)
         #expect(error.sampleIndex == other)
     }
@@ -88,10 +88,10 @@ import Testing
 /// Fixtures/h264_repeated_references.py). openh264 keeps max_num_ref_frames + 2 pictures and cannot build the list.
 @Suite struct RepeatedReferenceTests {
     @Test func theDecoderAsksToStartAgainWithRoomForTheList() async throws {
-        let fixture = try await DecoderFixture("h264-repeated-references")
+        let fixture = try DecoderFixture("h264-repeated-references")
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
-        for index in 0..<4 { _ = try decoder.decode(try await fixture.input(index)) }
-        let input = try await fixture.input(4)
+        for index in 0..<4 { _ = try decoder.decode(try fixture.input(index)) }
+        let input = try fixture.input(4)
         #expect { try decoder.decode(input) } throws: { error in
             guard let error = error as? DecodeError else { return false }
             return error.code == .restartFromKeyframe && error.sampleIndex == 4 && error.decoder == "openh264"
@@ -102,7 +102,7 @@ import Testing
         try decoder.reset()
         let digests = try WholeStreamDecodeTests.frameDigests("h264-repeated-references")
         for index in 0..<fixture.track.samples.count {
-            let input = try await fixture.input(index)
+            let input = try fixture.input(index)
             for frame in try decoder.decode(input) {
                 let pts = fixture.track.presentationTime(of: try fixture.track.samples.sample(at: frame.sampleIndex))
                 #expect(MD5.hex(frame.rawVideoBytes()) == digests[pts], "frame at \(pts)")

@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// An error a faulty test source throws on purpose.
@@ -95,6 +96,9 @@ public actor RecordingByteSource: ByteSource {
 public struct SparseByteSource: ByteSource {
     let prefix: [UInt8]
     let length: UInt64
+
+    /// The same file, for parser tests that read it without a source.
+    public var file: MemoryFile { MemoryFile(prefix, length: length) }
 
     public init(prefix: [UInt8], length: UInt64) {
         self.prefix = prefix

@@ -1,3 +1,4 @@
+import ByteSources
 import Foundation
 import MP4Box
 

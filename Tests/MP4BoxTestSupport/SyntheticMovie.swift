@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// Builds a small but complete movie in code, so a test knows every offset, size and time it should parse back.

@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: videoFixtures)
     func videoTrackMatchesFFprobeSampleForSample(_ name: String) async throws {
         let expected = try Fixtures.expectation(name)
-        let located = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path(name)))
+        let located = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes(name)))
         let track = try #require(located.movie.primaryVideoTrack)
         #expect(track.samples.count == expected.packets.count)
         #expect(track.timescale == expected.timescale)
@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: videoFixtures)
     func videoTrackMatchesFFprobeInSizeCodecRotationAndDuration(_ name: String) async throws {
         let expected = try Fixtures.expectation(name)
-        let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path(name))).movie
+        let movie = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes(name))).movie
         let track = try #require(movie.primaryVideoTrack)
         #expect(track.sampleEntryType?.description == expected.codecTag)
         let codec = switch expected.codecName {
@@ -67,7 +67,7 @@ import Testing
 
     @Test func audioOnlyFileHasNoVideoTrack() async throws {
         let expected = try Fixtures.expectation("audio-only")
-        let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("audio-only"))).movie
+        let movie = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("audio-only"))).movie
         #expect(movie.primaryVideoTrack == nil)
         let audio = try #require(movie.tracks.first { $0.kind == .audio })
         #expect(audio.codingFormat == "mp4a")
@@ -80,14 +80,14 @@ import Testing
     }
 
     @Test func audioAndVideoFileHasBothTracks() async throws {
-        let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("audio-video"))).movie
+        let movie = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("audio-video"))).movie
         #expect(movie.tracks.map(\.kind) == [.video, .audio])
     }
 
     @Test func coverArtIsFoundInUdtaMetaIlst() async throws {
         let expected = try Fixtures.expectation("cover-art")
         #expect(expected.hasCoverArt)
-        let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("cover-art"))).movie
+        let movie = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("cover-art"))).movie
         let art = try #require(movie.artwork.first)
         #expect(art.format.rawValue == expected.coverArtCodec)
         #expect(art.data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func fragmentedFileIsReportedAsFragmented() async throws {
-        let movie = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("fragmented"))).movie
+        let movie = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("fragmented"))).movie
         #expect(movie.isFragmented)
         #expect(movie.fragmentCount == 7)
         #expect(movie.segmentIndexes.count == 1)

@@ -7,7 +7,7 @@ import Testing
     static let h264Names = Fixtures.videoNames.filter { (try? Fixtures.expectation($0))?.codecName == "h264" }
 
     static func sequenceParameterSets(_ name: String) async throws -> [[UInt8]] {
-        let movie = try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name))).movie
+        let movie = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes(name))).movie
         let entry = try #require(movie.primaryVideoTrack?.visualEntry)
         return entry.avcConfiguration?.sequenceParameterSets ?? []
     }

@@ -24,7 +24,7 @@ import Testing
 
     /// Parses in memory and through the locator; both must throw an `MP4Error` with `code`.
     static func expectError(_ bytes: [UInt8], _ code: MP4Error.Code, containing text: String? = nil,
-                            sourceLocation: SourceLocation = #_sourceLocation) async {
+                            sourceLocation: SourceLocation = #_sourceLocation) {
         do {
             _ = try MovieParser.parse(fileBytes: bytes)
             Issue.record("in-memory parse succeeded", sourceLocation: sourceLocation)
@@ -33,12 +33,10 @@ import Testing
             if let text { #expect(error.description.contains(text), "\(error)", sourceLocation: sourceLocation) }
         }
         do {
-            _ = try await MovieLocator().locate(in: MemoryByteSource(bytes))
+            _ = try MovieLocator().locate(in: MemoryFile(bytes))
             Issue.record("locator succeeded", sourceLocation: sourceLocation)
-        } catch let error as MP4Error {
-            #expect(error.code == code, "locator: \(error)", sourceLocation: sourceLocation)
         } catch {
-            Issue.record("untyped error \(error)", sourceLocation: sourceLocation)
+            #expect(error.code == code, "locator: \(error)", sourceLocation: sourceLocation)
         }
     }
 
@@ -63,8 +61,8 @@ import Testing
     @Test func everyPrefixThroughTheLocatorThrowsATypedError() async throws {
         let bytes = try Fixtures.bytes("one-frame")
         for length in stride(from: 0, to: bytes.count, by: 7) {
-            await #expect(throws: MP4Error.self) {
-                _ = try await MovieLocator().locate(in: MemoryByteSource(Array(bytes[0..<length])))
+            #expect(throws: MP4Error.self) {
+                _ = try MovieLocator().locate(in: MemoryFile(Array(bytes[0..<length])))
             }
         }
     }
@@ -72,57 +70,57 @@ import Testing
     @Test func stszEntryCountBeyondPayloadThrows() async {
         // stsz: header 8, version/flags 4, sample_size 4, then sample_count at 16.
         let bytes = Self.patched(Self.valid, box: "stsz", at: 16, 4_000_000_000)
-        await Self.expectError(bytes, .malformed, containing: "moov/trak[1]/mdia/minf/stbl/stsz at offset ")
-        await Self.expectError(bytes, .malformed, containing: ": entry count 4000000000 exceeds box size")
+        Self.expectError(bytes, .malformed, containing: "moov/trak[1]/mdia/minf/stbl/stsz at offset ")
+        Self.expectError(bytes, .malformed, containing: ": entry count 4000000000 exceeds box size")
     }
 
     @Test func boxSizeSmallerThanItsHeaderThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 0, 4), .malformed, containing: "smaller than its header")
+        Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 0, 4), .malformed, containing: "smaller than its header")
     }
 
     @Test func childBoxLargerThanItsParentThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 0, 100_000), .malformed, containing: "exceeds")
+        Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 0, 100_000), .malformed, containing: "exceeds")
     }
 
     @Test func topLevelBoxPastTheEndOfTheFileThrows() async {
         let bytes = BoxBuilder.box("free", size: 100_000, [1, 2, 3]) + Self.valid
-        await Self.expectError(bytes, .needMoreBytes)
+        Self.expectError(bytes, .needMoreBytes)
     }
 
     @Test func largeSizeSmallerThanItsHeaderThrows() async {
         let bytes = BoxBuilder.largeBox("free", largeSize: 9) + Self.valid
-        await Self.expectError(bytes, .malformed, containing: "smaller than its header")
+        Self.expectError(bytes, .malformed, containing: "smaller than its header")
     }
 
     @Test func fileWithoutMoovThrowsNotFound() async {
         let bytes = BoxBuilder.box("ftyp", BoxBuilder.fourCC("isom") + BoxBuilder.u32(0)) + BoxBuilder.box("mdat", [1, 2, 3])
-        await Self.expectError(bytes, .notFound)
+        Self.expectError(bytes, .notFound)
     }
 
     @Test func emptyFileThrowsNotFound() async {
-        await Self.expectError([], .notFound)
+        Self.expectError([], .notFound)
     }
 
     @Test func sttsSampleCountsPastTheLimitThrow() async {
         // stts: header 8, version/flags 4, entry_count 4, first run's sample_count at 16.
-        await Self.expectError(Self.patched(Self.valid, box: "stts", at: 16, 0xFFFF_FFFF), .limitExceeded)
+        Self.expectError(Self.patched(Self.valid, box: "stts", at: 16, 0xFFFF_FFFF), .limitExceeded)
     }
 
     @Test func constantSampleSizeWithAHugeCountThrows() async {
         var bytes = Self.patched(Self.valid, box: "stsz", at: 12, 100)          // sample_size: constant
         bytes = Self.patched(bytes, box: "stsz", at: 16, 3_000_000_000)         // sample_count
-        await Self.expectError(bytes, .limitExceeded)
+        Self.expectError(bytes, .limitExceeded)
     }
 
     @Test func sttsCoveringFewerSamplesThanStszThrows() async {
         var movie = SyntheticMovie()
         movie.durations = [512, 512, 512, 512, 512, 512, 512]  // 7 durations for 8 sizes
-        await Self.expectError(movie.bytes(), .malformed, containing: "stts covers 7 samples")
+        Self.expectError(movie.bytes(), .malformed, containing: "stts covers 7 samples")
     }
 
     @Test func stscFirstChunkZeroThrows() async {
         // stsc: header 8, version/flags 4, entry_count 4, first entry's first_chunk at 16.
-        await Self.expectError(Self.patched(Self.valid, box: "stsc", at: 16, 0), .malformed, containing: "first chunk")
+        Self.expectError(Self.patched(Self.valid, box: "stsc", at: 16, 0), .malformed, containing: "first chunk")
     }
 
     @Test func stscNamingMoreChunksThanStcoKeepsTheSamplesTheChunksHold() throws {
@@ -141,48 +139,48 @@ import Testing
     }
 
     @Test func stcoEntryCountBeyondPayloadThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "stco", at: 12, 1_000_000), .malformed, containing: "entry count")
+        Self.expectError(Self.patched(Self.valid, box: "stco", at: 12, 1_000_000), .malformed, containing: "entry count")
     }
 
     @Test func cttsEntryCountBeyondPayloadThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "ctts", at: 12, 0x7FFF_FFFF), .malformed, containing: "entry count")
+        Self.expectError(Self.patched(Self.valid, box: "ctts", at: 12, 0x7FFF_FFFF), .malformed, containing: "entry count")
     }
 
     @Test func syncSamplesOutOfOrderThrow() async {
         var movie = SyntheticMovie()
         movie.syncSamples = [5, 1]
-        await Self.expectError(movie.bytes(), .malformed, containing: "does not ascend")
+        Self.expectError(movie.bytes(), .malformed, containing: "does not ascend")
     }
 
     @Test func editListEntryCountBeyondPayloadThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "elst", at: 12, 50_000), .malformed, containing: "entry count")
+        Self.expectError(Self.patched(Self.valid, box: "elst", at: 12, 50_000), .malformed, containing: "entry count")
     }
 
     @Test func negativeEditMediaTimeOtherThanEmptyThrows() async {
         var movie = SyntheticMovie()
         movie.edits = [(4000, -5, 0x10000)]
-        await Self.expectError(movie.bytes(), .malformed, containing: "media time")
+        Self.expectError(movie.bytes(), .malformed, containing: "media time")
     }
 
     @Test func zeroMovieTimescaleThrows() async {
         // mvhd v0: header 8, version/flags 4, creation 4, modification 4, timescale at 20.
-        await Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 20, 0), .malformed, containing: "timescale is 0")
+        Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 20, 0), .malformed, containing: "timescale is 0")
     }
 
     @Test func zeroMediaTimescaleThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "mdhd", at: 20, 0), .malformed, containing: "timescale is 0")
+        Self.expectError(Self.patched(Self.valid, box: "mdhd", at: 20, 0), .malformed, containing: "timescale is 0")
     }
 
     @Test func unknownMovieHeaderVersionIsUnsupported() async {
         // version byte 2 at offset 8; keep flags zero.
-        await Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 8, 0x0200_0000), .unsupported, containing: "mvhd version 2")
+        Self.expectError(Self.patched(Self.valid, box: "mvhd", at: 8, 0x0200_0000), .unsupported, containing: "mvhd version 2")
     }
 
     @Test func trackWithoutTrackHeaderThrows() async {
         // Rename tkhd to a type nobody knows: the trak then has no tkhd.
         var bytes = Self.valid
         if let offset = Self.boxOffset("tkhd", in: bytes) { bytes.replaceSubrange(offset + 4..<offset + 8, with: Array("xxxx".utf8)) }
-        await Self.expectError(bytes, .malformed, containing: "no tkhd")
+        Self.expectError(bytes, .malformed, containing: "no tkhd")
     }
 
     @Test func compactSampleSizeWithAnOddFieldSizeThrows() async {
@@ -191,45 +189,45 @@ import Testing
         // stz2: header 8, version/flags 4, reserved 3, field_size at byte 15.
         var bytes = movie.bytes()
         if let offset = Self.boxOffset("stz2", in: bytes) { bytes[offset + 15] = 5 }
-        await Self.expectError(bytes, .malformed, containing: "field size 5")
+        Self.expectError(bytes, .malformed, containing: "field size 5")
     }
 
     @Test func deeplyNestedBoxesHitTheDepthLimit() async {
         var nested = BoxBuilder.box("free")
         for _ in 0..<40 { nested = BoxBuilder.box("udta", nested) }
         let bytes = BoxBuilder.box("moov", nested)
-        await Self.expectError(bytes, .limitExceeded, containing: "nesting")
+        Self.expectError(bytes, .limitExceeded, containing: "nesting")
     }
 
     @Test func sampleDescriptionCountBeyondPayloadThrows() async {
-        await Self.expectError(Self.patched(Self.valid, box: "stsd", at: 12, 1_000_000), .malformed, containing: "entry count")
+        Self.expectError(Self.patched(Self.valid, box: "stsd", at: 12, 1_000_000), .malformed, containing: "entry count")
     }
 
     @Test func avcConfigurationWithLengthSizeThreeThrows() async {
         var bytes = Self.valid
         // avcC payload: version, profile, compatibility, level, then 0xFF (length size 4) at byte 12.
         if let offset = Self.boxOffset("avcC", in: bytes) { bytes[offset + 12] = 0xFE }
-        await Self.expectError(bytes, .malformed, containing: "length size 3")
+        Self.expectError(bytes, .malformed, containing: "length size 3")
     }
 
     @Test func moovCutShortInTheLocatorNeedsMoreBytes() async throws {
         var movie = SyntheticMovie()
         movie.moovFirst = false
         let bytes = movie.bytes()
-        await Self.expectError(Array(bytes.dropLast(10)), .needMoreBytes)
+        Self.expectError(Array(bytes.dropLast(10)), .needMoreBytes)
     }
 
     @Test func trackRunCountBeyondPayloadThrows() async {
         let trun = BoxBuilder.fullBox("trun", flags: 0x200, BoxBuilder.u32(1_000_000) + BoxBuilder.u32(10))
         let traf = BoxBuilder.box("traf", BoxBuilder.fullBox("tfhd", flags: 0x02_0000, BoxBuilder.u32(1)) + trun)
         let bytes = BoxBuilder.box("moof", BoxBuilder.fullBox("mfhd", BoxBuilder.u32(1)) + traf) + Self.valid
-        await Self.expectError(bytes, .malformed, containing: "entry count 1000000")
+        Self.expectError(bytes, .malformed, containing: "entry count 1000000")
     }
 
     @Test func segmentIndexCountBeyondPayloadThrows() async {
         let sidx = BoxBuilder.fullBox("sidx", BoxBuilder.u32(1) + BoxBuilder.u32(1000) + BoxBuilder.u32(0) + BoxBuilder.u32(0)
             + BoxBuilder.u16(0) + BoxBuilder.u16(500))
-        await Self.expectError(sidx + Self.valid, .malformed, containing: "entry count 500")
+        Self.expectError(sidx + Self.valid, .malformed, containing: "entry count 500")
     }
 
     /// Boxes whose layout depends on the version: one past the versions the specification defines must not be
@@ -247,14 +245,14 @@ import Testing
         case "tfra": BoxBuilder.box("mfra", BoxBuilder.fullBox("tfra", version: 2, payload))
         default: BoxBuilder.fullBox(type, version: 2, payload)
         }
-        await Self.expectError(box + Self.valid, .unsupported, containing: "\(type) version 2")
+        Self.expectError(box + Self.valid, .unsupported, containing: "\(type) version 2")
     }
 
     @Test func trackRunOfAnUnknownVersionIsUnsupported() async {
         let trun = BoxBuilder.fullBox("trun", version: 2, flags: 0x200, BoxBuilder.u32(1) + BoxBuilder.u32(10))
         let traf = BoxBuilder.box("traf", BoxBuilder.fullBox("tfhd", flags: 0x02_0000, BoxBuilder.u32(1)) + trun)
         let bytes = BoxBuilder.box("moof", BoxBuilder.fullBox("mfhd", BoxBuilder.u32(1)) + traf) + Self.valid
-        await Self.expectError(bytes, .unsupported, containing: "trun version 2")
+        Self.expectError(bytes, .unsupported, containing: "trun version 2")
     }
 
     @Test func randomByteFlipsNeverCrash() throws {

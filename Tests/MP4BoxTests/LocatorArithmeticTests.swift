@@ -20,8 +20,8 @@ import Testing
         options.readsOnlyVideoTracks = true
         options.partialMoovThreshold = 0
         options.headSize = 64
-        #expect(try await #require(throws: MP4Error.self) {
-            _ = try await MovieLocator(options: options).locate(in: MemoryByteSource(file))
+        #expect(try #require(throws: MP4Error.self) {
+            _ = try MovieLocator(options: options).locate(in: MemoryFile(file))
         }.code == .malformed)
     }
 
@@ -32,8 +32,8 @@ import Testing
             + BoxBuilder.largeBox("free", largeSize: UInt64.max - 40, BoxBuilder.zeros(256))
         var options = MovieLocator.Options()
         options.headSize = 64  // a full read: the length stays unknown
-        #expect(try await #require(throws: MP4Error.self) {
-            _ = try await MovieLocator(options: options).locate(in: LengthHidingByteSource(MemoryByteSource(file)))
+        #expect(try #require(throws: MP4Error.self) {
+            _ = try MovieLocator(options: options).locate(in: MemoryFile(file, revealsLength: false))
         }.code == .malformed)
     }
 
@@ -46,13 +46,13 @@ import Testing
             + BoxBuilder.u32(1 << 30) + BoxBuilder.u32(1000) + BoxBuilder.u32(0x9000_0000))  // size, duration, SAP
         let moofHeader = BoxBuilder.u32(1) + BoxBuilder.fourCC("moof") + BoxBuilder.u64(900 << 20)
         let prefix = try Self.initSegment() + sidx + moofHeader
-        let source = RecordingByteSource(SparseByteSource(prefix: prefix, length: 2 << 30))
+        let source = MemoryFile(prefix, length: 2 << 30)
         var options = MovieLocator.Options()
         options.limits.maximumIndexBoxSize = 1 << 20
-        #expect(try await #require(throws: MP4Error.self) {
-            _ = try await MovieLocator(options: options).locate(in: source)
+        #expect(try #require(throws: MP4Error.self) {
+            _ = try MovieLocator(options: options).locate(in: source)
         }.code == .limitExceeded)
-        let bytesAsked = await source.ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
+        let bytesAsked = source.ranges.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         #expect(bytesAsked < 1 << 20)
     }
 
@@ -71,8 +71,8 @@ import Testing
         options.fragmentProbeSize = 32
         options.trackProbeSize = 64
         options.tailReadLimit = 64
-        let source = LengthHidingByteSource(MemoryByteSource(Array(input.dropFirst(2))))
-        let located = try await MovieLocator(options: options).locate(in: source)
+        let source = MemoryFile(Array(input.dropFirst(2)), revealsLength: false)
+        let located = try MovieLocator(options: options).locate(in: source)
         #expect(located.topLevelBoxes.prefix(3).map(\.type) == ["ftyp", "moov", "sidx"])
         #expect(located.topLevelBoxes[2].offset == 819)
         let track = try #require(located.movie.tracks.first)
@@ -98,8 +98,8 @@ import Testing
         options.partialMoovThreshold = 0
         options.fragmentProbeSize = 1_024
         options.trackProbeSize = 256
-        let source = LengthHidingByteSource(MemoryByteSource(Array(input.dropFirst(2))))
-        let error = try await #require(throws: MP4Error.self) { _ = try await MovieLocator(options: options).locate(in: source) }
+        let source = MemoryFile(Array(input.dropFirst(2)), revealsLength: false)
+        let error = try #require(throws: MP4Error.self) { _ = try MovieLocator(options: options).locate(in: source) }
         #expect(error.code == .needMoreBytes)
         #expect(error.offset == 1_153)
         #expect(error.path == "moof")

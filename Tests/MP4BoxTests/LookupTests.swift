@@ -15,7 +15,7 @@ import Testing
     @Test(arguments: Fixtures.videoNames)
     func frameOnScreenIsTheLastPacketAtOrBeforeTheTime(_ name: String) async throws {
         let expected = try Fixtures.expectation(name)
-        let track = try #require(try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path(name))).movie.primaryVideoTrack)
+        let track = try #require(try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes(name))).movie.primaryVideoTrack)
         let firstShown = try #require(expected.packets.min { $0.pts < $1.pts })
         for time in Self.probeTimes(expected.packets) {
             let answer = expected.packets.filter { $0.pts <= time }.max { $0.pts < $1.pts } ?? firstShown
@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: Fixtures.videoNames)
     func nearestSyncSampleIsTheNearestKeyPacket(_ name: String) async throws {
         let expected = try Fixtures.expectation(name)
-        let track = try #require(try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path(name))).movie.primaryVideoTrack)
+        let track = try #require(try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes(name))).movie.primaryVideoTrack)
         let keys = expected.packets.filter(\.key)
         for time in Self.probeTimes(expected.packets) {
             // Nearest by presentation time; the earlier on a tie.

@@ -5,7 +5,7 @@ import Testing
 /// How many reads and bytes finding the index costs.
 @Suite struct MovieLocatorTests {
     @Test func faststartFileCostsOneRead() async throws {
-        let result = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("h264-faststart")))
+        let result = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("h264-faststart")))
         #expect(result.reads.count == 1)
         #expect(result.reads[0].range.lowerBound == 0)
         #expect(result.movie.moovOffset < 100)
@@ -16,10 +16,10 @@ import Testing
         var options = MovieLocator.Options()
         options.headSize = 16 * 1024
         options.tailSize = 16 * 1024
-        let source = RecordingByteSource(try FileByteSource(path: Fixtures.path("h264-bframes")))
-        let result = try await MovieLocator(options: options).locate(in: source)
+        let source = MemoryFile(try Fixtures.bytes("h264-bframes"))
+        let result = try MovieLocator(options: options).locate(in: source)
         let length = try #require(result.fileLength)
-        #expect(Set(await source.ranges) == [0..<16384, (length - 16384)..<length])
+        #expect(Set(source.ranges) == [0..<16384, (length - 16384)..<length])
         #expect(result.reads.map(\.range) == [0..<16384, (length - 16384)..<length])
         let mdat = try #require(result.topLevelBoxes.first { $0.type == "mdat" })
         #expect(result.movie.moovOffset == mdat.endOffset)
@@ -37,16 +37,16 @@ import Testing
         var options = MovieLocator.Options()
         options.headSize = 1024
         options.tailSize = 512  // the moov is 1,554 bytes
-        let source = RecordingByteSource(try FileByteSource(path: Fixtures.path("h264-bframes")))
-        let result = try await MovieLocator(options: options).locate(in: source)
+        let source = MemoryFile(try Fixtures.bytes("h264-bframes"))
+        let result = try MovieLocator(options: options).locate(in: source)
         let length = try #require(result.fileLength)
         let mdat = try #require(result.topLevelBoxes.first { $0.type == "mdat" })
         let moovStart = try #require(mdat.endOffset)
-        #expect(await source.ranges.count == 3)
+        #expect(source.ranges.count == 3)
         #expect(result.reads.last?.range == moovStart..<(length - 512))
         #expect(result.bytesRead == 1024 + Int(length - moovStart))
-        let whole = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
-        #expect(try ByteSourceRobustnessTests.fingerprint(result.movie) == ByteSourceRobustnessTests.fingerprint(whole.movie))
+        let whole = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("h264-bframes")))
+        #expect(try result.movie.fingerprint() == whole.movie.fingerprint())
     }
 
     @Test func moovAtTheEndCostsTwoReadsTheSecondFromTheEndOfMdat() async throws {
@@ -54,7 +54,7 @@ import Testing
         var options = MovieLocator.Options()
         options.headSize = 16 * 1024
         options.tailSize = 0
-        let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
+        let result = try MovieLocator(options: options).locate(in: MemoryFile(try Fixtures.bytes("h264-bframes")))
         #expect(result.reads.count == 2)
         let mdat = try #require(result.topLevelBoxes.first { $0.type == "mdat" })
         #expect(result.reads[1].range.lowerBound == mdat.endOffset)
@@ -66,7 +66,7 @@ import Testing
         var options = MovieLocator.Options()
         options.headSize = 64
         options.tailSize = 0
-        let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
+        let result = try MovieLocator(options: options).locate(in: MemoryFile(try Fixtures.bytes("h264-bframes")))
         #expect(result.reads.count == 2)
         #expect(result.bytesRead == 64 + Int(result.movie.moovHeader.size ?? 0))
     }
@@ -76,12 +76,12 @@ import Testing
         options.headSize = 64
         options.tailSize = 0
         options.tailReadLimit = 16
-        let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("h264-bframes")))
+        let result = try MovieLocator(options: options).locate(in: MemoryFile(try Fixtures.bytes("h264-bframes")))
         #expect(result.reads.count == 3)  // head, header at the end of mdat (with read-ahead), rest of moov
     }
 
     @Test func fragmentedFileReadsInitSegmentSidxAndEveryMoof() async throws {
-        let result = try await MovieLocator().locate(in: try FileByteSource(path: Fixtures.path("fragmented")))
+        let result = try MovieLocator().locate(in: MemoryFile(try Fixtures.bytes("fragmented")))
         #expect(result.movie.isFragmented)
         #expect(result.movie.fragmentCount == result.topLevelBoxes.filter { $0.type == "moof" }.count)
     }
@@ -91,15 +91,15 @@ import Testing
         options.fragmentReading = .none
         options.headSize = 1024
         options.tailSize = 0
-        let result = try await MovieLocator(options: options).locate(in: try FileByteSource(path: Fixtures.path("fragmented")))
+        let result = try MovieLocator(options: options).locate(in: MemoryFile(try Fixtures.bytes("fragmented")))
         #expect(result.reads.count == 1)
         #expect(result.movie.fragmentCount == 0)
     }
 
     @Test func readsAreRecordedAsTheSourceSawThem() async throws {
-        let source = RecordingByteSource(try FileByteSource(path: Fixtures.path("h264-bframes")))
-        let result = try await MovieLocator().locate(in: source)
-        #expect(await source.ranges == result.reads.map(\.range))
+        let source = MemoryFile(try Fixtures.bytes("h264-bframes"))
+        let result = try MovieLocator().locate(in: source)
+        #expect(source.ranges == result.reads.map(\.range))
     }
 }
 
@@ -117,9 +117,9 @@ import Testing
     }
 
     @Test func audioTrackIsSkippedAndTheVideoTrackIsExact() async throws {
-        let file = try FileByteSource(path: Fixtures.path("audio-video"))
-        let whole = try await MovieLocator().locate(in: file)
-        let partial = try await MovieLocator(options: Self.options()).locate(in: file)
+        let file = MemoryFile(try Fixtures.bytes("audio-video"))
+        let whole = try MovieLocator().locate(in: file)
+        let partial = try MovieLocator(options: Self.options()).locate(in: file)
         #expect(partial.movie.tracks.map(\.kind) == [.video])
         let video = try #require(whole.movie.primaryVideoTrack)
         let partialVideo = try #require(partial.movie.primaryVideoTrack)
@@ -136,10 +136,10 @@ import Testing
     }
 
     @Test func videoOnlyFilesGiveTheSameMovie() async throws {
-        let file = try FileByteSource(path: Fixtures.path("h264-bframes"))
-        let whole = try await MovieLocator().locate(in: file)
-        let partial = try await MovieLocator(options: Self.options()).locate(in: file)
-        #expect(try ByteSourceRobustnessTests.fingerprint(partial.movie) == ByteSourceRobustnessTests.fingerprint(whole.movie))
+        let file = MemoryFile(try Fixtures.bytes("h264-bframes"))
+        let whole = try MovieLocator().locate(in: file)
+        let partial = try MovieLocator(options: Self.options()).locate(in: file)
+        #expect(try partial.movie.fingerprint() == whole.movie.fingerprint())
     }
 
     @Test func handlerIsFoundInATrackProbe() throws {
@@ -168,10 +168,10 @@ extension UInt64 {
         var options = MovieLocator.Options()
         options.headSize = 2048  // ftyp, moov and sidx; no fragment
         options.tailSize = 0
-        let file = try FileByteSource(path: Fixtures.path("fragmented"))
-        let result = try await MovieLocator(options: options).locate(in: file)
-        let whole = try await MovieLocator().locate(in: file)
-        #expect(try ByteSourceRobustnessTests.fingerprint(result.movie) == ByteSourceRobustnessTests.fingerprint(whole.movie))
+        let file = MemoryFile(try Fixtures.bytes("fragmented"))
+        let result = try MovieLocator(options: options).locate(in: file)
+        let whole = try MovieLocator().locate(in: file)
+        #expect(try result.movie.fingerprint() == whole.movie.fingerprint())
         let moofs = whole.topLevelBoxes.filter { $0.type == "moof" }.map(\.offset)
         #expect(moofs.count == 7)
         // The head, one probe per fragment starting at its moof, then the mfra after the last fragment.

@@ -15,7 +15,7 @@ import Testing
         let url = Fixtures.repositoryRoot.appendingPathComponent("Fuzz/findings/http/sidx-sizes-off-the-box-boundaries.bin")
         let input = [UInt8](try Data(contentsOf: url))
         #expect(input.prefix(3) == [0x40, 0x00, 0x00])  // 1 KiB ends, no script: every answer honest
-        let error = try await #require(throws: MP4Error.self) { _ = try await MovieLocator.movie(of: Array(input[3...]), ends: ends) }
+        let error = try #require(throws: MP4Error.self) { _ = try MovieLocator.movie(of: Array(input[3...]), ends: ends) }
         #expect(error.code == .malformed)
         #expect(error.offset == 42053, "\(error)")
         #expect(error.path.hasSuffix("trun[1]"), "\(error)")
@@ -33,10 +33,10 @@ import Testing
         #expect(input.prefix(3) == [0x40, 0x00, 0x00])  // 1 KiB ends, no script: every answer honest
         let file = Array(input[3...])
         #expect(file.count < 80 * 1024)  // so that 80 KiB ends read it whole, as a walk of every box
-        let walked = try await #require(throws: MP4Error.self) { _ = try await MovieLocator.movie(of: file, ends: 80 * 1024) }
+        let walked = try #require(throws: MP4Error.self) { _ = try MovieLocator.movie(of: file, ends: 80 * 1024) }
         #expect(walked.path.hasSuffix("sidx"), "\(walked)")
         #expect((4500..<file.count).contains(Int(walked.offset)), "\(walked)")  // the size-0 box starts at 4500
-        let error = try await #require(throws: MP4Error.self) { _ = try await MovieLocator.movie(of: file, ends: ends) }
+        let error = try #require(throws: MP4Error.self) { _ = try MovieLocator.movie(of: file, ends: ends) }
         #expect(error == walked, "\(error)")
     }
 }

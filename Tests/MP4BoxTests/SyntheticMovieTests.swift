@@ -117,7 +117,7 @@ import Testing
     @Test func moovAfterMdatParsesThroughTheLocator() async throws {
         var movie = SyntheticMovie()
         movie.moovFirst = false
-        let located = try await MovieLocator().locate(in: MemoryByteSource(movie.bytes()))
+        let located = try MovieLocator().locate(in: MemoryFile(movie.bytes()))
         let track = try #require(located.movie.tracks.first)
         try Self.expectSamples(track, movie)
     }

@@ -1,5 +1,7 @@
+import ByteSources
 import MP4Box
 import RangeFetch
+import Thumbs
 
 /// One HTTPFuzzer input, run: an `HTTPByteSource` over a `ScriptedTransport`, `MovieLocator` on top, four reads
 /// (one past the end) and a suffix read, each checked against what must hold whatever the server says.

@@ -1,8 +1,10 @@
+import ByteSources
 import MP4Box
 import MP4BoxTestSupport
 @testable import RangeFetch
 import RangeFetchTestSupport
 import Testing
+import Thumbs
 
 /// Response headers whose numbers would overflow or size the work: typed errors, never a trap.
 @Suite(.timeLimit(.minutes(1))) struct HostileResponseTests {

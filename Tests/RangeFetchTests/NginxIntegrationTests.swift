@@ -1,9 +1,11 @@
+import ByteSources
 import Foundation
 import MP4Box
 import MP4BoxTestSupport
 import RangeFetch
 import RangeFetchTestSupport
 import Testing
+import Thumbs
 
 /// The parser over a real nginx: the same movie as from the file, with the expected requests.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct NginxIntegrationTests {

@@ -1,10 +1,12 @@
 import AsyncHTTPClient
+import ByteSources
 import Foundation
 import MP4Box
 import MP4BoxTestSupport
 @testable import RangeFetch
 import RangeFetchTestSupport
 import Testing
+import Thumbs
 
 /// Objects in S3-compatible stores: `s3://` names, AWS Signature Version 4 against the AWS documentation's example and
 /// a real S3-compatible server (moto, which checks every signature), presigned URLs whose query goes on the wire byte

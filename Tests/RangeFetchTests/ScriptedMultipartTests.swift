@@ -1,7 +1,9 @@
+import ByteSources
 import MP4Box
 import MP4BoxTestSupport
 import RangeFetchTestSupport
 import Testing
+import Thumbs
 
 /// The scripted server (HTTPFuzzer's) answers a request for several ranges with `multipart/byteranges`, as nginx
 /// does, and bends that body on the script's say: the locator's first read, the head and the tail in one request,

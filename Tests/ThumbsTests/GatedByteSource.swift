@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// A byte source whose reads wait until the test opens the gate, and which counts reads; for tests of

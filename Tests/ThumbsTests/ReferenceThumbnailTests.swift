@@ -1,3 +1,4 @@
+import ByteSources
 import Foundation
 import FrameDecode
 import MP4Box

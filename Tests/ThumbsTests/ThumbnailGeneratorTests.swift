@@ -1,3 +1,4 @@
+import ByteSources
 import FrameDecode
 import MP4Box
 import MP4BoxTestSupport

@@ -1,8 +1,8 @@
 import BareDe265
 import BareOpenH264
 import Benchmark
-import FrameDecode
 import Foundation
+import FrameDecode
 import MP4Box
 
 /// One keyframe of a fixture, loaded once: the sample as stored and as a bare decoder wants it.

@@ -1,6 +1,7 @@
 import Benchmark
-import FrameDecode
+import ByteSources
 import Foundation
+import FrameDecode
 import MP4Box
 import Thumbs
 

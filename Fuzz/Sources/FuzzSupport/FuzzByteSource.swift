@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// The fuzzer's bytes as a file, with its length known or hidden (as a server answering `bytes 0-N/*` hides it).

@@ -35,7 +35,7 @@ extension MovieLocator {
     /// one does not start with a moof that fits in it.
     ///
     /// The first `fragmentProbeSize` bytes of every subsegment are read in one batch (`ByteRequest.ranges`: one
-    /// request over HTTP; a probe inside `held` costs no read), and a moof longer than its probe is completed with one
+    /// request where the transport can ask for several ranges; a probe inside `held` costs no read), and a moof longer than its probe is completed with one
     /// more read.
     func readMoofs(startingEach subsegments: [Range<UInt64>], held: HeldBytes, supplied: inout SuppliedBytes,
                    keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes, following: [[UInt8]])? {

@@ -1,7 +1,7 @@
 /// Finds and parses a movie's index (moov, and for fragmented files the moof, sidx and mfra boxes) with few reads.
 ///
-/// It asks for the head and the tail of the file together (one request over
-/// HTTP), walks the top-level box headers, jumps over mdat by its size and asks
+/// It asks for the head and the tail of the file together (one request where the
+/// transport can ask for both), walks the top-level box headers, jumps over mdat by its size and asks
 /// for moov whole: a moov inside either end costs no further read, and one
 /// longer than the end it is in costs one read of what the end lacks. The media
 /// bytes read on the way are kept (`Result.heldBytes`) for samples to be taken
@@ -18,8 +18,8 @@ public struct MovieLocator: IndexReader {
         /// moov of a minute of 1080p30 video with AAC (66 KB) in either layout, and over the benchmark media costs
         /// the least time past the network bound at 50 ms and 50 Mbit/s of the sizes tried (see the README).
         public var headSize: Int = 80 * 1024
-        /// Bytes of the first read from the end of the file, asked for together with the head (one request over
-        /// HTTP where the server answers multiple ranges): a file whose moov is at the end and fits here (phones'
+        /// Bytes of the first read from the end of the file, asked for together with the head (one request where
+        /// the transport can ask for both): a file whose moov is at the end and fits here (phones'
         /// usual layout) costs no further read for its index either. 0 reads the head alone, and a moov after mdat
         /// costs a second read.
         public var tailSize: UInt64 = 80 * 1024

@@ -1,4 +1,4 @@
-import MP4Box
+import ByteSources
 
 /// An object in S3 or an S3-compatible store, read with range GETs signed with AWS Signature Version 4 (no SDK):
 /// a `MovieInput` whose sources are `HTTPByteSource`s of the object's URL.

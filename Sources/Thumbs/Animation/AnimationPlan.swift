@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// Which movie frame each frame of an animated preview shows, and the decode runs that give them.

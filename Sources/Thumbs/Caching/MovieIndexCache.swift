@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// Remembers the parsed index of movies, by input identity (`MovieInput.identity`), with the length and version

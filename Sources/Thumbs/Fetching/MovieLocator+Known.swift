@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 extension MovieLocator {

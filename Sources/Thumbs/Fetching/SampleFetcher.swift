@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// Reads the bytes of planned samples from a byte source, in as few reads as the layout allows.

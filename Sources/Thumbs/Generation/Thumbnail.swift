@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// A thumbnail and what it took to make it.

@@ -1,3 +1,4 @@
+import ByteSources
 import FrameDecode
 import MP4Box
 
@@ -45,7 +46,7 @@ public actor ThumbnailGenerator {
     }
 
     /// A generator for a local file.
-    /// - Throws: `MP4Error` `readFailed` when the file cannot be opened.
+    /// - Throws: `ReadError` when the file cannot be opened.
     public init(path: String, options: ThumbnailOptions = ThumbnailOptions()) throws {
         self.init(source: try FileByteSource(path: path), options: options)
     }

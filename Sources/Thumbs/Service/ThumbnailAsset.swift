@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// A movie a `ThumbnailService` can open: any `MovieInput` (a file, an `HTTPInput` from `RangeFetch`, your own),

@@ -1,3 +1,4 @@
+import ByteSources
 import MP4Box
 
 /// Thumbnails for a scrolling list of videos: a memory cache with count and cost limits, a movie-index cache,

@@ -11,7 +11,7 @@ public protocol MovieInput: Sendable {
 
     /// A new source for the bytes. `known`, from an earlier source of the same input, lets the new one skip
     /// learning its length and validator again and refuse bytes of another version.
-    /// - Throws: whatever opening the source throws (`MP4Error` `readFailed` for a file that cannot be opened).
+    /// - Throws: whatever opening the source throws (`ReadError` for a file that cannot be opened).
     func open(known: KnownVersion?) throws -> any ByteSource
 
     /// The version of the bytes now, where it can be known without a read (a local file's, from one `stat`), else

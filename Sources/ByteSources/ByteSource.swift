@@ -10,13 +10,13 @@ public protocol ByteSource: Sendable {
     ///
     /// Returns fewer bytes than asked only when the range passes the end of the
     /// source (so an empty result means `range` starts at or past the end).
-    /// - Throws: whatever the source's transport throws (`MP4Error` `readFailed` for files).
+    /// - Throws: whatever the source's transport throws (`ReadError` for files).
     func read(_ range: Range<UInt64>) async throws -> [UInt8]
 
     /// Reads the last `count` bytes (fewer if the source is shorter), without knowing the length first.
     ///
     /// Returns the bytes and the file offset of the first of them.
-    /// - Throws: `MP4Error` `unsupported` when the source cannot read a suffix without its length.
+    /// - Throws: `ReadError` `suffixNeedsLength` when the source cannot read a suffix without its length.
     func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64)
 
     /// Reads the first `head` bytes and the last `tail` bytes in one go, without knowing the length first: one
@@ -63,7 +63,7 @@ extension ByteSource {
     /// The default suffix read: needs `knownLength`.
     public func readSuffix(_ count: UInt64) async throws -> (bytes: [UInt8], offset: UInt64) {
         guard let length = await knownLength else {
-            throw MP4Error(.unsupported, path: "", offset: 0, "source cannot read a suffix without knowing its length")
+            throw ReadError(.suffixNeedsLength, input: inputName, "source cannot read a suffix without knowing its length")
         }
         let start = length - min(length, count)
         return (try await read(start..<length), start)

@@ -57,7 +57,7 @@ extension ByteSource {
         }
         do {
             return try await readSuffix(count)
-        } catch let error as MP4Error where error.code == .unsupported {
+        } catch let error as ReadError where error.code == .suffixNeedsLength {
             return nil
         }
     }

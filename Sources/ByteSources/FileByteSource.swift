@@ -20,21 +20,20 @@ public final class FileByteSource: ByteSource {
     public let fileVersion: String
 
     /// Opens `path` for reading; messages call it `name` (default: the path).
-    /// - Throws: `MP4Error` `readFailed` when the file cannot be opened or measured.
+    /// - Throws: `ReadError` `cannotOpen` when the file cannot be opened or measured.
     public init(path: String, name: String? = nil) throws {
         self.path = path
         let name = name ?? path
         self.name = name
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw MP4Error(.readFailed, input: name, path: "", offset: 0,
-                           "cannot open the file: \(String(cString: strerror(errno)).lowercased())")
+            throw ReadError(.cannotOpen, input: name, "cannot open the file: \(String(cString: strerror(errno)).lowercased())")
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw MP4Error(.readFailed, input: name, path: "", offset: 0, "cannot read the file's size: \(reason.lowercased())")
+            throw ReadError(.cannotOpen, input: name, "cannot read the file's size: \(reason.lowercased())")
         }
         descriptor = fd
         length = UInt64(max(0, info.st_size))
@@ -91,8 +90,8 @@ public final class FileByteSource: ByteSource {
             initialized = done
         }
         if failure != 0 {
-            throw MP4Error(.readFailed, input: name, path: "", offset: lower,
-                           "cannot read bytes \(ByteRange.text(lower..<upper)): \(String(cString: strerror(failure)).lowercased())")
+            throw ReadError(.cannotRead, input: name, offset: lower,
+                            "cannot read bytes \(ByteRange.text(lower..<upper)): \(String(cString: strerror(failure)).lowercased())")
         }
         return bytes
     }
