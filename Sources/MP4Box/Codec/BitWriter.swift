@@ -1,26 +1,30 @@
 /// Writes bits and Exp-Golomb codes into an RBSP, and escapes it back into NAL unit bytes (the inverse of
-/// `BitReader`, for rewriting a parameter set). Package-wide so that test movies escape their parameter sets the same
-/// way (`escaped` is checked against hand-made vectors in `H264ParameterSetRewriteTests`).
+/// `BitReader`, for rewriting a parameter set). Package-wide: FrameDecode rewrites an SPS for openh264 with it, and test
+/// movies escape their parameter sets the same way (`escaped` is checked against hand-made vectors in
+/// `H264ParameterSetRewriteTests`).
 package struct BitWriter {
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private var count = 0
 
+    /// An empty RBSP.
+    package init() {}
+
     /// Appends one bit.
-    mutating func append(_ bit: Bool) {
+    package mutating func append(_ bit: Bool) {
         if count % 8 == 0 { bytes.append(0) }
         if bit { bytes[bytes.count - 1] |= 0x80 >> UInt8(count % 8) }
         count += 1
     }
 
     /// Appends the bits of `source` in `range` (bit positions, the first bit of a byte its most significant).
-    mutating func append(bits source: [UInt8], range: Range<Int>) {
+    package mutating func append(bits source: [UInt8], range: Range<Int>) {
         for position in range {
             append(source[position / 8] & (0x80 >> UInt8(position % 8)) != 0)
         }
     }
 
     /// Appends `value` as ue(v).
-    mutating func appendUE(_ value: UInt32) {
+    package mutating func appendUE(_ value: UInt32) {
         let coded = UInt64(value) + 1
         let width = 64 - coded.leadingZeroBitCount
         for _ in 1..<width { append(false) }
@@ -28,7 +32,7 @@ package struct BitWriter {
     }
 
     /// Appends rbsp_trailing_bits: a one, then zeros to the byte's end.
-    mutating func appendTrailingBits() {
+    package mutating func appendTrailingBits() {
         append(true)
         while count % 8 != 0 { append(false) }
     }

@@ -127,20 +127,14 @@ public enum H264SequenceParameterSet {
         return (try? reader.skip(field.lowerBound)).flatMap { try? reader.ue() }
     }
 
-    /// The SPS NAL unit `nal` (with its one-byte header) with max_num_ref_frames set to `count`, the rest bit for bit
-    /// the same; nil when it cannot be read that far. A decoder that sizes its picture pool by max_num_ref_frames
-    /// (openh264) needs none of those pictures for a keyframe decoded on its own.
-    public static func settingMaxNumRefFrames(of nal: [UInt8], to count: UInt32) -> [UInt8]? {
-        guard let header = nal.first else { return nil }
+    /// Where max_num_ref_frames is in the SPS NAL unit `nal` (with its one-byte header): the unit's RBSP, the
+    /// field's bit range in it and the position of its stop bit; nil when it cannot be read that far. For rewriting
+    /// the field (FrameDecode does, for openh264).
+    package static func maxNumRefFramesField(of nal: [UInt8]) -> (rbsp: [UInt8], field: Range<Int>, stopBit: Int)? {
         var bits = BitReader(nal: nal, headerBytes: 1, name: "sps")
-        guard let field = (try? readHead(&bits))?.maxNumRefFrames, let stop = bits.lastSetBit else { return nil }
-        guard stop >= field.upperBound else { return nil }
-        var writer = BitWriter()
-        writer.append(bits: bits.rbsp, range: 0..<field.lowerBound)
-        writer.appendUE(count)
-        writer.append(bits: bits.rbsp, range: field.upperBound..<stop)
-        writer.appendTrailingBits()
-        return [header] + BitWriter.escaped(writer.bytes)
+        guard let field = (try? readHead(&bits))?.maxNumRefFrames, let stop = bits.lastSetBit, stop >= field.upperBound
+        else { return nil }
+        return (bits.rbsp, field, stop)
     }
 
     private static func readVUI(_ bits: inout BitReader, into parameters: inout VideoParameters) throws(MP4Error) {

@@ -1,3 +1,4 @@
+@testable import FrameDecode
 import MP4Box
 import MP4BoxTestSupport
 import Testing
