@@ -72,22 +72,7 @@ public final class MemoryFile {
 
     /// What a source over this file answers to `request`.
     public func answer(to request: ByteRequest) -> ByteAnswer {
-        switch request {
-        case .ends(let head, let tail):
-            if let length = knownLength {
-                if length <= head + tail { return .ends(head: bytes(in: 0..<length), tail: [], tailOffset: length, length: length) }
-                let first = bytes(in: 0..<head)
-                guard tail > 0 else { return .ends(head: first, tail: [], tailOffset: head, length: length) }
-                return .ends(head: first, tail: bytes(in: (length - tail)..<length), tailOffset: length - tail, length: length)
-            }
-            let first = bytes(in: 0..<head)
-            let whole = UInt64(first.count) < head
-            return .ends(head: first, tail: [], tailOffset: UInt64(first.count), length: whole ? UInt64(first.count) : nil)
-        case .range(let range):
-            return .bytes([bytes(in: range)])
-        case .ranges(let ranges):
-            return .bytes(ranges.map { bytes(in: $0) })
-        }
+        .answering(request, length: knownLength) { bytes(in: $0) }
     }
 
     /// The bytes of `range`, clamped to the end of the file.

@@ -69,4 +69,35 @@ import Testing
         let error = #expect(throws: MP4Error.self) { try locator.next() }
         #expect(error?.code == .readFailed)
     }
+
+    /// The outcome of reading `file` as `read` does: the movie's fingerprint, or the error's code and where it is.
+    static func outcome(_ read: () throws(MP4Error) -> Movie) -> [String] {
+        do {
+            return try read().fingerprint()
+        } catch let error as MP4Error {
+            return ["\(error.code) \(error.path) \(error.offset)"]
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test(arguments: ["h264-faststart", "h264-bframes", "fragmented", "audio-video"])
+    func aFileInMemoryFollowsTheLocatorsRulesForItsEnd(_ name: String) throws {
+        // Cut at a quarter, half and three quarters of the file, and padded with 3 bytes: in memory or read in small
+        // pieces, one walk decides what the end means (cut media after moov keeps the index, as players do).
+        let file = try Fixtures.bytes(name)
+        let variants = [1, 2, 3].map { Array(file.prefix(file.count * $0 / 4)) } + [file + [0, 0, 0]]
+        var options = MovieLocator.Options()
+        options.headSize = 512
+        options.tailSize = 256
+        for variant in variants {
+            let inMemory = Self.outcome { () throws(MP4Error) in try MovieParser.parse(fileBytes: variant) }
+            let located = Self.outcome { () throws(MP4Error) in try MovieLocator(options: options).locate(in: MemoryFile(variant)).movie }
+            #expect(inMemory == located, "\(name) as \(variant.count) bytes")
+        }
+        // The faststart file cut in its media data still has its whole index.
+        if name == "h264-faststart" {
+            #expect(try MovieParser.parse(fileBytes: Array(file.prefix(file.count / 2))).primaryVideoTrack != nil)
+        }
+    }
 }

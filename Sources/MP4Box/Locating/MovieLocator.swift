@@ -140,123 +140,160 @@ public struct MovieLocator: IndexReader {
         walk.window.supplied.add(answer, for: request, knownLength: knownLength)
     }
 
-    /// One step of the walk: the file's ends, or the top-level box at `walk.position`.
+    /// One step of the walk: the file's ends, or the top-level box at `walk.position`. Each rule it follows is one of
+    /// the functions below.
     private func step(_ walk: inout Walk) throws {
         guard walk.endsRead else {
             try walk.window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
             walk.endsRead = true
             return
         }
-        let position = walk.position
-        if let length = walk.window.length, position >= length {
+        guard let header = try nextHeader(&walk) else {
             walk.finished = true
             return
         }
-        let header: BoxHeader
+        if walk.position == 0 { try Self.checkFirstBox(header) }
+        if try leavesFragmentsForLater(at: header, &walk) { return }
+        guard try isInFile(header, &walk) else { return }
+        if Self.indexTypes.contains(header.type) {
+            try readIndexBox(header, &walk)
+        } else {
+            walk.parts.headers.append(header)
+            try moveOn(past: header, &walk)
+        }
+    }
+
+    /// The header of the box at `walk.position`, from the bytes held or read with `headSize` bytes after it; nil at
+    /// the end of the file, and after the last whole box when fewer bytes than a header follow it (a cut or padded
+    /// file: the index before them is whole, so it is kept, as players do, whatever the first read's size was).
+    /// - Throws: `needMoreBytes` for such bytes before moov, `malformed` for a header that cannot be.
+    private func nextHeader(_ walk: inout Walk) throws -> BoxHeader? {
+        let position = walk.position
+        if let length = walk.window.length, position >= length { return nil }
         let available = walk.window.length.map { $0 - position }
         if let cached = walk.window.cachedBytes(from: position, maximum: BoxHeader.maximumSize),
-           let parsed = Self.header(in: cached, at: position, available: available, limits: options.limits) {
-            header = parsed
-        } else {
-            guard let headerBytes = try walk.window.bytes(position..<position + UInt64(BoxHeader.maximumSize),
-                                                          allowShort: true, readAhead: UInt64(options.headSize)),
-                  headerBytes.count >= 8 else {
-                if let length = walk.window.length, position < length {
-                    guard walk.parts.moov != nil else {
-                        throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
-                    }
-                    // Fewer bytes than a box header after the last whole box (a cut or padded file): the index
-                    // before them is whole, so keep it, as players do, whatever the first read's size was.
-                    walk.diagnostics.append(ParseDiagnostic(path: "", offset: position,
-                                                            detail: "\(length - position) bytes at the end, fewer than a box header, ignored"))
-                }
-                walk.finished = true
-                return
-            }
-            var headerReader = BoxReader(bytes: headerBytes, fileOffset: position, limits: options.limits)
-            header = try BoxHeader.read(from: &headerReader, available: available)
+           let header = Self.header(in: cached, at: position, available: available, limits: options.limits) {
+            return header
         }
-        if position == 0, !Self.firstBoxTypes.contains(header.type) {
+        guard let bytes = try walk.window.bytes(position..<position + UInt64(BoxHeader.maximumSize), allowShort: true,
+                                                readAhead: UInt64(options.headSize)),
+              bytes.count >= 8 else {
+            if let length = walk.window.length, position < length {
+                guard walk.parts.moov != nil else {
+                    throw MP4Error(.needMoreBytes, path: "", offset: position, "file ends inside a box header")
+                }
+                walk.diagnostics.append(ParseDiagnostic(path: "", offset: position,
+                                                        detail: "\(length - position) bytes at the end, fewer than a box header, ignored"))
+            }
+            return nil
+        }
+        var reader = BoxReader(bytes: bytes, fileOffset: position, limits: options.limits)
+        return try BoxHeader.read(from: &reader, available: available)
+    }
+
+    /// Refuses a file whose first box is not one an MP4 or QuickTime file starts with (`firstBoxTypes`).
+    private static func checkFirstBox(_ header: BoxHeader) throws(MP4Error) {
+        guard firstBoxTypes.contains(header.type) else {
             throw MP4Error(.notAMovie, path: "", offset: 0,
                            "not an MP4 or QuickTime file: its first box, \(header.type.quoted), is not one such a file starts with")
         }
-        if header.type == "moof", options.fragmentReading == .onDemand, walk.parts.fragments.isEmpty,
-           let index = try Self.fragmentIndex(of: walk.parts, firstMoofAt: position, window: walk.window, limits: options.limits) {
-            walk.fragmentIndex = index  // the moofs are read when a time needs them
-            walk.finished = true
-            return
+    }
+
+    /// With `fragmentReading` `.onDemand`, whether the walk stops at the first moof because the video track's
+    /// segment index lists every fragment from it on (the moofs are read when a time needs them).
+    private func leavesFragmentsForLater(at header: BoxHeader, _ walk: inout Walk) throws -> Bool {
+        guard header.type == "moof", options.fragmentReading == .onDemand, walk.parts.fragments.isEmpty,
+              let index = try Self.fragmentIndex(of: walk.parts, firstMoofAt: walk.position, window: walk.window,
+                                                 limits: options.limits) else { return false }
+        walk.fragmentIndex = index
+        walk.finished = true
+        return true
+    }
+
+    /// Whether the box ends inside the file. A box cut short in the media data after moov (a partial download, an
+    /// I-frame-only byte range) ends the walk with the index kept, as players do: samples past the end fail when they
+    /// are read.
+    /// - Throws: `malformed` for a size that ends past the largest file offset (checked whether or not the length is
+    ///   known: a server may answer `bytes 0-N/*`), `needMoreBytes` for any other box past the end.
+    private func isInFile(_ header: BoxHeader, _ walk: inout Walk) throws -> Bool {
+        guard let size = header.size else { return true }
+        let (end, overflow) = walk.position.addingReportingOverflow(size)
+        if overflow || end > .maximumFileOffset {
+            throw MP4Error(.malformed, path: header.type.description, offset: walk.position,
+                           "box size \(size) ends past the largest file offset")
         }
-        let boxEnd = header.size.map { position.addingReportingOverflow($0) }
-        if let boxEnd, boxEnd.overflow || boxEnd.partialValue > .maximumFileOffset {
-            // Checked whether or not the length is known (a server may answer `bytes 0-N/*`).
-            throw MP4Error(.malformed, path: header.type.description, offset: position,
-                           "box size \(header.size ?? 0) ends past the largest file offset")
+        guard let length = walk.window.length, end > length else { return true }
+        let detail = "box size \(size) runs past the end of the file (\(length) bytes)"
+        guard walk.parts.moov != nil, !Self.indexTypes.contains(header.type) else {
+            throw MP4Error(.needMoreBytes, path: header.type.description, offset: walk.position, detail)
         }
-        if let boxEnd, let length = walk.window.length, boxEnd.partialValue > length {
-            if walk.parts.moov != nil && !Self.indexTypes.contains(header.type) {
-                // A file cut short in its media data (a partial download, an I-frame-only byte range): the
-                // index is whole, so keep it, as players do; samples past the end fail when they are read.
-                walk.diagnostics.append(ParseDiagnostic(path: header.type.description, offset: position,
-                                                        detail: "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)"))
-                walk.finished = true
-                return
-            }
+        walk.diagnostics.append(ParseDiagnostic(path: header.type.description, offset: walk.position, detail: detail))
+        walk.finished = true
+        return false
+    }
+
+    /// Reads an index box whole (or only the video tracks of a large moov) and parses it; after a segment index of a
+    /// fragmented moov, every moof it points at in one batch.
+    private func readIndexBox(_ header: BoxHeader, _ walk: inout Walk) throws {
+        let position = walk.position
+        guard let size = header.size else {
+            throw MP4Error(.unsupported, path: header.type.description, offset: position,
+                           "index box runs to the end of a file of unknown length")
+        }
+        guard size <= options.limits.maximumIndexBoxSize else {
+            throw MP4Error(.limitExceeded, path: header.type.description, offset: position,
+                           "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
+        }
+        if header.type == "moov", options.readsOnlyVideoTracks, size > options.partialMoovThreshold,
+           !walk.window.contains(position..<position + size) {
+            let moov = try readVideoTracksOnly(moov: header, window: &walk.window, diagnostics: &walk.diagnostics)
+            try walk.parts.add(moov, limits: options.limits)
+            walk.indexIsWhole = false
+            return try moveOn(past: header, &walk)
+        }
+        guard let bytes = try walk.window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
             throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
-                           "box size \(header.size ?? 0) runs past the end of the file (\(length) bytes)")
+                           "box size \(size) runs past the end of the file")
         }
-        if Self.indexTypes.contains(header.type) {
-            guard let size = header.size else {
-                throw MP4Error(.unsupported, path: header.type.description, offset: position,
-                               "index box runs to the end of a file of unknown length")
-            }
-            guard size <= options.limits.maximumIndexBoxSize else {
-                throw MP4Error(.limitExceeded, path: header.type.description, offset: position,
-                               "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
-            }
-            if header.type == "moov", options.readsOnlyVideoTracks, size > options.partialMoovThreshold,
-               !walk.window.contains(position..<position + size) {
-                let moov = try readVideoTracksOnly(moov: header, window: &walk.window, diagnostics: &walk.diagnostics)
-                try walk.parts.add(moov, limits: options.limits)
-                walk.indexIsWhole = false
-                walk.position += size
-                if moov.container("mvex") == nil || options.fragmentReading == .none { walk.finished = true }
-                return
-            }
-            guard let boxBytes = try walk.window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
-                throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
-                               "box size \(size) runs past the end of the file")
-            }
-            let box = try MovieParser.parseTopLevelBox(bytes: boxBytes, fileOffset: position, limits: options.limits,
-                                                       diagnostics: &walk.diagnostics)
-            try walk.parts.add(box, limits: options.limits)
-            walk.indexBytes.insert(boxBytes, at: position)
-            // A segment index after a fragmented moov: read every moof it points at in one batch.
-            if let sidx = box as? SegmentIndexBox, walk.parts.fragments.isEmpty, options.fragmentReading == .all,
-               let moov = walk.parts.moov, moov.container("mvex") != nil, walk.parts.segmentIndexes.count == 1,
-               let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
-               !walk.window.contains(sidxEnd..<last.offset + last.size),
-               let indexed = try readFragments(indexedBy: sidx, window: &walk.window, diagnostics: &walk.diagnostics) {
-                for fragment in indexed.fragments {
-                    try walk.parts.add(fragment, limits: options.limits)
-                }
-                for span in indexed.bytes.spans { walk.indexBytes.insert(span.bytes, at: span.offset) }
-                walk.position = indexed.end
-                return
-            }
-        } else {
-            walk.parts.headers.append(header)
+        let box = try MovieParser.parseTopLevelBox(bytes: bytes, fileOffset: position, limits: options.limits,
+                                                   diagnostics: &walk.diagnostics)
+        try walk.parts.add(box, limits: options.limits)
+        walk.indexBytes.insert(bytes, at: position)
+        if let sidx = box as? SegmentIndexBox, try readsFragments(indexedBy: sidx, &walk) { return }
+        try moveOn(past: header, &walk)
+    }
+
+    /// After the first segment index of a fragmented moov, with every moof read: reads the moofs it points at in one
+    /// batch and moves past them, when they are not held already and the index describes them plainly.
+    private func readsFragments(indexedBy sidx: SegmentIndexBox, _ walk: inout Walk) throws -> Bool {
+        guard walk.parts.fragments.isEmpty, options.fragmentReading == .all,
+              let moov = walk.parts.moov, moov.container("mvex") != nil, walk.parts.segmentIndexes.count == 1,
+              let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
+              !walk.window.contains(sidxEnd..<last.offset + last.size),
+              let indexed = try readFragments(indexedBy: sidx, window: &walk.window, diagnostics: &walk.diagnostics)
+        else { return false }
+        for fragment in indexed.fragments {
+            try walk.parts.add(fragment, limits: options.limits)
         }
-        guard let end = boxEnd?.partialValue else {  // a box that runs to the end of the file
+        for span in indexed.bytes.spans { walk.indexBytes.insert(span.bytes, at: span.offset) }
+        walk.position = indexed.end
+        return true
+    }
+
+    /// Moves to the box after `header`'s. The walk ends after a box that runs to the end of the file, and after moov
+    /// unless the movie is fragmented and its fragments are wanted. Past mdat with no moov yet, everything up to the
+    /// end is read in one go when it is at most `tailReadLimit` bytes.
+    private func moveOn(past header: BoxHeader, _ walk: inout Walk) throws {
+        guard let size = header.size else {
             walk.finished = true
             return
         }
+        let end = walk.position + size
         walk.position = end
         if let moov = walk.parts.moov {
-            let fragmented = moov.container("mvex") != nil
-            if !fragmented || options.fragmentReading == .none { walk.finished = true }
+            if moov.container("mvex") == nil || options.fragmentReading == .none { walk.finished = true }
         } else if !walk.window.contains(end..<end + 8), let length = walk.window.length, end < length,
                   length - end <= options.tailReadLimit {
-            // Past mdat with no moov yet: read everything up to the end in one go.
             try walk.window.load(end..<length)
         }
     }

@@ -1,23 +1,27 @@
 /// Parses a whole file that is already in memory, synchronously: the entry point for fuzzing and small files.
 public enum MovieParser {
-    /// Parses every top-level box of `bytes` and builds the movie.
-    /// - Throws: `MP4Error`: `notFound` without moov, `needMoreBytes` for a cut-off file, `malformed`, `unsupported`, `limitExceeded`.
+    /// The movie in `bytes`: `MovieLocator`'s walk, with the whole file as its first read (so a file in memory and
+    /// the same file read from anywhere give the same movie, by the same rules for its end), every fragment read.
+    /// - Throws: `MP4Error` as `MovieLocator.next()` throws it: `notFound` without moov, `needMoreBytes` for a file
+    ///   cut inside its index, `malformed`, `unsupported`, `limitExceeded`.
     public static func parse(fileBytes bytes: [UInt8], limits: ParseLimits = ParseLimits()) throws(MP4Error) -> Movie {
-        var reader = BoxReader(bytes: bytes, limits: limits)
-        var context = ParseContext(limits: limits)
-        var parts = TopLevelBoxes()
-        while !reader.isAtEnd {
-            let header = try BoxHeader.read(from: &reader, available: UInt64(reader.remaining) + 8)
-            guard let size = header.size, size - UInt64(header.headerSize) <= UInt64(reader.remaining) else {
-                throw MP4Error(.needMoreBytes, path: header.type.description, offset: header.offset,
-                               "box size \(header.size ?? 0) runs past the end of the file at \(reader.endFileOffset)")
+        var options = MovieLocator.Options(fragmentReading: .all)
+        options.headSize = max(bytes.count, BoxHeader.maximumSize)
+        options.tailSize = 0
+        options.limits = limits
+        let length = UInt64(bytes.count)
+        var locator = MovieLocator(options: options, knownLength: length)
+        while true {
+            switch try locator.next() {
+            case .done(let located):
+                return located.movie
+            case .read(let request):
+                let answer = ByteAnswer.answering(request, length: length) { range in
+                    Array(bytes[Int(min(range.lowerBound, length))..<Int(min(max(range.upperBound, range.lowerBound), length))])
+                }
+                locator.receive(answer, for: request, knownLength: length)
             }
-            let box = try BoxTreeReader.readBox(header: header, reader: &reader, path: BoxPath().appending(header.type),
-                                                context: &context)
-            try parts.add(box, limits: limits)
         }
-        parts.diagnostics.append(contentsOf: context.diagnostics)
-        return try Movie(parts: parts, limits: limits)
     }
 
     /// Builds the movie again from the index boxes a locator read (`MovieLocator.Result.indexBytes`, with those of
