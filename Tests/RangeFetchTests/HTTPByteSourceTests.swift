@@ -209,8 +209,10 @@ import Testing
             let start = clock.now
             let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<100) }
             #expect([.timedOut, .budgetExceeded].contains(error.code), "\(error)")
-            // The server would answer after 20 s: the deadline ended the wait long before (a generous bound, not a timing test).
-            #expect(clock.now - start < .seconds(10))
+            // The server would answer after 20 s: the deadline ended the wait before that first byte. The bound is the
+            // first byte, not the deadline: a fresh clone's CI run with a busy loop and a second full test run on the
+            // same 2 cores took 12.0 s.
+            #expect(clock.now - start < .seconds(19))
         }
     }
 
