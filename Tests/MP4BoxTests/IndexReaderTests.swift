@@ -100,4 +100,58 @@ import Testing
             #expect(try MovieParser.parse(fileBytes: Array(file.prefix(file.count / 2))).primaryVideoTrack != nil)
         }
     }
+
+    @Test func theMoofsASegmentIndexListsAreTwoBatchesWhateverTheirNumber() throws {
+        // Probes of 64 bytes, shorter than each 200-byte moof of `fragmented`: every moof needs the rest of its bytes.
+        let bytes = try Fixtures.bytes("fragmented")
+        let moofs = Self.topLevelBoxes(bytes).filter { $0.type == "moof" }
+        #expect(moofs.count > 2 && moofs.allSatisfy { $0.size > 64 })
+        var options = MovieLocator.Options(fragmentReading: .all)
+        options.headSize = 1024
+        options.tailSize = 0
+        options.fragmentProbeSize = 64
+        let file = MemoryFile(bytes)
+        let located = try MovieLocator(options: options).locate(in: file)
+        // The ends; the probes of every moof but the first (in the 1 KiB head); the rest of every moof; the box after
+        // the last fragment (mfra). Asking for each moof's rest on its own would be 10 requests here.
+        let boxes = Self.topLevelBoxes(bytes)
+        let after = try #require(boxes.first { $0.offset >= moofs[moofs.count - 1].offset + moofs[moofs.count - 1].size && $0.type != "mdat" })
+        #expect(file.requests.count == 4, "\(file.requests)")
+        guard file.requests.count == 4, case .ranges(let probes) = file.requests[1], case .ranges(let rests) = file.requests[2],
+              case .range(let last) = file.requests[3] else { return }
+        #expect(probes.map(\.lowerBound) == moofs.dropFirst().map(\.offset))
+        #expect(rests.map(\.lowerBound) == moofs.map { $0.offset + 64 })
+        #expect(last.lowerBound == after.offset)
+        #expect(try located.movie.fingerprint() == MovieParser.parse(fileBytes: bytes).fingerprint())
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aMoovOfManyTracksReadInPartCostsWorkInProportionToThem() throws {
+        // `audio-video` with its audio trak 20,000 times more in moov (at the end of the file, so no offset moves):
+        // read child by child, each audio trak is one probe and is skipped; a step that ran again over every child
+        // before it (or copied what it found) would take minutes.
+        let bytes = try Fixtures.bytes("audio-video")
+        let moov = try #require(Self.topLevelBoxes(bytes).first { $0.type == "moov" })
+        #expect(moov.offset + moov.size == UInt64(bytes.count))
+        var children: [(offset: Int, size: Int)] = []
+        var offset = Int(moov.offset) + 8
+        while offset < bytes.count {
+            let size = Int(bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+            children.append((offset, size))
+            offset += size
+        }
+        let audio = try #require(children.first { child in
+            Array(bytes[child.offset + 4..<child.offset + 8]) == Array("trak".utf8)
+                && String(decoding: bytes[child.offset..<child.offset + child.size], as: UTF8.self).contains("soun")
+        })
+        let copies = 20_000
+        let trak = Array(bytes[audio.offset..<audio.offset + audio.size])
+        var payload = Array(bytes[Int(moov.offset) + 8..<bytes.count])
+        payload.reserveCapacity(payload.count + copies * trak.count)
+        for _ in 0..<copies { payload += trak }
+        let file = MemoryFile(Array(bytes[0..<Int(moov.offset)]) + BoxBuilder.box("moov", payload))
+        let located = try MovieLocator(options: VideoTrackOnlyLocatorTests.options()).locate(in: file)
+        #expect(located.movie.tracks.map(\.kind) == [.video])
+        #expect(file.requests.count < copies + 10)
+    }
 }

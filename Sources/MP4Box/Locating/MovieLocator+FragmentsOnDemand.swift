@@ -16,6 +16,8 @@ extension MovieLocator {
         let knownLength: UInt64?
         private var supplied = SuppliedBytes()
         private var result: Result?
+        /// An answer that did not fit its request.
+        private var failure: MP4Error?
 
         init(locator: MovieLocator, subsegments: [Int], movie: Movie, held: HeldBytes, knownLength: UInt64?) {
             self.locator = locator
@@ -27,13 +29,16 @@ extension MovieLocator {
 
         /// The bytes needed next, or the movie with the moofs read.
         /// - Throws: `MP4Error` (`malformed` when a subsegment does not start with a moof, as the locator throws for
-        ///   the moofs).
+        ///   the moofs; `readFailed` for an answer that does not fit its request).
         public mutating func next() throws(MP4Error) -> IndexReaderStep<Result> {
+            if let failure { throw failure }
             if let result { return .done(result) }
-            var trial = supplied
+            var answers = supplied
+            answers.rewind()
+            let (locator, subsegments, movie, held, knownLength) = (locator, subsegments, movie, held, knownLength)
             let step = try runStep {
                 try locator.readingIndexedFragments(subsegments, of: movie, held: held, knownLength: knownLength,
-                                                    supplied: &trial)
+                                                    supplied: &answers)
             }
             if case .done(let found) = step {
                 supplied.removeAll()
@@ -43,7 +48,15 @@ extension MovieLocator {
         }
 
         public mutating func receive(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?) {
-            supplied.add(answer, for: request, knownLength: knownLength)
+            guard case .ranges(let ranges) = request else {
+                failure = MP4Error(.readFailed, path: "", offset: 0, "an answer to \(request), which this reader does not ask for")
+                return
+            }
+            do {
+                try supplied.add(answer, for: ranges)
+            } catch {
+                failure = error
+            }
         }
     }
 

@@ -7,7 +7,7 @@ extension MovieLocator {
     /// order and the offset just past the last subsegment, or nil when the index does not describe plain media
     /// subsegments that start with a moof, or when its sizes cannot be seen to land on the boxes that follow (the
     /// caller then walks the boxes as usual, so the movie is the same whatever the first read held).
-    func readFragments(indexedBy sidx: SegmentIndexBox, window: inout ReadWindow,
+    func readFragments(indexedBy sidx: SegmentIndexBox, window: inout ReadWindow, supplied: inout SuppliedBytes,
                        diagnostics: inout [ParseDiagnostic]) throws -> (fragments: [ContainerBox], bytes: HeldBytes, end: UInt64)? {
         guard !sidx.references.isEmpty,
               sidx.references.allSatisfy({ !$0.referencesIndex && $0.referencedSize > 0 }),
@@ -16,7 +16,7 @@ extension MovieLocator {
         if let length = window.length, last.offset + last.size > length { return nil }
         let ranges = starts.map { $0.offset..<($0.offset + $0.size) }
         let held = window.held
-        guard let read = try readMoofs(startingEach: ranges, held: held, supplied: &window.supplied,
+        guard let read = try readMoofs(startingEach: ranges, held: held, supplied: &supplied,
                                        diagnostics: &diagnostics) else { return nil }
         for (index, moof) in read.moofs.enumerated() {
             guard let moofEnd = moof.header.endOffset,
@@ -35,8 +35,8 @@ extension MovieLocator {
     /// one does not start with a moof that fits in it.
     ///
     /// The first `fragmentProbeSize` bytes of every subsegment are read in one batch (`ByteRequest.ranges`: one
-    /// request where the transport can ask for several ranges; a probe inside `held` costs no read), and a moof longer than its probe is completed with one
-    /// more read.
+    /// request where the transport can ask for several ranges; a probe inside `held` costs no read), then the rest of
+    /// every moof longer than its probe in a second batch: two requests at most, whatever the number of moofs.
     func readMoofs(startingEach subsegments: [Range<UInt64>], held: HeldBytes, supplied: inout SuppliedBytes,
                    keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes, following: [[UInt8]])? {
         let probe = max(64, options.fragmentProbeSize)
@@ -51,10 +51,9 @@ extension MovieLocator {
             probes[index] = fetched[position]
             reads.append(Read(range: ranges[index], byteCount: fetched[position].count))
         }
-        var moofs: [ContainerBox] = []
-        var media = HeldBytes()
-        var moofBytes = HeldBytes()
-        var following: [[UInt8]] = []
+        // Each probe must start with a moof that fits in its subsegment; the rest of a longer one is read after.
+        var headers: [BoxHeader] = []
+        var rests: [(index: Int, range: Range<UInt64>)] = []
         for (index, bytes) in probes.enumerated() {
             let available = UInt64(subsegments[index].count)
             var reader = BoxReader(bytes: bytes, fileOffset: ranges[index].lowerBound, limits: options.limits)
@@ -64,7 +63,6 @@ extension MovieLocator {
                 throw MP4Error(.limitExceeded, path: "moof", offset: header.offset,
                                "box size \(size) exceeds the limit of \(options.limits.maximumIndexBoxSize)")
             }
-            var bytesOfMoof = bytes
             if UInt64(bytes.count) < size {
                 // A probe shorter than asked for stopped at the end of the file.
                 guard UInt64(bytes.count) == UInt64(ranges[index].count) else {
@@ -73,15 +71,30 @@ extension MovieLocator {
                 }
                 // The rest of the moof, and the header after it in the same read when the subsegment holds one.
                 let moofEnd = ranges[index].lowerBound + size
-                let rest = ranges[index].upperBound..<min(moofEnd + Self.followingSize, subsegments[index].upperBound)
-                let more = try supplied.bytes(rest).bytes
-                reads.append(Read(range: rest, byteCount: more.count))
-                guard UInt64(more.count) >= moofEnd - rest.lowerBound else {
+                rests.append((index, ranges[index].upperBound..<min(moofEnd + Self.followingSize, subsegments[index].upperBound)))
+            }
+            headers.append(header)
+        }
+        let completions = try supplied.bytes(ranges: rests.map(\.range))
+        var completion: [Int: (range: Range<UInt64>, bytes: [UInt8])] = [:]
+        for (position, rest) in rests.enumerated() {
+            completion[rest.index] = (rest.range, completions[position])
+            reads.append(Read(range: rest.range, byteCount: completions[position].count))
+        }
+        var moofs: [ContainerBox] = []
+        var media = HeldBytes()
+        var moofBytes = HeldBytes()
+        var following: [[UInt8]] = []
+        for (index, header) in headers.enumerated() {
+            let size = header.size ?? 0
+            var bytesOfMoof = probes[index]
+            if let (rest, more) = completion[index] {
+                guard UInt64(more.count) >= header.offset + size - rest.lowerBound else {
                     throw MP4Error(.needMoreBytes, path: "moof", offset: rest.lowerBound, "file ends inside moof")
                 }
                 bytesOfMoof += more
-            } else if keepingMedia, UInt64(bytes.count) > size, readHere.contains(index) {
-                media.insert(Array(bytes[Int(size)...]), at: header.offset + size)
+            } else if keepingMedia, UInt64(bytesOfMoof.count) > size, readHere.contains(index) {
+                media.insert(Array(bytesOfMoof[Int(size)...]), at: header.offset + size)
             }
             let whole = Array(bytesOfMoof.prefix(Int(size)))
             following.append(Array(bytesOfMoof.dropFirst(Int(size)).prefix(Int(Self.followingSize))))

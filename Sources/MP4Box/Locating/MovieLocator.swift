@@ -36,6 +36,9 @@ public struct MovieLocator: IndexReader {
         public var partialMoovThreshold: UInt64 = 256 * 1024
         /// Bytes read at the start of each track to find its handler (and read with the track before it).
         public var trackProbeSize: UInt64 = 4096
+        /// Whether the result keeps the media bytes read on the way (`Result.heldBytes`); off when no sample will be
+        /// taken from them (`MovieParser.parse(fileBytes:)`, whose caller holds the file).
+        public var keepsHeldBytes = true
         /// Parser limits.
         public var limits = ParseLimits()
 
@@ -95,9 +98,13 @@ public struct MovieLocator: IndexReader {
     /// The result, once found.
     private var located: Result?
 
-    /// What the walk has found so far: the state at the start of a step.
+    /// What the walk has found so far.
     private struct Walk: Sendable {
         var window: ReadWindow
+        /// Answers to the batches of ranges of the step under way.
+        var supplied = SuppliedBytes()
+        /// An answer that did not fit its request: the walk ends with it.
+        var failure: MP4Error?
         var parts = TopLevelBoxes()
         var diagnostics: [ParseDiagnostic] = []
         /// The offset of the next top-level box.
@@ -106,8 +113,17 @@ public struct MovieLocator: IndexReader {
         var indexBytes = HeldBytes()
         /// Whether `indexBytes` holds the whole index (not so when moov was read in part).
         var indexIsWhole = true
-        var endsRead = false
+        /// A moov being read child by child (`readsOnlyVideoTracks`).
+        var partialMoov: PartialMoov?
+        /// A segment index whose moofs are read in one batch by the next step.
+        var segmentIndexToFollow: SegmentIndexBox?
         var finished = false
+
+        /// What a step may not change before its last read: the walk's place and everything it found.
+        var shape: [UInt64] {
+            [position, UInt64(parts.headers.count), UInt64(parts.fragments.count), UInt64(diagnostics.count),
+             UInt64(indexBytes.spans.count), UInt64(partialMoov?.children.count ?? 0), finished ? 1 : 0]
+        }
     }
 
     /// A locator with `options`, for a file whose length is `knownLength` when the source knows it before a read.
@@ -116,20 +132,36 @@ public struct MovieLocator: IndexReader {
         walk = Walk(window: ReadWindow(limits: options.limits, length: knownLength))
     }
 
-    /// The bytes needed next, or the located movie. Each step (the file's ends, then one top-level box) runs from
-    /// the state it started in with the answers given so far, until it has every byte it needs.
+    /// The bytes needed next, or the located movie.
+    ///
+    /// Each step (the file's ends, then one top-level box, one child of a moov read in part, or the moofs a segment
+    /// index points at) makes its reads before it changes anything else: one that lacks bytes stops with the request,
+    /// the answer is put in place, and the step runs again from the start and finds it. So the walk costs work in
+    /// proportion to the boxes it reads, however many requests a step makes.
     /// - Throws: `MP4Error` (`notAMovie` when the first box is not one an MP4 or QuickTime file starts with,
     ///   `notFound` when there is no moov, `needMoreBytes` when the file ends inside a box, `malformed`,
     ///   `unsupported`, `limitExceeded`, `readFailed` for an answer that does not fit its request).
     public mutating func next() throws(MP4Error) -> IndexReaderStep<Result> {
         if let located { return .done(located) }
+        if let failure = walk.failure { throw failure }
         while !walk.finished {
-            var trial = walk
-            if case .read(let request) = try runStep({ try step(&trial) }) {
+            // The walk is moved out and back, so that what a step adds to it is never copied.
+            var current = Walk(window: ReadWindow(limits: options.limits, length: nil))
+            swap(&current, &walk)
+            current.supplied.rewind()
+            let before = current.shape
+            let outcome = Swift.Result { () throws(MP4Error) in try runStep { try step(&current) } }
+            walk = current
+            switch outcome {
+            case .failure(let error):
+                walk.failure = error
+                throw error
+            case .success(.read(let request)):
+                assert(walk.shape == before, "a step changed the walk before its last read")
                 return .read(request)
+            case .success(.done):
+                walk.supplied.removeAll()
             }
-            trial.window.supplied.removeAll()
-            walk = trial
         }
         let result = try finish(walk)
         located = result
@@ -137,17 +169,23 @@ public struct MovieLocator: IndexReader {
     }
 
     public mutating func receive(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?) {
-        walk.window.supplied.add(answer, for: request, knownLength: knownLength)
+        do {
+            switch request {
+            case .ends, .range:
+                try walk.window.receive(answer, for: request, knownLength: knownLength)
+            case .ranges(let ranges):
+                try walk.supplied.add(answer, for: ranges)
+            }
+        } catch {
+            walk.failure = error
+        }
     }
 
-    /// One step of the walk: the file's ends, or the top-level box at `walk.position`. Each rule it follows is one of
-    /// the functions below.
+    /// One step of the walk. Each rule it follows is one of the functions below.
     private func step(_ walk: inout Walk) throws {
-        guard walk.endsRead else {
-            try walk.window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
-            walk.endsRead = true
-            return
-        }
+        try walk.window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
+        if walk.partialMoov != nil { return try readNextMoovChild(&walk) }
+        if let sidx = walk.segmentIndexToFollow { return try readFragments(indexedBy: sidx, &walk) }
         guard let header = try nextHeader(&walk) else {
             walk.finished = true
             return
@@ -163,13 +201,19 @@ public struct MovieLocator: IndexReader {
         }
     }
 
-    /// The header of the box at `walk.position`, from the bytes held or read with `headSize` bytes after it; nil at
+    /// The header of the box at `walk.position`, from the bytes held or read with `headSize` bytes after it (past mdat
+    /// with no moov yet, everything to the end when it is at most `tailReadLimit` bytes); nil at
     /// the end of the file, and after the last whole box when fewer bytes than a header follow it (a cut or padded
     /// file: the index before them is whole, so it is kept, as players do, whatever the first read's size was).
     /// - Throws: `needMoreBytes` for such bytes before moov, `malformed` for a header that cannot be.
     private func nextHeader(_ walk: inout Walk) throws -> BoxHeader? {
         let position = walk.position
         if let length = walk.window.length, position >= length { return nil }
+        if walk.parts.moov == nil, position > 0, !walk.window.contains(position..<position + 8), let length = walk.window.length,
+           length - position <= options.tailReadLimit {
+            // Past mdat with no moov yet: read everything up to the end in one go.
+            _ = try walk.window.bytes(position..<length, allowShort: true, readAhead: 0)
+        }
         let available = walk.window.length.map { $0 - position }
         if let cached = walk.window.cachedBytes(from: position, maximum: BoxHeader.maximumSize),
            let header = Self.header(in: cached, at: position, available: available, limits: options.limits) {
@@ -246,10 +290,8 @@ public struct MovieLocator: IndexReader {
         }
         if header.type == "moov", options.readsOnlyVideoTracks, size > options.partialMoovThreshold,
            !walk.window.contains(position..<position + size) {
-            let moov = try readVideoTracksOnly(moov: header, window: &walk.window, diagnostics: &walk.diagnostics)
-            try walk.parts.add(moov, limits: options.limits)
-            walk.indexIsWhole = false
-            return try moveOn(past: header, &walk)
+            walk.partialMoov = try PartialMoov(header)  // read child by child in the steps that follow
+            return
         }
         guard let bytes = try walk.window.bytes(position..<position + size, allowShort: false, readAhead: 0) else {
             throw MP4Error(.needMoreBytes, path: header.type.description, offset: position,
@@ -259,42 +301,59 @@ public struct MovieLocator: IndexReader {
                                                    diagnostics: &walk.diagnostics)
         try walk.parts.add(box, limits: options.limits)
         walk.indexBytes.insert(bytes, at: position)
-        if let sidx = box as? SegmentIndexBox, try readsFragments(indexedBy: sidx, &walk) { return }
+        if let sidx = box as? SegmentIndexBox, followsInOneBatch(sidx, walk) { walk.segmentIndexToFollow = sidx }
         try moveOn(past: header, &walk)
     }
 
-    /// After the first segment index of a fragmented moov, with every moof read: reads the moofs it points at in one
-    /// batch and moves past them, when they are not held already and the index describes them plainly.
-    private func readsFragments(indexedBy sidx: SegmentIndexBox, _ walk: inout Walk) throws -> Bool {
+    /// The next child of the moov being read in part; once its last is read, the moov joins the index and the walk
+    /// moves past it.
+    private func readNextMoovChild(_ walk: inout Walk) throws {
+        guard let position = walk.partialMoov?.position, let end = walk.partialMoov?.end,
+              let count = walk.partialMoov?.children.count else { return }
+        let (child, childEnd) = try readChild(at: position, of: end, after: count, window: &walk.window,
+                                              diagnostics: &walk.diagnostics)
+        walk.partialMoov?.children.append(child)
+        walk.partialMoov?.position = childEnd
+        guard let moov = walk.partialMoov, childEnd >= moov.end else { return }
+        walk.partialMoov = nil
+        try walk.parts.add(ContainerBox(header: moov.header, children: moov.children), limits: options.limits)
+        walk.indexIsWhole = false
+        try moveOn(past: moov.header, &walk)
+    }
+
+    /// Whether the moofs `sidx` points at are read in one batch by the next step: after the first segment index of a
+    /// fragmented moov, with every moof wanted and none read yet, when they are not held already.
+    private func followsInOneBatch(_ sidx: SegmentIndexBox, _ walk: Walk) -> Bool {
         guard walk.parts.fragments.isEmpty, options.fragmentReading == .all,
               let moov = walk.parts.moov, moov.container("mvex") != nil, walk.parts.segmentIndexes.count == 1,
-              let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last,
-              !walk.window.contains(sidxEnd..<last.offset + last.size),
-              let indexed = try readFragments(indexedBy: sidx, window: &walk.window, diagnostics: &walk.diagnostics)
-        else { return false }
+              let sidxEnd = sidx.header.endOffset, let last = sidx.subsegments?.last else { return false }
+        return !walk.window.contains(sidxEnd..<last.offset + last.size)
+    }
+
+    /// Reads the moofs `sidx` points at in one batch and moves past them when the index describes them plainly (else
+    /// the walk goes on box by box from the end of the sidx).
+    private func readFragments(indexedBy sidx: SegmentIndexBox, _ walk: inout Walk) throws {
+        let indexed = try readFragments(indexedBy: sidx, window: &walk.window, supplied: &walk.supplied,
+                                        diagnostics: &walk.diagnostics)
+        walk.segmentIndexToFollow = nil
+        guard let indexed else { return }
         for fragment in indexed.fragments {
             try walk.parts.add(fragment, limits: options.limits)
         }
         for span in indexed.bytes.spans { walk.indexBytes.insert(span.bytes, at: span.offset) }
         walk.position = indexed.end
-        return true
     }
 
     /// Moves to the box after `header`'s. The walk ends after a box that runs to the end of the file, and after moov
-    /// unless the movie is fragmented and its fragments are wanted. Past mdat with no moov yet, everything up to the
-    /// end is read in one go when it is at most `tailReadLimit` bytes.
+    /// unless the movie is fragmented and its fragments are wanted.
     private func moveOn(past header: BoxHeader, _ walk: inout Walk) throws {
         guard let size = header.size else {
             walk.finished = true
             return
         }
-        let end = walk.position + size
-        walk.position = end
-        if let moov = walk.parts.moov {
-            if moov.container("mvex") == nil || options.fragmentReading == .none { walk.finished = true }
-        } else if !walk.window.contains(end..<end + 8), let length = walk.window.length, end < length,
-                  length - end <= options.tailReadLimit {
-            try walk.window.load(end..<length)
+        walk.position += size
+        if let moov = walk.parts.moov, moov.container("mvex") == nil || options.fragmentReading == .none {
+            walk.finished = true
         }
     }
 
@@ -307,7 +366,7 @@ public struct MovieLocator: IndexReader {
             header.offset..<(header.endOffset ?? .max)
         }
         return Result(movie: movie, reads: walk.window.reads, fileLength: walk.window.length, topLevelBoxes: parts.headers,
-                      heldBytes: walk.window.held.removing(indexRanges),
+                      heldBytes: options.keepsHeldBytes ? walk.window.held.removing(indexRanges) : HeldBytes(),
                       indexBytes: walk.indexIsWhole ? walk.indexBytes : HeldBytes())
     }
 

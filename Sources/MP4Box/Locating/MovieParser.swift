@@ -1,13 +1,17 @@
 /// Parses a whole file that is already in memory, synchronously: the entry point for fuzzing and small files.
 public enum MovieParser {
     /// The movie in `bytes`: `MovieLocator`'s walk, with the whole file as its first read (so a file in memory and
-    /// the same file read from anywhere give the same movie, by the same rules for its end), every fragment read.
-    /// - Throws: `MP4Error` as `MovieLocator.next()` throws it: `notFound` without moov, `needMoreBytes` for a file
-    ///   cut inside its index, `malformed`, `unsupported`, `limitExceeded`.
+    /// the same file read from anywhere give the same movie, by the same rules: the walk stops after moov unless the
+    /// movie is fragmented, media cut short after moov keeps the index, every fragment is read). Nothing is copied
+    /// but the index boxes.
+    /// - Throws: `MP4Error` as `MovieLocator.next()` throws it: `notAMovie` when the first box is not one an MP4 or
+    ///   QuickTime file starts with, `notFound` without moov, `needMoreBytes` for a file cut inside its index,
+    ///   `malformed`, `unsupported`, `limitExceeded`.
     public static func parse(fileBytes bytes: [UInt8], limits: ParseLimits = ParseLimits()) throws(MP4Error) -> Movie {
         var options = MovieLocator.Options(fragmentReading: .all)
         options.headSize = max(bytes.count, BoxHeader.maximumSize)
         options.tailSize = 0
+        options.keepsHeldBytes = false
         options.limits = limits
         let length = UInt64(bytes.count)
         var locator = MovieLocator(options: options, knownLength: length)
@@ -17,7 +21,9 @@ public enum MovieParser {
                 return located.movie
             case .read(let request):
                 let answer = ByteAnswer.answering(request, length: length) { range in
-                    Array(bytes[Int(min(range.lowerBound, length))..<Int(min(max(range.upperBound, range.lowerBound), length))])
+                    let lower = Int(min(range.lowerBound, length))
+                    let upper = Int(min(max(range.upperBound, range.lowerBound), length))
+                    return lower == 0 && upper == bytes.count ? bytes : Array(bytes[lower..<upper])
                 }
                 locator.receive(answer, for: request, knownLength: length)
             }

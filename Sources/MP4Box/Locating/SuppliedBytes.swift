@@ -3,26 +3,38 @@ struct BytesNeeded: Error {
     let request: ByteRequest
 }
 
-/// The answers given to an `IndexReader` during one step of its work, in the order it asked for them.
+/// The answers to batches of ranges (`ByteRequest.ranges`) given to an `IndexReader` during one step of its work, in
+/// the order it asked for them.
 ///
-/// A step is a plain synchronous function of the reader's state and these answers: run from the state at the step's
-/// start, it takes the answers in order and throws `BytesNeeded` at the first request not answered yet. The driver
-/// answers it and the step runs again from the same start, so it asks nothing twice and needs no suspension point.
-/// The answers are dropped when the step finishes.
+/// A step that reads several batches (a moof's probe, then its rest) stops at the first not answered yet by throwing
+/// `BytesNeeded`; once it is answered, the step runs again from its start, takes the answers in order and goes on.
+/// Such a step changes nothing before its last read, so running it again asks nothing twice. The answers are dropped
+/// when the step finishes.
 struct SuppliedBytes: Sendable {
     private struct Entry: Sendable {
-        var request: ByteRequest
-        var answer: ByteAnswer
-        var knownLength: UInt64?
+        var request: [Range<UInt64>]
+        var answer: [[UInt8]]
     }
 
     private var entries: [Entry] = []
     /// How many answers this run of the step has taken.
     private var taken = 0
 
-    /// Keeps the answer to the request the step stopped at.
-    mutating func add(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?) {
-        entries.append(Entry(request: request, answer: clamped(answer, to: request), knownLength: knownLength))
+    /// Keeps the answer to the batch the step stopped at, each part cut to what its range asked for.
+    /// - Throws: `MP4Error` `readFailed` when the answer does not have one part a range.
+    mutating func add(_ answer: ByteAnswer, for ranges: [Range<UInt64>]) throws(MP4Error) {
+        guard case .bytes(let parts) = answer, parts.count == ranges.count else {
+            throw MP4Error(.readFailed, path: "", offset: 0,
+                           "the source's answer does not have the shape of \(ByteRequest.ranges(ranges))")
+        }
+        entries.append(Entry(request: ranges, answer: zip(parts, ranges).map { part, range in
+            UInt64(part.count) > UInt64(range.count) ? Array(part.prefix(range.count)) : part
+        }))
+    }
+
+    /// Starts a run of the step: the answers are taken from the first again.
+    mutating func rewind() {
+        taken = 0
     }
 
     /// Forgets the answers: the step they belong to has finished.
@@ -31,61 +43,17 @@ struct SuppliedBytes: Sendable {
         taken = 0
     }
 
-    /// The bytes of `range` (fewer where it passes the end of the file), and the length the source knew after.
-    /// - Throws: `BytesNeeded` when not answered yet, `MP4Error` when the answer is not one for this request.
-    mutating func bytes(_ range: Range<UInt64>) throws -> (bytes: [UInt8], knownLength: UInt64?) {
-        let entry = try take(.range(range))
-        guard case .bytes(let parts) = entry.answer, parts.count == 1 else { throw Self.mismatch(entry.request) }
-        return (parts[0], entry.knownLength)
-    }
-
     /// The bytes of each of `ranges`, in their order; no request when there are none.
-    /// - Throws: as `bytes(_:)`.
+    /// - Throws: `BytesNeeded` when not answered yet, `MP4Error` when the answer taken is one to another batch.
     mutating func bytes(ranges: [Range<UInt64>]) throws -> [[UInt8]] {
         guard !ranges.isEmpty else { return [] }
-        let entry = try take(.ranges(ranges))
-        guard case .bytes(let parts) = entry.answer, parts.count == ranges.count else { throw Self.mismatch(entry.request) }
-        return parts
-    }
-
-    /// The first `head` and last `tail` bytes, and the length the source knew after.
-    /// - Throws: as `bytes(_:)`.
-    mutating func ends(head: UInt64, tail: UInt64) throws
-        -> (head: [UInt8], tail: [UInt8], tailOffset: UInt64, length: UInt64?, knownLength: UInt64?) {
-        let entry = try take(.ends(head: head, tail: tail))
-        guard case .ends(let headBytes, let tailBytes, let tailOffset, let length) = entry.answer else {
-            throw Self.mismatch(entry.request)
-        }
-        return (headBytes, tailBytes, tailOffset, length, entry.knownLength)
-    }
-
-    private mutating func take(_ request: ByteRequest) throws -> Entry {
-        guard taken < entries.count else { throw BytesNeeded(request: request) }
+        guard taken < entries.count else { throw BytesNeeded(request: .ranges(ranges)) }
         let entry = entries[taken]
-        guard entry.request == request else {
-            throw MP4Error(.readFailed, path: "", offset: 0, "an answer to \(entry.request) came where \(request) was asked for")
+        guard entry.request == ranges else {
+            throw MP4Error(.readFailed, path: "", offset: 0, "an answer to \(entry.request) came where \(ranges) was asked for")
         }
         taken += 1
-        return entry
-    }
-
-    private static func mismatch(_ request: ByteRequest) -> MP4Error {
-        MP4Error(.readFailed, path: "", offset: 0, "the source's answer does not have the shape of \(request)")
-    }
-
-    /// `answer` with no more bytes than each range asked for (a source that gives more is cut to what was asked).
-    private func clamped(_ answer: ByteAnswer, to request: ByteRequest) -> ByteAnswer {
-        guard case .bytes(let parts) = answer else { return answer }
-        let ranges: [Range<UInt64>]
-        switch request {
-        case .range(let range): ranges = [range]
-        case .ranges(let all): ranges = all
-        case .ends: return answer
-        }
-        guard parts.count == ranges.count else { return answer }
-        return .bytes(zip(parts, ranges).map { part, range in
-            UInt64(part.count) > UInt64(range.count) ? Array(part.prefix(range.count)) : part
-        })
+        return entry.answer
     }
 }
 
