@@ -128,11 +128,11 @@ let package = Package(
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "ByteSources", "MP4Box", "Thumbs", "MP4BoxTestSupport",
                                                           "RangeFetchTestSupport"]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
-        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "ByteSources", "MP4Box",
-                                                          "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "ByteSources", "FrameDecode",
+                                                          "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [
-            "ThumbsServer", "Thumbs", "RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
+            "ThumbsServer", "Thumbs", "Storyboards", "RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -15,7 +15,8 @@ let package = Package(
         // Whole-file parse (MovieParser.parse) plus the per-track lookups a thumbnailer makes.
         .executableTarget(name: "MP4BoxFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs")]),
         // The H.264 / HEVC SPS bit readers on their own (first byte picks the codec).
-        .executableTarget(name: "SPSFuzzer", dependencies: [.product(name: "MP4Box", package: "Thumbs")]),
+        .executableTarget(name: "SPSFuzzer", dependencies: [.product(name: "MP4Box", package: "Thumbs"),
+                                                            .product(name: "FrameDecode", package: "Thumbs")]),
         // MovieLocator with fuzzer-chosen read sizes and a hidden length.
         .executableTarget(name: "LocatorFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
                                                                 .product(name: "Thumbs", package: "Thumbs")]),

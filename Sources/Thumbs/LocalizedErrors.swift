@@ -4,9 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// `localizedDescription` comes from Foundation's `LocalizedError`. MP4Box and FrameDecode use nothing but the standard
-// library (and C), so that the parser can be embedded and fuzzed alone: their errors get the conformance here, where a
-// user of thumbnails meets them (`import Thumbs` re-exports both). Used alone, they are `CustomStringConvertible`.
+// `localizedDescription` comes from Foundation's `LocalizedError`. ByteSources, MP4Box and FrameDecode use nothing but
+// the standard library (and C), so that the parser can be embedded and fuzzed alone: their errors get the conformance
+// here, where a user of thumbnails meets them (`import Thumbs` re-exports all three). Used alone, they are
+// `CustomStringConvertible`.
+
+extension ReadError: LocalizedError {
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
 
 extension MP4Error: LocalizedError {
     /// The description, for `localizedDescription`.

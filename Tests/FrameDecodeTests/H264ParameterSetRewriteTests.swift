@@ -1,4 +1,4 @@
-@testable import FrameDecode
+@_spi(Fuzzing) import FrameDecode
 import MP4Box
 import MP4BoxTestSupport
 import Testing

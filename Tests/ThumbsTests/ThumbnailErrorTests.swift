@@ -76,5 +76,8 @@ import Testing
         let decode = DecodeError(.decoderRejected, decoder: "openh264", sampleIndex: 3, "rejected the sample (state 0x4)")
         #expect(decode.description == "openh264, sample 3: rejected the sample (state 0x4)")
         #expect((decode as any Error).localizedDescription == decode.description)
+        let unreadable = try #require(throws: ReadError.self) { _ = try ThumbnailGenerator(path: "/nonexistent/movie.mp4") }
+        #expect((unreadable as any Error).localizedDescription == unreadable.description)
+        #expect(unreadable.description.hasPrefix("/nonexistent/movie.mp4: cannot open the file"))
     }
 }

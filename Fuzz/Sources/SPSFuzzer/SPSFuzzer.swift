@@ -1,3 +1,4 @@
+@_spi(Fuzzing) import FrameDecode
 import MP4Box
 
 /// libFuzzer entry point for the parameter-set readers, picked by the first byte modulo 3: 0 the H.264 SPS, 1 the
@@ -28,7 +29,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The SPS a decoder of keyframes alone is given (`settingMaxNumRefFrames(of:to: 0)`): where the rewrite is made, the
+/// The SPS a decoder of keyframes alone is given (`settingMaxNumRefFrames(of:to: 0)`, FrameDecode's openh264 workaround): where the rewrite is made, the
 /// field reads back as 0, and what the SPS says of the picture is unchanged whenever both parse. (The VUI is left out:
 /// it is read leniently, and a VUI that runs past the stop bit reads as far as the trailing zero bits go, which the
 /// rewrite may shift.)

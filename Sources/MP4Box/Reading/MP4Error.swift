@@ -17,13 +17,14 @@ public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
         case limitExceeded
         /// The file has no movie box (or no track of the kind asked for).
         case notFound
-        /// The byte source failed to read.
+        /// The bytes given to the locator do not fit what it asked for (an answer of another shape, ends that cannot
+        /// be a file's). A source's own failures are its own errors (`ReadError`, `FetchError`).
         case readFailed
     }
 
     /// The kind of failure.
     public var code: Code
-    /// The file path or URL, when the thrower knew it (`MovieLocator` fills it in from the source).
+    /// The file path or URL, when the thrower knew it (the driver that reads for the locator fills it in).
     public var input: String?
     /// The box path, such as `moov/trak[1]/mdia/minf/stbl/stsz`, or empty at the top level.
     public var path: String

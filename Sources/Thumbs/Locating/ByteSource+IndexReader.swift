@@ -1,3 +1,6 @@
+import ByteSources
+import MP4Box
+
 extension ByteSource {
     /// Runs `reader` to its end, reading what it asks for from this source: the one place where an index reader's
     /// requests become reads.
