@@ -36,7 +36,7 @@ let package = Package(
     ],
     targets: [
         // Where bytes come from: the ByteSource protocol, inputs and their identity, fetch statistics, counting, files
-        // and memory. The standard library (and the C library for file reads) only.
+        // and memory. The standard library only (with the C library and Dispatch for file reads off the tasks' threads).
         .target(name: "ByteSources"),
 
         // Pure-Swift ISO-BMFF parser and the movie model; its locator does no I/O (it says which bytes it needs).

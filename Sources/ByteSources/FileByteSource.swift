@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// A byte source over a local file, read with `pread`.
+/// A byte source over a local file, read with `pread` off the tasks' threads (`BlockingCalls`).
 ///
 /// The file descriptor is owned by this object and closed in `deinit`.
 public final class FileByteSource: ByteSource {
@@ -70,8 +70,14 @@ public final class FileByteSource: ByteSource {
     public func read(_ range: Range<UInt64>) async throws -> [UInt8] {
         let lower = min(range.lowerBound, length)
         let upper = min(max(range.upperBound, lower), length)
+        if lower == upper { return [] }
+        return try await BlockingCalls.run { try self.readNow(lower..<upper) }
+    }
+
+    /// The bytes of `range` (inside the file), read on the calling thread.
+    private func readNow(_ range: Range<UInt64>) throws -> [UInt8] {
+        let (lower, upper) = (range.lowerBound, range.upperBound)
         let count = Int(upper - lower)
-        if count == 0 { return [] }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0

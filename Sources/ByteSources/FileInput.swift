@@ -20,8 +20,9 @@ public struct FileInput: MovieInput {
         try FileByteSource(path: path, name: name)
     }
 
-    /// The device, inode, size and modification time now.
-    public func currentVersion() -> String? {
-        FileByteSource.version(ofFileAt: path)
+    /// The device, inode, size and modification time now (one `stat`, off the tasks' threads).
+    public func currentVersion() async -> String? {
+        let path = path
+        return await BlockingCalls.run { FileByteSource.version(ofFileAt: path) }
     }
 }

@@ -16,7 +16,7 @@ public protocol MovieInput: Sendable {
 
     /// The version of the bytes now, where it can be known without a read (a local file's, from one `stat`), else
     /// nil. A cached picture of a version other than the current one is not used.
-    func currentVersion() -> String?
+    func currentVersion() async -> String?
 }
 
 extension MovieInput {
@@ -24,7 +24,7 @@ extension MovieInput {
     public var identity: String { name }
 
     /// Inputs that cannot tell their version without a read.
-    public func currentVersion() -> String? { nil }
+    public func currentVersion() async -> String? { nil }
 }
 
 /// What a source learnt about the version it read (`ByteSource.knownLength` and `version`), kept with an index so

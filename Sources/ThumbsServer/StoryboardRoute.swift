@@ -73,7 +73,7 @@ struct StoryboardRoute: Sendable {
         let parameters = try QueryParameters(request.uri, known: StoryboardQuery.names)
         let query = try StoryboardQuery(parameters)
         let input = try resolver.asset(parameters, request: request).input
-        let key = StoryboardStore.Key(identity: input.identity, version: input.currentVersion(), options: query.canonical)
+        let key = StoryboardStore.Key(identity: input.identity, version: await input.currentVersion(), options: query.canonical)
         let kept = await store.cached(key)
         metrics.recordCacheLookup("storyboard", hit: kept != nil)
         if let kept { return (kept, key, input) }

@@ -42,10 +42,11 @@ public actor MovieIndexCache {
 
     /// The entry for `input` if it is still the version the input has now (as far as it can tell without a read);
     /// an entry of another version is forgotten.
-    public func currentEntry(for input: any MovieInput) -> Entry? {
+    public func currentEntry(for input: any MovieInput) async -> Entry? {
         guard let entry = entry(for: input.identity) else { return nil }
-        if let now = input.currentVersion(), now != entry.known.version {
-            invalidate(input.identity)
+        if let now = await input.currentVersion(), now != entry.known.version {
+            // Forgotten unless another entry took its place while the version was read.
+            if self.entry(for: input.identity)?.known == entry.known { invalidate(input.identity) }
             return nil
         }
         return entry
@@ -81,7 +82,7 @@ public actor MovieIndexCache {
     /// - Throws: `MP4Error` from locating, or whatever opening and reading the source throws.
     public func open(_ input: any MovieInput,
                      locator: MovieLocator = MovieLocator()) async throws -> (movie: Movie, source: any ByteSource, cached: Bool) {
-        if let entry = currentEntry(for: input) {
+        if let entry = await currentEntry(for: input) {
             return (entry.movie, try input.open(known: entry.known), true)
         }
         let source = try input.open(known: nil)

@@ -93,18 +93,20 @@ public actor ThumbnailService {
     public func thumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
         counters.requests += 1
         try request.validate()
-        if let cached = cache.value(for: cacheKey(request)) {
+        let key = await cacheKey(request)
+        if let cached = cache.value(for: key) {
             counters.cacheHits += 1
             return cached
         }
-        return try await flights.value(for: request, work: work(request))
+        return try await flights.value(for: request, work: work(request, key: key))
     }
 
     /// Starts making `requests` in the background, so a later `thumbnail(_:)` finds them ready; those that
     /// `ThumbnailRequest.validate()` refuses are left out (`thumbnail(_:)` throws for them).
     public func prefetch(_ requests: [ThumbnailRequest]) async {
-        for request in requests where (try? request.validate()) != nil && !cache.contains(cacheKey(request)) {
-            await flights.hold(request, work: work(request))
+        for request in requests where (try? request.validate()) != nil {
+            let key = await cacheKey(request)
+            if !cache.contains(key) { await flights.hold(request, work: work(request, key: key)) }
         }
     }
 
@@ -118,11 +120,11 @@ public actor ThumbnailService {
     /// The bytes of thumbnails in memory.
     public var cachedCost: Int { cache.totalCost }
     /// Whether `request`'s thumbnail is in memory.
-    public func isCached(_ request: ThumbnailRequest) -> Bool { cache.contains(cacheKey(request)) }
+    public func isCached(_ request: ThumbnailRequest) async -> Bool { cache.contains(await cacheKey(request)) }
 
     /// `request`'s thumbnail if it is in memory (a cache hit, counted as one), else nil: no work is started.
-    public func cachedThumbnail(_ request: ThumbnailRequest) -> Thumbnail? {
-        guard let cached = cache.value(for: cacheKey(request)) else { return nil }
+    public func cachedThumbnail(_ request: ThumbnailRequest) async -> Thumbnail? {
+        guard let cached = cache.value(for: await cacheKey(request)) else { return nil }
         counters.requests += 1
         counters.cacheHits += 1
         return cached
@@ -144,15 +146,14 @@ public actor ThumbnailService {
 
     // MARK: - Work
 
-    /// The cache key of `request` now (a local file's version is read with one `stat`).
-    private func cacheKey(_ request: ThumbnailRequest) -> CacheKey {
-        CacheKey(request: request, version: request.asset.input.currentVersion())
+    /// The cache key of `request` now (a local file's version is read with one `stat`, off the tasks' threads).
+    private func cacheKey(_ request: ThumbnailRequest) async -> CacheKey {
+        CacheKey(request: request, version: await request.asset.input.currentVersion())
     }
 
-    /// The work for `request`: made, then cached under the version its input had when the work started.
-    private func work(_ request: ThumbnailRequest) -> @Sendable () async throws -> Thumbnail {
-        let key = cacheKey(request)
-        return {
+    /// The work for `request`: made, then cached under `key`, the version its input had when the work started.
+    private func work(_ request: ThumbnailRequest, key: CacheKey) -> @Sendable () async throws -> Thumbnail {
+        {
             let thumbnail = try await self.generate(request)
             await self.keep(thumbnail, for: key)
             return thumbnail
