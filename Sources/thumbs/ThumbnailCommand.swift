@@ -132,6 +132,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         options.appliesPreferredTrackTransform = transform.appliesPreferredTrackTransform
         options.format = output == nil ? nil : outputFormat
         options.skipsDarkFrames = skipDark
+        options.makesPlaceholder = placeholder || placeholderImage != nil || source.stats
         options.keepsHDR = keepHDR
         if exact {
             options.requestedTimeToleranceBefore = 0

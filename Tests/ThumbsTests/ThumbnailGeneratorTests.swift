@@ -33,10 +33,12 @@ import Testing
         #expect(thumbnail.encoded.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
-    /// Every thumbnail carries the ThumbHash of its own picture: the same hash `ThumbHash(image:)` gives, whose shape
-    /// and average colour are the picture's (a portrait picture, stored sideways, is a portrait placeholder).
+    /// A thumbnail asked for with its placeholder carries the ThumbHash of its own picture: the same hash
+    /// `ThumbHash(image:)` gives, whose shape and average colour are the picture's (a portrait picture, stored sideways,
+    /// is a portrait placeholder). Without asking, there is none.
     @Test func thePlaceholderIsTheHashOfThePictureItself() async throws {
-        let thumbnail = try await Self.generator("rotate-90").image()
+        #expect(try await Self.generator("rotate-90").image().placeholder == nil)
+        let thumbnail = try await Self.generator("rotate-90") { $0.makesPlaceholder = true }.image()
         let placeholder = try #require(thumbnail.placeholder)
         #expect(placeholder == (try ThumbHash(image: thumbnail.image)))
         #expect(placeholder.approximateAspectRatio < 1)

@@ -25,8 +25,8 @@ public struct Thumbnail: Sendable {
     /// The picture encoded as `ThumbnailOptions.format` asked (empty when it is nil).
     public var encoded: [UInt8]
     /// A ThumbHash of the picture (about 25 bytes; `placeholder.base64` to store it inline, `placeholder.image()` to
-    /// show it): what a list can show in the picture's place while the picture loads. The generator makes one for
-    /// every thumbnail; nil only in a thumbnail made by hand without one.
+    /// show it): what a list can show in the picture's place while the picture loads. The generator makes one when
+    /// `ThumbnailOptions.makesPlaceholder` asks for it; else nil.
     public var placeholder: ThumbHash?
     /// The time asked for, in seconds.
     public var requestedTime: Double

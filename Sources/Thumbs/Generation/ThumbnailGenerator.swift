@@ -246,7 +246,7 @@ public actor ThumbnailGenerator {
     private struct Picture {
         var image: RGBImage
         var encoded: [UInt8]
-        var placeholder: ThumbHash
+        var placeholder: ThumbHash?
         var plan: FramePlan
         var track: Track
     }
@@ -291,11 +291,12 @@ public actor ThumbnailGenerator {
         return Picture(image: image, encoded: encoded, placeholder: placeholder, plan: plan, track: track)
     }
 
-    /// `image` in `options.format` (nothing when it is nil) and its ThumbHash, the time both took in `timings`.
-    private func encode(_ image: RGBImage, timings: inout Thumbnail.Timings) throws -> ([UInt8], ThumbHash) {
+    /// `image` in `options.format` (nothing when it is nil) and, with `makesPlaceholder`, its ThumbHash; the time
+    /// both took in `timings`.
+    private func encode(_ image: RGBImage, timings: inout Thumbnail.Timings) throws -> ([UInt8], ThumbHash?) {
         let watch = Stopwatch()
         let encoded = try options.format?.encode(image) ?? []
-        let placeholder = try ThumbHash(image: image)
+        let placeholder = options.makesPlaceholder ? try ThumbHash(image: image) : nil
         timings.encodeMilliseconds = watch.milliseconds
         return (encoded, placeholder)
     }

@@ -26,6 +26,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var requestedTimeToleranceAfter: Double = .infinity
     /// The output encoding (default PNG); nil: no encoding, the raw `RGBImage` only.
     public var format: ImageFormat? = .png
+    /// Make the thumbnail's placeholder too (`Thumbnail.placeholder`, a ThumbHash of the picture; off by default: it
+    /// costs a pass over the picture that a caller without a use for it should not pay).
+    public var makesPlaceholder = false
     /// Keep HDR (PQ/HLG) signal values in a 16-bit image instead of tone-mapping to SDR.
     public var keepsHDR = false
     /// Move on to the next keyframe when the frame is near-black or flat (off by default).
