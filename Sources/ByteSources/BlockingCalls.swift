@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 
@@ -13,10 +20,13 @@ package enum BlockingCalls {
     package static let threadCount = 16
 
     private static let work = Mutex<[@Sendable () -> Void]>([])
+    /// The threads' identities (`pthread_self`), as each starts.
+    private static let own = Mutex<Set<UInt>>([])
     private static let waiting = DispatchSemaphore(value: 0)
     private static let threads: Void = {
         for index in 0..<threadCount {
             DispatchQueue(label: "thumbs.blocking-calls.\(index)").async {
+                _ = own.withLock { $0.insert(currentThread()) }
                 while true {
                     waiting.wait()
                     let next = work.withLock { $0.isEmpty ? nil : $0.removeFirst() }
@@ -25,6 +35,20 @@ package enum BlockingCalls {
             }
         }
     }()
+
+    /// Whether the calling thread is one of these (for tests: a call runs on one).
+    package static var isOwnThread: Bool {
+        own.withLock { $0.contains(currentThread()) }
+    }
+
+    /// The calling thread's identity.
+    private static func currentThread() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
 
     /// Hands `job` to the first free thread.
     private static func submit(_ job: @escaping @Sendable () -> Void) {

@@ -3,17 +3,23 @@ import Dispatch
 import Synchronization
 import Testing
 
-/// Blocking calls leave the threads of Swift's tasks free. (On this machine's two cores the tasks share two threads:
-/// eight tasks blocked on a semaphore there never let a ninth run.)
+/// Blocking calls run on threads of their own, not on those of Swift's tasks. (On this machine's two cores the tasks
+/// share two threads: eight tasks blocked on a semaphore there never let a ninth run.)
 @Suite struct BlockingCallsTests {
+    @Test func aCallRunsOnAThreadOfItsOwnNotTheTasks() async {
+        #expect(await BlockingCalls.run { BlockingCalls.isOwnThread })
+        #expect(!BlockingCalls.isOwnThread)
+    }
+
     @Test func eightBlockedCallsLeaveTheTasksThreadsFree() async throws {
         let blocked = 8
         let arrived = Counter()
         let valve = Counter()
         let gate = DispatchSemaphore(value: 0)
-        // If the calls held the tasks' threads, nothing below could run: after 20 s a thread of its own opens the
-        // gate, and the test fails on the valve instead of hanging.
-        DispatchQueue(label: "valve").asyncAfter(deadline: .now() + 20) {
+        // If the calls held the tasks' threads, nothing below could run: after 60 s a thread of its own opens the
+        // gate, and the test fails on the valve instead of hanging. (Beside a full parallel run of CPU-bound tests on
+        // two cores, the eight took 42 s to start against a 20 s valve.)
+        DispatchQueue(label: "valve").asyncAfter(deadline: .now() + 60) {
             valve.value.add(1, ordering: .relaxed)
             for _ in 0..<blocked { gate.signal() }
         }
