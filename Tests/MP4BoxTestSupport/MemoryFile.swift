@@ -54,16 +54,10 @@ public final class MemoryFile {
     /// Runs `reader` to its end over this file.
     /// - Throws: the reader's `MP4Error`, with `name` as its input.
     public func run<Reader: IndexReader>(_ reader: Reader) throws(MP4Error) -> Reader.Output {
-        var reader = reader
         do {
-            while true {
-                switch try reader.next() {
-                case .done(let output):
-                    return output
-                case .read(let request):
-                    requests.append(request)
-                    reader.receive(answer(to: request), for: request, knownLength: knownLength)
-                }
+            return try reader.run { request in
+                requests.append(request)
+                return (answer(to: request), knownLength)
             }
         } catch {
             throw error.located(input: name)

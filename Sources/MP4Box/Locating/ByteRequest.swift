@@ -41,3 +41,22 @@ public protocol IndexReader: Sendable {
     /// The answer to the request `next()` made last, and the file's length when the source knows it after the read.
     mutating func receive(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?)
 }
+
+extension IndexReader {
+    /// Runs the reader to its end, answering each request with `answer` (which reads from memory, or wherever the
+    /// caller holds the bytes, without suspending): the synchronous driver, as `ByteSource.run(_:)` in `Thumbs` is
+    /// the one that reads from a source.
+    /// - Throws: the reader's `MP4Error`.
+    public consuming func run(answering answer: (ByteRequest) -> (ByteAnswer, knownLength: UInt64?)) throws(MP4Error) -> Output {
+        var reader = self
+        while true {
+            switch try reader.next() {
+            case .done(let output):
+                return output
+            case .read(let request):
+                let (bytes, knownLength) = answer(request)
+                reader.receive(bytes, for: request, knownLength: knownLength)
+            }
+        }
+    }
+}

@@ -14,20 +14,14 @@ public enum MovieParser {
         options.keepsHeldBytes = false
         options.limits = limits
         let length = UInt64(bytes.count)
-        var locator = MovieLocator(options: options, knownLength: length)
-        while true {
-            switch try locator.next() {
-            case .done(let located):
-                return located.movie
-            case .read(let request):
-                let answer = ByteAnswer.answering(request, length: length) { range in
-                    let lower = Int(min(range.lowerBound, length))
-                    let upper = Int(min(max(range.upperBound, range.lowerBound), length))
-                    return lower == 0 && upper == bytes.count ? bytes : Array(bytes[lower..<upper])
-                }
-                locator.receive(answer, for: request, knownLength: length)
+        return try MovieLocator(options: options, knownLength: length).run { request in
+            let answer = ByteAnswer.answering(request, length: length) { range in
+                let lower = Int(min(range.lowerBound, length))
+                let upper = Int(min(max(range.upperBound, range.lowerBound), length))
+                return lower == 0 && upper == bytes.count ? bytes : Array(bytes[lower..<upper])
             }
-        }
+            return (answer, length)
+        }.movie
     }
 
     /// Builds the movie again from the index boxes a locator read (`MovieLocator.Result.indexBytes`, with those of
