@@ -73,14 +73,16 @@ public final class Nginx: @unchecked Sendable {
         self.port = port
         self.directory = directory
         self.process = process
-        // Wait until it accepts connections.
-        for _ in 0..<100 {
+        // Wait until it accepts connections: up to 30 s, as a loaded two-core machine may take seconds to start it;
+        // at once when it has exited (a bad configuration, the port taken).
+        for _ in 0..<1500 where process.isRunning {
             if Self.accepts(port: port) { return }
             usleep(20_000)
         }
+        let log = (try? String(contentsOfFile: directory + "/logs/error.log", encoding: .utf8)) ?? ""
         Self.stopNginx(in: directory)
         process.terminate()
-        throw CocoaError(.fileReadUnknown)
+        throw NginxError(port: port, running: process.isRunning, errorLog: String(log.suffix(500)))
     }
 
     deinit {
@@ -161,3 +163,15 @@ public final class Nginx: @unchecked Sendable {
     }
 }
 
+
+/// nginx did not accept connections: on which port, whether it was still running, the end of its error log.
+public struct NginxError: Error, CustomStringConvertible {
+    public let port: Int
+    public let running: Bool
+    public let errorLog: String
+
+    public var description: String {
+        "nginx did not accept connections on 127.0.0.1:\(port) " + (running ? "within 30 s" : "(it exited)")
+            + (errorLog.isEmpty ? "" : ": \(errorLog)")
+    }
+}
