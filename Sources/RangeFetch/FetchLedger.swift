@@ -1,16 +1,18 @@
 import ByteSources
 import Synchronization
 
-/// The mutable state of one `HTTPByteSource`: validator, length, budgets and statistics.
+/// The mutable state of one `HTTPByteSource`: validator, length, budgets and statistics (its `FetchMeter`, which
+/// also records each request in the meters measuring the task that sends it).
 ///
 /// A lock, not an actor: nothing in it waits, and it is touched for every chunk of every body, so callers take the
 /// lock and go on rather than hop to an actor and back.
 final class FetchLedger: Sendable {
     private struct State {
-        var stats = FetchStats()
         var validator: Validator?
         var length: UInt64?
-        var inFlight = 0
+        /// Requests begun, for the request budget.
+        var requests = 0
+        /// When the first request began, for the deadline.
         var firstStart: ContinuousClock.Instant?
         /// Where redirects led: later requests go there directly.
         var redirectedURL: String?
@@ -22,13 +24,14 @@ final class FetchLedger: Sendable {
 
     private let state: Mutex<State>
     private let options: HTTPFetchOptions
+    private let meter = FetchMeter()
 
     init(options: HTTPFetchOptions, length: UInt64?, validator: Validator?) {
         self.options = options
         state = Mutex(State(validator: validator, length: length))
     }
 
-    var stats: FetchStats { state.withLock { $0.stats } }
+    var stats: FetchStats { meter.statistics }
     var validator: Validator? { state.withLock { $0.validator } }
     var length: UInt64? { state.withLock { $0.length } }
     /// Where redirects led: later requests go there directly.
@@ -36,11 +39,11 @@ final class FetchLedger: Sendable {
     /// The whole resource, when a server that ignores Range sent it and it was small enough to keep.
     var wholeBody: [UInt8]? { state.withLock { $0.wholeBody } }
 
-    /// Records the start of a request after checking the budgets; returns its start time.
-    func begin(url: String, range: Range<UInt64>?) throws -> ContinuousClock.Instant {
+    /// Records the start of a request after checking the budgets.
+    func begin(url: String, range: Range<UInt64>?) throws -> FetchMeter.Request {
         let options = options
-        return try state.withLock { state throws(FetchError) in
-            if let maximum = options.maximumRequests, state.stats.requests >= maximum {
+        try state.withLock { state throws(FetchError) in
+            if let maximum = options.maximumRequests, state.requests >= maximum {
                 throw FetchError(.budgetExceeded, url: url, range: range, "request budget of \(maximum) requests exceeded")
             }
             if let maximum = options.maximumBytes, state.received >= maximum {
@@ -51,42 +54,15 @@ final class FetchLedger: Sendable {
                 throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed")
             }
             if state.firstStart == nil { state.firstStart = now }
-            if state.inFlight == 0 { state.stats.roundTrips += 1 }
-            state.inFlight += 1
-            state.stats.requests += 1
-            return now
+            state.requests += 1
         }
+        return FetchMeter.begin(in: meter)
     }
 
-    /// Opens a round of requests sent side by side: those begun before `endSideBySide()` count as one round trip
+    /// Opens a round of requests sent side by side: those begun before the round ends count as one round trip
     /// however the tasks that send them are scheduled.
-    func beginSideBySide() {
-        state.withLock { state in
-            if state.inFlight == 0 { state.stats.roundTrips += 1 }
-            state.inFlight += 1
-        }
-    }
-
-    /// Closes the round `beginSideBySide()` opened.
-    func endSideBySide() {
-        state.withLock { $0.inFlight -= 1 }
-    }
-
-    /// Records the end of a request.
-    func end(_ request: FetchStats.Request, started: ContinuousClock.Instant, firstByte: ContinuousClock.Instant?) {
-        state.withLock { state in
-            state.inFlight -= 1
-            let now = ContinuousClock.now
-            var entry = request
-            entry.milliseconds = (now - started).milliseconds
-            entry.firstByteMilliseconds = ((firstByte ?? now) - started).milliseconds
-            state.stats.log.append(entry)
-            state.stats.bytes += request.bytes
-            if state.stats.timeToFirstByteMilliseconds == nil, let firstByte, let firstStart = state.firstStart {
-                state.stats.timeToFirstByteMilliseconds = (firstByte - firstStart).milliseconds
-            }
-            if let firstStart = state.firstStart { state.stats.wallMilliseconds = (now - firstStart).milliseconds }
-        }
+    func beginSideBySide() -> FetchMeter.Round {
+        FetchMeter.beginRound(in: meter)
     }
 
     /// Seconds left before the deadline, if there is one.
@@ -170,6 +146,6 @@ final class FetchLedger: Sendable {
         }
     }
 
-    func noteRetry() { state.withLock { $0.stats.retries += 1 } }
-    func noteIgnoredRange() { state.withLock { $0.stats.ignoredRangeResponses += 1 } }
+    func noteRetry() { FetchMeter.noteRetry(in: meter) }
+    func noteIgnoredRange() { FetchMeter.noteIgnoredRange(in: meter) }
 }

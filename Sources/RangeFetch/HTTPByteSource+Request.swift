@@ -40,28 +40,16 @@ extension HTTPByteSource {
 
     /// Runs `body`, whose requests go side by side: they count as one round trip.
     func sideBySide<Result>(_ body: () async throws -> Result) async throws -> Result {
-        ledger.beginSideBySide()
-        do {
-            let result = try await body()
-            ledger.endSideBySide()
-            return result
-        } catch {
-            ledger.endSideBySide()
-            throw error
-        }
+        let round = ledger.beginSideBySide()
+        defer { round.end() }
+        return try await body()
     }
 
     func fetch(_ spec: RangeSpec, attempt: Int) async throws -> Fetched {
-        let started = try ledger.begin(url: url, range: spec.range)
+        let request = try ledger.begin(url: url, range: spec.range)
         let record = RequestRecord(spec: spec, attempt: attempt)
-        do {
-            let result = try await perform(spec, record: record)
-            ledger.end(record.entry, started: started, firstByte: record.firstByte)
-            return result
-        } catch {
-            ledger.end(record.entry, started: started, firstByte: record.firstByte)
-            throw error
-        }
+        defer { request.end(record.entry, firstByte: record.firstByte) }
+        return try await perform(spec, record: record)
     }
 
     /// Sends one request (following redirects), decides what its answer means and reads its body accordingly,

@@ -7,31 +7,31 @@ import Thumbs
 ///
 /// The pipeline: locate the index; plan the cues and their distinct keyframes (`StoryboardPlan`); read the
 /// keyframes in runs of byte-adjacent samples, at most `maximumConcurrentFetches` reads in flight; decode each
-/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each (and within `sharedLimits`);
-/// render it to a tile; place the tiles in cue order and hand each finished sheet to the caller. Work runs at most
-/// a bounded window of keyframes ahead of the next tile to place, so memory is one sheet plus the tiles in flight,
+/// keyframe once, at most `maximumConcurrentDecodes` at a time with one decoder each (and within the session's
+/// `workLimits`); render it to a tile; place the tiles in cue order and hand each finished sheet to the caller. Work
+/// runs at most a bounded window of keyframes ahead of the next tile to place, so memory is one sheet plus the tiles in flight,
 /// whatever the length of the video, and the output is the same whatever order the reads and decodes finish in.
 public struct StoryboardMaker: Sendable {
-    /// The movie's bytes.
-    public let source: any ByteSource
+    /// The movie read.
+    public let session: MovieSession
     /// What the storyboard looks like.
     public let options: StoryboardOptions
 
-    /// How the index is found (when `make` is not given the movie).
-    public let locator: MovieLocator
-    /// Bounds shared with other work (a `ThumbnailService`'s `workLimits`, other storyboards): each fetch and decode
-    /// also waits for a place in these, and the storyboard holds one of their `canvases` while it fills its sheets,
-    /// so a service's pictures at once stay within one bound however many storyboards and thumbnails it makes.
-    /// Nil: only this storyboard's own bounds from `options`.
-    public let sharedLimits: ThumbnailWorkLimits?
+    /// A maker of storyboards of `session`'s movie. Within the session's `workLimits` (a `ThumbnailService`'s, other
+    /// storyboards'), each fetch and decode also waits for a place in them, and the storyboard holds one of their
+    /// `canvases` while it fills its sheets, so a service's pictures at once stay within one bound however many
+    /// storyboards and thumbnails it makes.
+    public init(session: MovieSession, options: StoryboardOptions = StoryboardOptions()) {
+        self.session = session
+        self.options = options
+    }
 
-    /// A maker for the movie in `source`.
+    /// A maker for the movie in `source`, with a session of its own that finds the index with `locator` and shares
+    /// `sharedLimits` (nil: only this storyboard's own bounds from `options`).
     public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions(), locator: MovieLocator = MovieLocator(),
                 sharedLimits: ThumbnailWorkLimits? = nil) {
-        self.source = source
-        self.options = options
-        self.locator = locator
-        self.sharedLimits = sharedLimits
+        self.init(session: MovieSession(source: source, sampleCacheBytes: 0, workLimits: sharedLimits, locator: locator),
+                  options: options)
     }
 
     /// A tile ready to place: its picture and, when it was encoded on its own, its file bytes.
@@ -46,14 +46,17 @@ public struct StoryboardMaker: Sendable {
     /// - Throws: `StoryboardError` (`invalidOption`, `noSamples`, `noDuration`, `noKeyframe`); `ThumbnailError` (`noVideo`,
     ///   `noFrame`, `sampleOutOfRange`, `encodingFailed`), `DecodeError`, `MP4Error`, the source's errors, whatever
     ///   `write` throws, `CancellationError`.
-    public func make(movie: Movie? = nil, progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
+    public func make(progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
                      write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
         try options.validate()
+        let meter = FetchMeter()
+        return try await meter.measure { try await makeMeasured(by: meter, progress: progress, write: write) }
+    }
+
+    private func makeMeasured(by meter: FetchMeter, progress: (@Sendable (StoryboardProgress) -> Void)?,
+                              write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
         let watch = Stopwatch()
-        let metered = CountingByteSource(source)
-        let located = try await locator.movie(movie, in: metered)
-        let movie = located.movie
-        let heldBytes = located.heldBytes
+        let movie = try await session.loadMovie()
         let track = try movie.thumbnailTrack()
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)
@@ -65,11 +68,14 @@ public struct StoryboardMaker: Sendable {
         }
         let render = renderOptions(for: track, tileSize: tileSize)
         // Where a request costs a round trip, keyframes apart are asked for together.
-        let groups = plan.fetchGroups(maximumGap: options.coalescingGap, joiningApart: source.coalescingGap > 0)
+        let groups = plan.fetchGroups(maximumGap: options.coalescingGap, joiningApart: session.source.coalescingGap > 0)
         let decodes = options.maximumConcurrentDecodes ?? max(1, ProcessInfoCores.active)
-        let fetchLimiters = [AsyncLimiter(limit: options.maximumConcurrentFetches)] + (sharedLimits.map { [$0.fetches] } ?? [])
+        let sharedLimits = session.workLimits
+        let fetchLimiter = AsyncLimiter(limit: options.maximumConcurrentFetches)  // the session adds the shared one
         let decodeLimiters = [AsyncLimiter(limit: decodes)] + (sharedLimits.map { [$0.decodes] } ?? [])
-        let pool = DecoderPool(track: track)
+        // The session's decoders, or (when it keeps none: within shared limits) ones kept while this storyboard
+        // holds its canvas.
+        let pool = session.decoders.maximumIdle > 0 ? session.decoders : DecoderPool(maximumIdle: decodes)
         let tasksInFlight = options.maximumConcurrentFetches + decodes
         let window = max(4 * tasksInFlight, 32)
         let encodesTiles = options.singleImages || options.maximumSheetBytes != nil
@@ -96,21 +102,21 @@ public struct StoryboardMaker: Sendable {
                         running += 1
                         group.addTask {
                             let samples = ordinals.map { keyframes[$0].sample }
-                            let bytes = try await AsyncLimiter.run(within: fetchLimiters) {
-                                try await SampleFetcher.fetch(samples, from: metered, held: heldBytes, maximumGap: gap)
+                            let bytes = try await fetchLimiter.run {
+                                try await session.bytes(of: samples, maximumGap: gap, keeping: false)
                             }
                             try Task.checkCancellation()
                             return try await AsyncLimiter.run(within: decodeLimiters) {
-                                let lease = try pool.take()
-                                defer { pool.giveBack(lease) }
                                 var made: [(Int, Tile)] = []
                                 for ordinal in ordinals {
                                     try Task.checkCancellation()
                                     let keyframe = keyframes[ordinal]
-                                    try lease.decoder.reset()
                                     let framePlan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
                                                                        requestedTime: keyframe.presentationTime,
                                                                        timescale: track.timescale)
+                                    let lease = try pool.take(for: framePlan, of: track, threading: .single,
+                                                              limits: ThumbnailLimits().decoderLimits)
+                                    defer { pool.giveBack(lease) }
                                     let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
                                     let image = try Renderer.render(frame, options: render)
                                     let encoded = encodesTiles ? try format.encode(image) : nil
@@ -132,7 +138,7 @@ public struct StoryboardMaker: Sendable {
                         if assembler.neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
                     }
                     progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
-                                                 keyframeCount: keyframes.count, bytesFetched: await metered.statistics?.bytes ?? 0,
+                                                 keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
                                                  elapsedSeconds: watch.milliseconds / 1000))
                     enqueue()
                 }

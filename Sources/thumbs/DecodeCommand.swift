@@ -23,13 +23,13 @@ struct DecodeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await source.withOpenedSource { input in
-            let located = try await source.locator().locate(in: input)
-            let movie = located.movie
+            let session = MovieSession(source: input, locator: source.locator())
+            let movie = try await session.loadMovie()
             let track = try movie.thumbnailTrack()
             let (time, selection) = try ThumbnailTime.resolve(when.time.map(ThumbnailTime.seconds), in: movie, track: track,
                                                               selection: exact ? .exact : .nearestKeyframe)
             let plan = try FramePlanner.plan(track: track, time: time, selection: selection)
-            let frame = try await FrameExtractor(source: input, track: track, heldBytes: located.heldBytes).frame(for: plan)
+            let frame = try await FrameExtractor(session: session, track: track).frame(for: plan)
             try writeOutput(frame.rawVideoBytes(), to: output)
             let shown = Double(plan.targetPresentationTime) / Double(track.timescale)
             printError("\(frame.width)x\(frame.height) \(frame.pixelFormatName) pts \(plan.targetPresentationTime)/\(track.timescale) (\(shown) s)"

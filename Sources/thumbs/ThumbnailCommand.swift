@@ -193,7 +193,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if movie == nil, let cache {
             // A saving, not the work: the thumbnail is made either way.
             do {
-                try cache.store(indexBytes: await generator.indexBytes, fragmentsOnDemand: true, known: await KnownVersion(of: input),
+                try cache.store(indexBytes: await generator.session.indexBytes, fragmentsOnDemand: true, known: await KnownVersion(of: input),
                                 for: identity)
             } catch {
                 printError("thumbs: warning: --cache-dir \(cache.directory.path): the index was not kept: \(fileFailureReason(error))")

@@ -22,7 +22,13 @@ import Thumbs
         var options = MovieLocator.Options()
         if let headSize { options.headSize = headSize }
         if let tailSize { options.tailSize = tailSize }
-        let located = try await MovieLocator(options: options).movie(movie, in: source)
+        let located: (movie: Movie, heldBytes: HeldBytes)
+        if let movie {
+            located = (movie, HeldBytes())
+        } else {
+            let found = try await MovieLocator(options: options).locate(in: source)
+            located = (found.movie, found.heldBytes)
+        }
         let track = try #require(located.movie.primaryVideoTrack)
         let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: track.durationSeconds / 2),
                                          selection: .nearestKeyframe)

@@ -167,7 +167,7 @@ import Testing
         }
         #expect(actual == [0.96, 0.48, 0.96, 0.96])
         // The file (84 KB) is no longer than the first read: one read, and both keyframes (0.96 and 0.48) come from it.
-        #expect(await generator.totals.requests == 1)
+        #expect(await generator.statistics.requests == 1)
     }
 
     @Test func coverArtComesFirstWithoutFetchingASample() async throws {

@@ -9,35 +9,41 @@ import MP4Box
 /// pictures the preview shows as the decoder gives them; add each frame to libwebp's animation encoder as soon as it
 /// and those before it are ready, and drop it. Memory holds the pictures of one run, small, not the whole preview.
 public struct AnimatedPreviewMaker: Sendable {
-    /// The movie's bytes.
-    public let source: any ByteSource
+    /// The movie read.
+    public let session: MovieSession
     /// What the preview looks like.
     public let options: AnimatedPreviewOptions
 
-    /// How the index is found (when `make` is not given the movie).
-    public let locator: MovieLocator
-
-    /// A maker for the movie in `source`.
-    public init(source: any ByteSource, options: AnimatedPreviewOptions = AnimatedPreviewOptions(), locator: MovieLocator = MovieLocator()) {
-        self.source = source
+    /// A maker of previews of `session`'s movie.
+    public init(session: MovieSession, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
+        self.session = session
         self.options = options
-        self.locator = locator
     }
 
-    /// Makes the preview (of `movie` when its index is at hand, else after locating it in `source`).
+    /// A maker for the movie in `source`, with a session of its own that finds the index with `locator`.
+    public init(source: any ByteSource, options: AnimatedPreviewOptions = AnimatedPreviewOptions(), locator: MovieLocator = MovieLocator()) {
+        self.init(session: MovieSession(source: source, sampleCacheBytes: 0, locator: locator), options: options)
+    }
+
+    /// Makes the preview; its `bytesFetched` and `requests` are what this call read (`FetchMeter`).
     /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo`, `noSamples`, `noFrame`, `limitExceeded`,
     ///   `encodingFailed`), `DecodeError`, `MP4Error`, the source's errors, `CancellationError`.
-    public func make(movie: Movie? = nil) async throws -> AnimatedPreview {
+    public func make() async throws -> AnimatedPreview {
         try options.validate()
-        let metered = CountingByteSource(source)
-        let located = try await locator.movie(movie, in: metered)
-        let movie = located.movie
+        let meter = FetchMeter()
+        var preview = try await meter.measure { try await makeUnmeasured() }
+        let fetched = meter.statistics
+        (preview.bytesFetched, preview.requests) = (fetched.bytes, fetched.requests)
+        return preview
+    }
+
+    private func makeUnmeasured() async throws -> AnimatedPreview {
+        let movie = try await session.loadMovie()
         let track = try movie.thumbnailTrack()
         let plan = try AnimationPlan(track: track, options: options)
         var thumbnailOptions = ThumbnailOptions()
         thumbnailOptions.maximumSize = PixelSize(width: options.width, height: 0)
         thumbnailOptions.appliesPreferredTrackTransform = options.appliesPreferredTrackTransform
-        let gap = options.coalescingGap ?? source.coalescingGap
 
         // Which frames show each sample, and the pictures rendered but not yet added to the animation.
         var uses: [Int: Int] = [:]
@@ -46,23 +52,11 @@ public struct AnimatedPreviewMaker: Sendable {
         var canvas: PixelSize?
         var encoder: AnimatedWebPEncoder?
         var nextFrame = 0
-        var decoder: (any VideoDecoder)?
-        var decoderDescription: UInt32?
         var samplesDecoded = 0
         var samplesFetched = 0
 
         for run in plan.runs {
             try Task.checkCancellation()
-            let description = run.samples.first?.descriptionIndex ?? 1
-            let runDecoder: any VideoDecoder
-            if let decoder, decoderDescription == description {
-                try decoder.reset()
-                runDecoder = decoder
-            } else {
-                runDecoder = try DecodeSession.makeDecoder(for: track, plan: run, limits: options.limits)
-            }
-            decoder = runDecoder
-            decoderDescription = description
             let render = { (frame: DecodedFrame) throws in
                 guard uses[frame.sampleIndex, default: 0] > 0, pictures[frame.sampleIndex] == nil else { return }
                 var image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: thumbnailOptions))
@@ -77,13 +71,18 @@ public struct AnimatedPreviewMaker: Sendable {
                 if canvas == nil { canvas = PixelSize(width: image.width, height: image.height) }
                 pictures[frame.sampleIndex] = image
             }
-            var session = try DecodeSession(plan: run, decoder: runDecoder, limits: options.limits)
-            session.onPicture = render
-            _ = try await session.run { batch in
-                samplesFetched += batch.count
-                return try await SampleFetcher.fetch(Array(batch), from: metered, held: located.heldBytes, maximumGap: gap)
+            // Each run is read once: its samples are not kept for later runs. Within shared limits, a run's decoder
+            // and pictures hold one of their places.
+            var permit = PicturePermit(session.workLimits?.decodes)
+            do {
+                let picture = try await session.decode(run, of: track, limits: options.limits, maximumGap: options.coalescingGap,
+                                                       keepingSamples: false, permit: &permit, onPicture: render)
+                samplesFetched += picture.samplesAskedFor
+            } catch {
+                await permit.giveBack()
+                throw error
             }
-            for frame in try runDecoder.flush() { try render(frame) }
+            await permit.giveBack()
             samplesDecoded += run.samples.count
 
             // Add every frame whose picture is here, in order.
@@ -112,10 +111,9 @@ public struct AnimatedPreviewMaker: Sendable {
                                          sourceTime: Double(frame.presentationTime) / scale, sampleIndex: frame.sample.index,
                                          isSyncSample: frame.sample.isSync)
         }
-        let statistics = await metered.statistics
         return AnimatedPreview(encoded: encoded, width: encoder.width, height: encoder.height, frames: frames,
                                durationMilliseconds: plan.durationMilliseconds, samplesDecoded: samplesDecoded,
                                samplesFetched: samplesFetched,
-                               bytesFetched: statistics?.bytes ?? 0, requests: statistics?.requests ?? 0)
+                               bytesFetched: 0, requests: 0)
     }
 }

@@ -42,9 +42,10 @@ public struct Thumbnail: Sendable {
     public var isCoverArt: Bool
     /// Samples decoded.
     public var decodedSamples: Int
-    /// Body bytes fetched for this thumbnail (index included when it was not cached).
+    /// Body bytes fetched to make this thumbnail (index included when it was not known yet); what other calls on
+    /// the same session fetched meanwhile is not counted, and samples another call fetched before cost nothing.
     public var bytesFetched: UInt64
-    /// Requests sent for this thumbnail.
+    /// Requests sent to make this thumbnail, counted as `bytesFetched` is.
     public var requests: Int
     /// Where the time went.
     public var timings: Timings
@@ -70,5 +71,11 @@ public struct Thumbnail: Sendable {
         self.bytesFetched = bytesFetched
         self.requests = requests
         self.timings = timings
+    }
+
+    /// Takes `bytesFetched` and `requests` from what making it cost.
+    mutating func count(_ fetched: FetchStats) {
+        bytesFetched = fetched.bytes
+        requests = fetched.requests
     }
 }

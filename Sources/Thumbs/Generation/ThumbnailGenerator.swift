@@ -5,44 +5,30 @@ import MP4Box
 /// Makes thumbnails of one movie, with AVAssetImageGenerator's semantics: a time, tolerances, a maximum size,
 /// the preferred track transform, and the actual time of the frame used.
 ///
-/// The index is read once and kept; `images(at:)` also keeps the decoder and the samples it fetched, so a
-/// run of times costs what the distinct keyframes cost. Task cancellation stops fetching and decoding.
-public actor ThumbnailGenerator {
-    /// The movie's bytes (every read is counted, by the source itself where it can, else here).
-    nonisolated let source: CountingByteSource
+/// It reads through a `MovieSession`: the index is read once and kept, with the samples fetched and the decoders
+/// made, so a run of times costs what the distinct keyframes cost. Task cancellation stops fetching and decoding.
+public struct ThumbnailGenerator: Sendable {
+    /// The movie read.
+    public let session: MovieSession
     /// What the thumbnails look like.
     public let options: ThumbnailOptions
-    private var movie: Movie?
-    private var decoder: (any VideoDecoder)?
-    /// The sample description index `decoder` was made for.
-    private var decoderDescriptionIndex: UInt32 = 0
-    /// Whether `decoder` was made for keyframes alone (it cannot decode a run of frames).
-    private var decoderIsForKeyframes = false
-    /// Sample bytes fetched by earlier times (at most `options.limits.sampleCacheBytes`).
-    private var sampleCache: SampleByteCache
-    /// Bounds on concurrent fetches and pictures shared with other generators (a `ThumbnailService`'s): each
-    /// thumbnail holds one of `decodes` from before its decoder is made until it is encoded, and keeps no decoder.
-    private let limits: ThumbnailWorkLimits?
-    /// How the index is found.
-    private let locator: MovieLocator
-    /// Media bytes read while locating the index (a keyframe in the head of a short file costs no further read).
-    private var heldBytes = HeldBytes()
-    /// The bytes of the index boxes this generator read (`MovieLocator.Result.indexBytes`, with the moofs read on
-    /// demand since), for keeping the index elsewhere (`MovieIndexDirectory`); empty for a movie given at `init`.
-    public private(set) var indexBytes = HeldBytes()
 
-    /// A generator for the movie in `source`; pass `movie` when its index is already known (from a cache), `limits`
-    /// to share bounds with other work (then no decoder is kept between times, so memory stays within them). The
-    /// default `locator` reads a fragmented movie's moofs on demand: a thumbnail reads the ones its time needs.
+    /// A generator of thumbnails of `session`'s movie.
+    public init(session: MovieSession, options: ThumbnailOptions = ThumbnailOptions()) {
+        self.session = session
+        self.options = options
+    }
+
+    /// A generator for the movie in `source`, with a session of its own (`MovieSession.init(source:movie:heldBytes:
+    /// sampleCacheBytes:workLimits:locator:)`, keeping `options.limits.sampleCacheBytes` of samples): pass `movie`
+    /// when its index is already known (from a cache), `limits` to share bounds with other work (then no decoder is
+    /// kept between times, so memory stays within them).
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
                 limits: ThumbnailWorkLimits? = nil,
                 locator: MovieLocator = MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))) {
-        self.source = CountingByteSource(source)
-        self.options = options
-        sampleCache = SampleByteCache(capacity: options.limits.sampleCacheBytes)
-        self.movie = movie
-        self.limits = limits
-        self.locator = locator
+        self.init(session: MovieSession(source: source, movie: movie, sampleCacheBytes: options.limits.sampleCacheBytes,
+                                        workLimits: limits, locator: locator),
+                  options: options)
     }
 
     /// A generator for a local file.
@@ -57,31 +43,15 @@ public actor ThumbnailGenerator {
         self.init(source: try input.open(known: nil), options: options)
     }
 
-    /// The movie, located and parsed on first use. With a locator that reads fragments on demand (the default), a
-    /// fragmented movie whose video track has a segment index holds the fragments the thumbnails so far needed
-    /// (`Movie.hasUnreadFragments`, `Movie.readSubsegments`).
+    /// The movie, located and parsed on first use (`MovieSession.loadMovie()`).
     /// - Throws: `MP4Error`, or the source's errors.
     public func loadMovie() async throws -> Movie {
-        if let movie { return movie }
-        let located = try await locator.locate(in: source)
-        movie = located.movie
-        heldBytes = located.heldBytes
-        indexBytes = located.indexBytes
-        return located.movie
+        try await session.loadMovie()
     }
 
-    /// What reading the movie has cost so far (the source's own statistics where it keeps them: for HTTP, every
-    /// request and body byte on the wire).
-    public nonisolated var statistics: FetchStats {
-        get async { await source.statistics ?? FetchStats() }
-    }
-
-    /// Requests and bytes read for this generator so far.
-    public nonisolated var totals: (requests: Int, bytes: UInt64) {
-        get async {
-            let statistics = await statistics
-            return (statistics.requests, statistics.bytes)
-        }
+    /// What reading the movie has cost so far, by every call (`MovieSession.statistics`).
+    public var statistics: FetchStats {
+        get async { await session.statistics }
     }
 
     /// The thumbnail at `time` (nil: the poster time, else 10 % of the duration).
@@ -108,7 +78,7 @@ public actor ThumbnailGenerator {
     /// A result for each of `times`, in request order, reusing the index, fetched samples and decoder: as
     /// AVAssetImageGenerator's `images(for:)`, a time that fails gives its error and the next times go on.
     /// The stream ends after the last time, or early when the task iterating it is cancelled.
-    public nonisolated func images(at times: [ThumbnailTime]) -> AsyncStream<TimedResult> {
+    public func images(at times: [ThumbnailTime]) -> AsyncStream<TimedResult> {
         AsyncStream { continuation in
             let task = Task {
                 for time in times {
@@ -129,7 +99,7 @@ public actor ThumbnailGenerator {
 
     /// A fast result first, then the requested one, as QuickLook's representations: the cover art when the file
     /// has one and `allowsCoverArt`, else (for an exact request) the nearest keyframe; then the thumbnail asked for.
-    public nonisolated func representations(at time: ThumbnailTime? = nil) -> AsyncThrowingStream<Thumbnail, any Error> {
+    public func representations(at time: ThumbnailTime? = nil) -> AsyncThrowingStream<Thumbnail, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -149,18 +119,23 @@ public actor ThumbnailGenerator {
 
     /// The cover art as a thumbnail, without fetching a sample; nil when the file has none.
     public func coverArt() async throws -> Thumbnail? {
-        let start = await totals
-        let movie = try await loadMovie()
+        let meter = FetchMeter()
+        guard var art = try await meter.measure({ try await coverArtUnmeasured() }) else { return nil }
+        art.count(meter.statistics)
+        return art
+    }
+
+    private func coverArtUnmeasured() async throws -> Thumbnail? {
+        let movie = try await session.loadMovie()
         guard let art = movie.artwork.first(where: { $0.format == .png || $0.format == .jpeg }) else { return nil }
         var timings = Thumbnail.Timings()
         let watch = Stopwatch()
         let image = try CoverArtRenderer.render(art, options: options)
         timings.renderMilliseconds = watch.milliseconds
-        let (encoded, placeholder) = try encode(image, timings: &timings)
-        let end = await totals
+        let (encoded, placeholder) = try encode(image, options: options, timings: &timings)
         return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: 0, actualTime: 0,
                          keyframeTime: 0, isSyncSample: false, orientation: .identity, isCoverArt: true, decodedSamples: 0,
-                         bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+                         bytesFetched: 0, requests: 0, timings: timings)
     }
 
     private func quickRepresentation(at time: ThumbnailTime?) async throws -> Thumbnail? {
@@ -176,50 +151,52 @@ public actor ThumbnailGenerator {
 
     // MARK: - Making one thumbnail
 
-    /// Makes one thumbnail; a `ThumbnailError` thrown on the way gets this input and the time asked for.
+    /// Makes one thumbnail, with what it fetched counted (`FetchMeter`: exact while other calls read the session);
+    /// a `ThumbnailError` thrown on the way gets this input and the time asked for.
     private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
         do {
             try options.validate()  // the time is checked where it is resolved
-            var thumbnail = try await makeUnlocated(at: time, options: options)
-            thumbnail.sourceVersion = await KnownVersion(of: source)
+            let meter = FetchMeter()
+            var thumbnail = try await meter.measure { try await makeUnlocated(at: time, options: options) }
+            thumbnail.count(meter.statistics)
+            thumbnail.sourceVersion = await KnownVersion(of: session.source)
             return thumbnail
         } catch let error as ThumbnailError {
-            throw error.located(input: source.inputName, time: time.flatMap(\.seconds))
+            throw error.located(input: session.inputName, time: time.flatMap(\.seconds))
         }
     }
 
     private func makeUnlocated(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
-        let start = await totals
         var timings = Thumbnail.Timings()
         let indexWatch = Stopwatch()
-        let hadIndex = movie != nil
-        var movie = try await loadMovie()
+        let hadIndex = await session.hasMovie
+        var movie = try await session.loadMovie()
         if case .frame = time, movie.hasUnreadFragments {  // frame numbers count every sample before
-            movie = try await readingFragments(Array(movie.fragmentIndex?.subsegments.indices ?? 0..<0), of: movie)
+            movie = try await session.readingFragments(Array(movie.fragmentIndex?.subsegments.indices ?? 0..<0), of: movie)
         }
         var track = try movie.thumbnailTrack()
         let (requested, selection) = try ThumbnailTime.resolve(time, in: movie, track: track, selection: options.selection)
         var readIndex = !hadIndex
-        if let held = heldSubsegment(of: movie) {  // no read: its samples show how the index's times sit
-            movie = try await readingFragments([held], of: movie)
+        if let held = await session.heldSubsegment(of: movie) {  // no read: its samples show how the index's times sit
+            movie = try await session.readingFragments([held], of: movie)
             track = try movie.thumbnailTrack()
         }
         // At most three reads: where the index places the time, then what the samples read show is missing.
         for _ in 0..<3 {
             guard let wanted = movie.subsegments(around: requested) else { break }
-            movie = try await readingFragments(wanted, of: movie)
+            movie = try await session.readingFragments(wanted, of: movie)
             track = try movie.thumbnailTrack()
             readIndex = true
         }
         if readIndex { timings.indexMilliseconds = indexWatch.milliseconds }
         var plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         if let earlier = movie.subsegmentsBefore(plan) {  // a leading picture of the first keyframe read
-            movie = try await readingFragments(earlier, of: movie)
+            movie = try await session.readingFragments(earlier, of: movie)
             track = try movie.thumbnailTrack()
             plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         }
         // Everything that holds this thumbnail's pictures runs holding one permit, given back once they are gone.
-        var permit = PicturePermit(limits?.decodes)
+        var permit = PicturePermit(session.workLimits?.decodes)
         let made: Picture
         do {
             made = try await picture(plan: plan, movie: movie, track: track, selection: selection, options: options,
@@ -231,14 +208,13 @@ public actor ThumbnailGenerator {
         await permit.giveBack()
         (plan, track) = (made.plan, made.track)
         let (image, encoded, placeholder) = (made.image, made.encoded, made.placeholder)
-        let end = await totals
         let scale = Double(track.timescale)
         return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: Double(requested) / scale,
                          actualTime: Double(plan.targetPresentationTime) / scale,
                          keyframeTime: Double(plan.keyframePresentationTime) / scale, isSyncSample: plan.target.isSync,
                          orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
                          isCoverArt: false, decodedSamples: plan.samples.count,
-                         bytesFetched: end.bytes - start.bytes, requests: end.requests - start.requests, timings: timings)
+                         bytesFetched: 0, requests: 0, timings: timings)
     }
 
     /// What the picture stage made: the thumbnail's image, its file and placeholder, and the plan and track of the
@@ -261,39 +237,40 @@ public actor ThumbnailGenerator {
         var (plan, movie, track) = (plan, movie, track)
         var frame: DecodedFrame
         do {
-            frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
+            frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
         } catch let error as DecodeError {
             guard let failed = error.sampleIndex,
                   let fallback = try FramePlanner.fallback(for: plan, failedAt: failed, in: track, selection: selection,
                                                            limits: options.limits) else { throw error }
             plan = fallback
-            frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
+            frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
         }
         if options.skipsDarkFrames {
             var attempts = 0
             while attempts < 8, DarkFrameDetector.isDarkOrFlat(frame) {
                 if let following = movie.subsegment(after: plan.target) {
-                    movie = try await readingFragments([following], of: movie)
+                    movie = try await session.readingFragments([following], of: movie)
                     track = try movie.thumbnailTrack()
                 }
                 guard let next = try nextKeyframe(after: plan.targetPresentationTime, in: track) else { break }
                 attempts += 1
                 plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe,
                                              limits: options.limits)
-                frame = try await decode(plan, track: track, permit: &permit, timings: &timings)
+                frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
             }
         }
         try Task.checkCancellation()
         let renderWatch = Stopwatch()
         let image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: options))
         timings.renderMilliseconds = renderWatch.milliseconds
-        let (encoded, placeholder) = try encode(image, timings: &timings)
+        let (encoded, placeholder) = try encode(image, options: options, timings: &timings)
         return Picture(image: image, encoded: encoded, placeholder: placeholder, plan: plan, track: track)
     }
 
     /// `image` in `options.format` (nothing when it is nil) and, with `makesPlaceholder`, its ThumbHash; the time
     /// both took in `timings`.
-    private func encode(_ image: RGBImage, timings: inout Thumbnail.Timings) throws -> ([UInt8], ThumbHash?) {
+    private func encode(_ image: RGBImage, options: ThumbnailOptions,
+                        timings: inout Thumbnail.Timings) throws -> ([UInt8], ThumbHash?) {
         let watch = Stopwatch()
         let encoded = try options.format?.encode(image) ?? []
         let placeholder = options.makesPlaceholder ? try ThumbHash(image: image) : nil
@@ -301,104 +278,14 @@ public actor ThumbnailGenerator {
         return (encoded, placeholder)
     }
 
-    /// Decodes `plan` batch by batch: each batch's bytes come from the sample cache or one fetch, and are held by
-    /// this decode until it moves on, so nothing another call does to the cache can take them away. `permit` is
-    /// taken before the decoder is made; a keyframe alone is fetched before that (its bytes are one sample, and a
-    /// request waiting for a permit should not also wait for the network), a run of frames after.
-    ///
-    /// Without shared limits the decoder is kept for the next time. It is taken out while this plan uses it (calls
-    /// on this actor interleave at every `await`): a concurrent call makes its own, and the one that finishes last
-    /// is kept. Within shared limits none is kept: what holds pictures lives only while a permit is held.
-    private func decode(_ plan: FramePlan, track: Track, permit: inout PicturePermit,
+    /// Decodes `plan` (`MovieSession.decode`), one thread per picture, its samples kept for later times; the time
+    /// its fetches and decoding took added to `timings`.
+    private func decode(_ plan: FramePlan, track: Track, options: ThumbnailOptions, permit: inout PicturePermit,
                         timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
-        try DecodeSession.checkSampleSizes(of: plan, limits: options.limits)
-        var prefetched: [Int: [UInt8]] = [:]
-        if plan.isKeyframeOnly, !permit.isHeld {
-            let watch = Stopwatch()
-            prefetched = try await bytes(of: plan.samples[...])
-            timings.fetchMilliseconds += watch.milliseconds
-        }
-        try await permit.take()
-        let descriptionIndex = plan.samples.first?.descriptionIndex ?? 1
-        let decoder: any VideoDecoder
-        let forKeyframes: Bool
-        if let kept = self.decoder, decoderDescriptionIndex == descriptionIndex, !decoderIsForKeyframes || plan.isKeyframeOnly {
-            self.decoder = nil
-            try kept.reset()
-            decoder = kept
-            forKeyframes = decoderIsForKeyframes
-        } else {
-            decoder = try DecodeSession.makeDecoder(for: track, plan: plan, limits: options.limits, threading: .single)
-            forKeyframes = plan.isKeyframeOnly
-        }
-        var session = try DecodeSession(plan: plan, decoder: decoder, limits: options.limits)
-        let picture = try await session.run { batch in
-            if batch.allSatisfy({ prefetched[$0.index] != nil }) { return prefetched }
-            return try await bytes(of: batch)
-        }
-        timings.fetchMilliseconds += session.fetchMilliseconds
-        timings.decodeMilliseconds += session.decodeMilliseconds
-        if limits == nil {
-            self.decoder = decoder
-            decoderDescriptionIndex = descriptionIndex
-            decoderIsForKeyframes = forKeyframes
-        }
-        return picture
-    }
-
-    /// The bytes of `samples`: kept ones from the cache, the rest fetched (and kept for later times).
-    private func bytes(of samples: ArraySlice<Sample>) async throws -> [Int: [UInt8]] {
-        var bytes: [Int: [UInt8]] = [:]
-        var missing: [Sample] = []
-        for sample in samples {
-            if let kept = sampleCache.bytes(of: sample) { bytes[sample.index] = kept } else { missing.append(sample) }
-        }
-        guard !missing.isEmpty else { return bytes }
-        let source = self.source
-        let wanted = missing
-        let held = heldBytes
-        let fetched = try await limited(limits?.fetches) {
-            try await SampleFetcher.fetch(wanted, from: source, held: held, maximumGap: source.coalescingGap)
-        }
-        for sample in wanted {
-            guard let data = fetched[sample.index] else { continue }
-            bytes[sample.index] = data
-            sampleCache.insert(data, of: sample)
-        }
-        return bytes
-    }
-
-    /// `movie` with the moofs of `subsegments` read too (from the bytes held since locating where they are there),
-    /// kept for later times when it has more of them than the movie kept now (calls interleave at the read). The
-    /// media bytes the reads brought past a few moofs are held too: a keyframe starts there.
-    private func readingFragments(_ subsegments: [Int], of movie: Movie) async throws -> Movie {
-        let read = try await locator.readingFragments(subsegments, of: movie, in: source, held: heldBytes)
-        if read.movie.readSubsegments.count > self.movie?.readSubsegments.count ?? 0 { self.movie = read.movie }
-        if !indexBytes.spans.isEmpty {  // a whole index read here, now with more of its moofs
-            for span in read.indexBytes.spans { indexBytes.insert(span.bytes, at: span.offset) }
-        }
-        if read.heldBytes.byteCount <= Self.heldFragmentBytes {
-            for span in read.heldBytes.spans { heldBytes.insert(span.bytes, at: span.offset) }
-        }
-        return read.movie
-    }
-
-    /// The first subsegment, when none is read yet and its moof is in the bytes held since locating (the head):
-    /// it costs no read, and its samples show how the index's times sit on the track's.
-    private func heldSubsegment(of movie: Movie) -> Int? {
-        guard movie.readSubsegments.isEmpty, let first = movie.fragmentIndex?.subsegments.first else { return nil }
-        let probe = min(max(64, locator.options.fragmentProbeSize), UInt64(first.byteRange.count))
-        let range = first.byteRange.lowerBound..<first.byteRange.lowerBound + probe
-        return heldBytes.prefix(of: range).count == range.count ? 0 : nil
-    }
-
-    /// Most media bytes from one read of fragments kept (those of a few subsegments' probes, not of all).
-    private static let heldFragmentBytes = 256 * 1024
-
-    /// Runs `body` within `limiter`, if there is one.
-    private func limited<T: Sendable>(_ limiter: AsyncLimiter?, _ body: @Sendable () async throws -> T) async throws -> T {
-        guard let limiter else { return try await body() }
-        return try await limiter.run(body)
+        let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit)
+        timings.fetchMilliseconds += picture.fetchMilliseconds
+        timings.decodeMilliseconds += picture.decodeMilliseconds
+        return picture.frame
     }
 
     /// The first sync sample shown after `time`.

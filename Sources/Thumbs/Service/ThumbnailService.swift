@@ -160,9 +160,9 @@ public actor ThumbnailService {
         }
     }
 
-    private func count(_ totals: (requests: Int, bytes: UInt64)) {
-        counters.sourceReads += totals.requests
-        counters.sourceBytes += totals.bytes
+    private func count(_ fetched: FetchStats) {
+        counters.sourceReads += fetched.requests
+        counters.sourceBytes += fetched.bytes
     }
 
     private func keep(_ thumbnail: Thumbnail, for key: CacheKey) {
@@ -188,14 +188,15 @@ public actor ThumbnailService {
         let source = try input.open(known: entry?.known)
         if entry == nil { counters.indexLoads += 1 }
         let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: workLimits)
+        let meter = FetchMeter()  // this work's reads alone, also when it fails
         let thumbnail: Thumbnail
         do {
-            thumbnail = try await generator.image(at: request.time)
+            thumbnail = try await meter.measure { try await generator.image(at: request.time) }
         } catch {
-            await count(generator.totals)
+            count(meter.statistics)
             throw error
         }
-        await count(generator.totals)
+        count(meter.statistics)
         counters.generated += 1
         counters.decodedSamples += thumbnail.decodedSamples
         if entry == nil {

@@ -3,7 +3,7 @@ import FrameDecode
 import MP4Box
 
 /// The one path from a plan to its picture: the planned samples, their bytes batch by batch, the decoder and its
-/// reorder state. `FrameExtractor`, `ThumbnailGenerator` and storyboards all decode through it.
+/// reorder state. `MovieSession` decodes every picture through it (storyboard tiles with all their bytes at hand).
 ///
 /// Memory holds one batch of sample bytes at a time (at most `ThumbnailLimits.batchBytes`, or one sample),
 /// however long the run from the keyframe: `run` asks its caller for each batch (from a cache or the source), and
@@ -120,6 +120,13 @@ package struct DecodeSession {
             throw ThumbnailError(.noFrame, "the decoder gave no picture", sample: plan.target.index)
         }
         return found
+    }
+
+    /// Flushes the decoder after the picture was found, giving its last pictures to `onPicture` (a run's pictures
+    /// that follow the target in presentation order).
+    /// - Throws: `DecodeError`; what `onPicture` throws.
+    package mutating func drain() throws {
+        try take(try decoder.flush())
     }
 
     /// Fetches each batch with `fetch` and decodes it, until the picture. The caller bounds how many run at once

@@ -1,0 +1,192 @@
+import ByteSources
+import FrameDecode
+import MP4Box
+
+/// One movie being read: its bytes, its index, what was read on the way that later pictures can use, and the
+/// decoders kept between pictures. Thumbnails (`ThumbnailGenerator`), exact frames (`FrameExtractor`), animated
+/// previews (`AnimatedPreviewMaker`) and storyboards (`StoryboardMaker`) read a movie through one: give them the
+/// same session and the index is read once, a sample fetched for one picture serves the next, and a decoder made
+/// for one is reset for the next.
+///
+/// What one call cost is measured by that call (`Thumbnail.bytesFetched`, `FetchMeter`), exactly, while other calls
+/// read the same session; `statistics` is what the whole session cost.
+public actor MovieSession {
+    /// The movie's bytes; every read is counted (by the source itself where it counts, as HTTP does, else here).
+    public nonisolated let source: any ByteSource
+    /// How the index is found.
+    public nonisolated let locator: MovieLocator
+    /// Bounds on concurrent fetches and pictures shared with other work (a `ThumbnailService`'s); nil: none. Within
+    /// them the session keeps no decoder between pictures, so memory stays within the bounds.
+    public nonisolated let workLimits: ThumbnailWorkLimits?
+    /// The decoders kept between pictures.
+    package nonisolated let decoders: DecoderPool
+    private var movie: Movie?
+    /// Media bytes read while locating the index or its fragments (a keyframe in the head of a short file costs no
+    /// further read).
+    package private(set) var heldBytes: HeldBytes
+    /// The bytes of the index boxes this session read (`MovieLocator.Result.indexBytes`, with the moofs read on
+    /// demand since), for keeping the index elsewhere (`MovieIndexDirectory`); empty for a movie given at `init`.
+    public private(set) var indexBytes = HeldBytes()
+    /// Sample bytes fetched by earlier pictures.
+    private var sampleCache: SampleByteCache
+
+    /// A session for the movie in `source`; pass `movie` when its index is already known (from a cache) and
+    /// `heldBytes` when bytes read with it are at hand. Up to `sampleCacheBytes` of fetched samples are kept for
+    /// later pictures; `workLimits` shares bounds with other work. The default `locator` reads a fragmented movie's
+    /// moofs on demand: a picture reads the ones its time needs.
+    public init(source: any ByteSource, movie: Movie? = nil, heldBytes: HeldBytes = HeldBytes(),
+                sampleCacheBytes: Int = ThumbnailLimits().sampleCacheBytes, workLimits: ThumbnailWorkLimits? = nil,
+                locator: MovieLocator = MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))) {
+        self.source = source is CountingByteSource ? source : CountingByteSource(source)
+        self.movie = movie
+        self.heldBytes = heldBytes
+        self.workLimits = workLimits
+        self.locator = locator
+        sampleCache = SampleByteCache(capacity: sampleCacheBytes)
+        decoders = DecoderPool(maximumIdle: workLimits == nil ? max(1, ProcessInfoCores.active) : 0)
+    }
+
+    /// A session for a local file.
+    /// - Throws: `ReadError` when the file cannot be opened.
+    public init(path: String) throws {
+        self.init(source: try FileByteSource(path: path))
+    }
+
+    /// A session for `input` (a file, an `HTTPInput` from `RangeFetch`, your own).
+    /// - Throws: what opening the input throws.
+    public init(input: any MovieInput) throws {
+        self.init(source: try input.open(known: nil))
+    }
+
+    /// The path or URL the movie is read from, for messages.
+    public nonisolated var inputName: String? { source.inputName }
+
+    /// What reading the movie has cost so far, by every call (the source's own statistics where it keeps them: for
+    /// HTTP, every request and body byte on the wire).
+    public nonisolated var statistics: FetchStats {
+        get async { await source.statistics ?? FetchStats() }
+    }
+
+    /// Whether the movie is located (or was given).
+    package var hasMovie: Bool { movie != nil }
+
+    /// The movie, located and parsed on first use. With a locator that reads fragments on demand (the default), a
+    /// fragmented movie whose video track has a segment index holds the fragments read so far
+    /// (`Movie.hasUnreadFragments`, `Movie.readSubsegments`).
+    /// - Throws: `MP4Error`, or the source's errors.
+    public func loadMovie() async throws -> Movie {
+        if let movie { return movie }
+        let located = try await locator.locate(in: source)
+        if let movie { return movie }  // another call located it meanwhile
+        movie = located.movie
+        heldBytes = located.heldBytes
+        indexBytes = located.indexBytes
+        return located.movie
+    }
+
+    // MARK: - Fragments
+
+    /// `movie` with the moofs of `subsegments` read too (from the bytes held since locating where they are there),
+    /// kept for later pictures when it has more of them than the movie kept now (calls interleave at the read). The
+    /// media bytes the reads brought past a few moofs are held too: a keyframe starts there.
+    package func readingFragments(_ subsegments: [Int], of movie: Movie) async throws -> Movie {
+        let read = try await locator.readingFragments(subsegments, of: movie, in: source, held: heldBytes)
+        if read.movie.readSubsegments.count > self.movie?.readSubsegments.count ?? 0 { self.movie = read.movie }
+        if !indexBytes.spans.isEmpty {  // a whole index read here, now with more of its moofs
+            for span in read.indexBytes.spans { indexBytes.insert(span.bytes, at: span.offset) }
+        }
+        if read.heldBytes.byteCount <= Self.heldFragmentBytes {
+            for span in read.heldBytes.spans { heldBytes.insert(span.bytes, at: span.offset) }
+        }
+        return read.movie
+    }
+
+    /// The first subsegment, when none is read yet and its moof is in the bytes held since locating (the head):
+    /// it costs no read, and its samples show how the index's times sit on the track's.
+    package func heldSubsegment(of movie: Movie) -> Int? {
+        guard movie.readSubsegments.isEmpty, let first = movie.fragmentIndex?.subsegments.first else { return nil }
+        let probe = min(max(64, locator.options.fragmentProbeSize), UInt64(first.byteRange.count))
+        let range = first.byteRange.lowerBound..<first.byteRange.lowerBound + probe
+        return heldBytes.prefix(of: range).count == range.count ? 0 : nil
+    }
+
+    /// Most media bytes from one read of fragments kept (those of a few subsegments' probes, not of all).
+    private static let heldFragmentBytes = 256 * 1024
+
+    // MARK: - Samples
+
+    /// The bytes of `samples`: kept ones from the sample cache, the rest fetched (`SampleFetcher`: ranges closer
+    /// than `maximumGap`, default the source's coalescing gap, in one read; bytes held since locating taken from
+    /// there) within the shared fetch bound, and kept for later pictures when `keeping` (a run of keyframes each
+    /// read once, as a storyboard's, is not kept).
+    /// - Throws: `ThumbnailError` `sampleOutOfRange` when a read comes back short; the source's errors.
+    package func bytes(of samples: some Collection<Sample>, maximumGap: UInt64? = nil,
+                       keeping: Bool = true) async throws -> [Int: [UInt8]] {
+        var bytes: [Int: [UInt8]] = [:]
+        var missing: [Sample] = []
+        for sample in samples {
+            if let kept = sampleCache.bytes(of: sample) { bytes[sample.index] = kept } else { missing.append(sample) }
+        }
+        guard !missing.isEmpty else { return bytes }
+        let (source, wanted, held) = (self.source, missing, heldBytes)
+        let gap = maximumGap ?? source.coalescingGap
+        let fetch = { @Sendable in try await SampleFetcher.fetch(wanted, from: source, held: held, maximumGap: gap) }
+        let fetched: [Int: [UInt8]]
+        if let workLimits { fetched = try await workLimits.fetches.run(fetch) } else { fetched = try await fetch() }
+        for sample in wanted {
+            guard let data = fetched[sample.index] else { continue }
+            bytes[sample.index] = data
+            if keeping { sampleCache.insert(data, of: sample) }
+        }
+        return bytes
+    }
+
+    // MARK: - Pictures
+
+    /// A decoded picture, the samples asked for (again after a restart from the keyframe), and the time their
+    /// fetches and the decoding took.
+    package struct DecodedPicture {
+        package var frame: DecodedFrame
+        package var samplesAskedFor: Int
+        package var fetchMilliseconds: Double
+        package var decodeMilliseconds: Double
+    }
+
+    /// Decodes `plan` of `track` batch by batch (`DecodeSession`): each batch's bytes from `bytes(of:keeping:)`, held
+    /// by this decode until it moves on, so nothing another call does to the cache can take them away; a decoder
+    /// from `decoders`, given back after. `permit` is taken before the decoder is made: a keyframe alone is fetched
+    /// before that (its bytes are one sample, and a request waiting for a permit should not also wait for the
+    /// network), a run of frames after. `onPicture` gets every picture the run gives, the decoder's last ones too.
+    /// Runs in the caller's task, not on the session, so pictures of one session decode side by side.
+    /// - Throws: `DecodeError`; `ThumbnailError` (`limitExceeded`, `noFrame`, `sampleOutOfRange`); the source's
+    ///   errors; `CancellationError`.
+    package nonisolated func decode(_ plan: FramePlan, of track: Track, limits: ThumbnailLimits,
+                                    threading: VideoDecoderFactory.Threading? = nil, maximumGap: UInt64? = nil,
+                                    keepingSamples: Bool = true, permit: inout PicturePermit,
+                                    onPicture: ((DecodedFrame) throws -> Void)? = nil) async throws -> DecodedPicture {
+        try DecodeSession.checkSampleSizes(of: plan, limits: limits)
+        var prefetched: [Int: [UInt8]] = [:]
+        var fetchMilliseconds = 0.0
+        var asked = 0
+        if plan.isKeyframeOnly, !permit.isHeld {
+            let watch = Stopwatch()
+            prefetched = try await bytes(of: plan.samples, maximumGap: maximumGap, keeping: keepingSamples)
+            fetchMilliseconds += watch.milliseconds
+            asked += plan.samples.count
+        }
+        try await permit.take()
+        let lease = try decoders.take(for: plan, of: track, threading: threading, limits: limits.decoderLimits)
+        defer { decoders.giveBack(lease) }
+        var session = try DecodeSession(plan: plan, decoder: lease.decoder, limits: limits)
+        session.onPicture = onPicture
+        let frame = try await session.run { batch in
+            if batch.allSatisfy({ prefetched[$0.index] != nil }) { return prefetched }
+            asked += batch.count
+            return try await self.bytes(of: batch, maximumGap: maximumGap, keeping: keepingSamples)
+        }
+        if onPicture != nil { try session.drain() }
+        return DecodedPicture(frame: frame, samplesAskedFor: asked,
+                              fetchMilliseconds: fetchMilliseconds + session.fetchMilliseconds,
+                              decodeMilliseconds: session.decodeMilliseconds)
+    }
+}
