@@ -56,7 +56,7 @@ public struct StoryboardMaker: Sendable {
     private func makeMeasured(by meter: FetchMeter, progress: (@Sendable (StoryboardProgress) -> Void)?,
                               write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
         let watch = Stopwatch()
-        let movie = try await session.loadMovie()
+        let movie = try await session.loadCompleteMovie()
         let track = try movie.thumbnailTrack()
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)

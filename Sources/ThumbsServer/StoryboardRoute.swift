@@ -19,6 +19,8 @@ struct StoryboardRoute: Sendable {
     let maximumBytes: Int
     /// The thumbnail service's bounds on fetches and decodes at once, which storyboards share.
     let sharedLimits: ThumbnailWorkLimits
+    /// The movie indexes the thumbnail service keeps, which storyboards use and fill.
+    let indexes: any MovieIndexStore
 
     /// What is asked for.
     enum Document: String {
@@ -81,23 +83,26 @@ struct StoryboardRoute: Sendable {
         let options = query.options
         let metrics = self.metrics
         let maximumBytes = self.maximumBytes
-        let sharedLimits = self.sharedLimits
+        let (sharedLimits, indexes) = (self.sharedLimits, self.indexes)
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
-                let source = try input.open(known: nil)
-                var sheets: [[UInt8]] = []
-                var bytes = 0
-                let storyboard = try await StoryboardMaker(source: source, options: options, sharedLimits: sharedLimits).make { _, sheet in
-                    // Past a quarter of the store, it could not be kept: every sheet request would make it again.
-                    bytes += sheet.count
-                    guard bytes <= maximumBytes else {
-                        throw ServerError(.badParameter, parameter: "interval", "the storyboard's sheets pass \(maximumBytes) bytes: "
-                                          + "ask for a longer interval or smaller tiles")
+                try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
+                                                   workLimits: sharedLimits) { session in
+                    var sheets: [[UInt8]] = []
+                    var bytes = 0
+                    let storyboard = try await StoryboardMaker(session: session, options: options).make { _, sheet in
+                        // Past a quarter of the store, it could not be kept: every sheet request would make it again.
+                        bytes += sheet.count
+                        guard bytes <= maximumBytes else {
+                            throw ServerError(.badParameter, parameter: "interval", "the storyboard's sheets pass \(maximumBytes) bytes: "
+                                              + "ask for a longer interval or smaller tiles")
+                        }
+                        sheets.append(sheet)
                     }
-                    sheets.append(sheet)
+                    let fetched = await session.statistics
+                    metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
+                    return ServedStoryboard(storyboard: storyboard, sheets: sheets, validator: await session.source.version)
                 }
-                if let fetched = await source.statistics { metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes) }
-                return ServedStoryboard(storyboard: storyboard, sheets: sheets, validator: await source.version)
             }
         }
         return (made, key, input)

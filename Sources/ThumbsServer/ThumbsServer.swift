@@ -72,14 +72,15 @@ public struct ThumbsServer: Sendable {
                 try await thumbnails.respond(to: request, context: context, format: format)
             }
         }
-        let info = InfoRoute(resolver: resolver, work: work, metrics: metrics, maxAge: configuration.maxAge)
+        let info = InfoRoute(resolver: resolver, work: work, metrics: metrics, maxAge: configuration.maxAge,
+                             indexes: service.indexes)
         router.get("/info") { request, context in try await info.respond(to: request, context: context) }
         let storyboardRoute = StoryboardRoute(store: storyboards, resolver: resolver,
                                           work: AdmittedWork(gate: gate, deadline: configuration.storyboardDeadline, metrics: metrics,
                                                              trim: trim),
                                           signature: configuration.signingKey.map { RequestSignature(key: $0) }, metrics: metrics,
                                           maxAge: configuration.maxAge, maximumBytes: max(1, configuration.storyboardBytes / 4),
-                                          sharedLimits: service.workLimits)
+                                          sharedLimits: service.workLimits, indexes: service.indexes)
         router.get("/storyboard.vtt") { request, context in
             try await storyboardRoute.respond(to: request, context: context, document: .vtt)
         }

@@ -3,6 +3,7 @@ import ByteSources
 import Foundation
 import MP4Box
 import RangeFetch
+import Thumbs
 
 /// The input options every subcommand shares: a path or URL, request headers and `--stats`.
 struct InputOptions: ParsableArguments {
@@ -76,6 +77,45 @@ struct InputOptions: ParsableArguments {
         return isURL ? try HTTPInput(url: input, options: fetchOptions) : nil
     }
 
+    /// The input as a `MovieInput`: a URL's (`remoteInput()`), else the file's.
+    func movieInput() throws -> any MovieInput {
+        try remoteInput() ?? FileInput(path: input)
+    }
+
+    /// Runs `body` on a session of the input, with the index kept in `indexes` when there is one and read again when
+    /// the bytes changed under it (`MovieSession.withSession`); the moofs of a fragmented movie read on demand.
+    /// An error other than an exit code is told as one line about the input, then the statistics of what was
+    /// fetched, and becomes the exit code sysexits.h gives it. When a change made `body` run again, the statistics
+    /// of the first attempt are printed before the second starts.
+    func withSession<Result>(indexes: (any MovieIndexStore)? = nil, sampleCacheBytes: Int,
+                             onStoreFailure: (any Error) -> Void = { _ in },
+                             _ body: (MovieSession) async throws -> Result) async throws -> Result {
+        var current: MovieSession?
+        return try await reportingErrors(statisticsOf: { current?.source }) {
+            try await MovieSession.withSession(of: try movieInput(), indexes: indexes, sampleCacheBytes: sampleCacheBytes,
+                                               locator: locator(fragments: .onDemand), onStoreFailure: onStoreFailure) { session in
+                if let stopped = current { await printStats(of: stopped.source) }
+                current = session
+                return try await body(session)
+            }
+        }
+    }
+
+    /// Runs `body`; an error other than an exit code is told as one line about the input, then the statistics of
+    /// the source `statisticsOf` gives (if any), and becomes the exit code sysexits.h gives it.
+    func reportingErrors<Result>(statisticsOf source: () -> (any ByteSource)?,
+                                 _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError(errorMessage(error, about: input))
+            if let source = source() { await printStats(of: source) }
+            throw ExitCode.forError(error)
+        }
+    }
+
     /// Opens the input as a byte source that counts what it reads; `known` (for a URL) starts it from a version
     /// read before, so every request carries If-Range.
     func openSource(known: KnownVersion? = nil) throws -> any ByteSource {
@@ -99,15 +139,7 @@ struct InputOptions: ParsableArguments {
     /// then the statistics of what was fetched, and becomes the exit code sysexits.h gives it.
     func withOpenedSource(known: KnownVersion? = nil, _ body: (any ByteSource) async throws -> Void) async throws {
         let source = try openSourceOrExit(known: known)
-        do {
-            try await body(source)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            printError(errorMessage(error, about: input))
-            await printStats(of: source)
-            throw ExitCode.forError(error)
-        }
+        try await reportingErrors(statisticsOf: { source }) { try await body(source) }
     }
 
     /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.

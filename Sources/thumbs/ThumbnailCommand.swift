@@ -143,63 +143,38 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
         let cache = source.isURL ? try openedCacheDirectory() : nil
-        let identity = try source.remoteInput()?.identity ?? source.input
-        let kept = cache?.entry(for: identity)
         let originsFile = cache?.directory.appendingPathComponent(Self.originsFileName)
         if let originsFile { source.rangeSupport.learn(contentsOf: originsFile) }
-        try await source.withOpenedSource(known: kept?.known) { opened in
-            var input = opened
-            let thumbnail: Thumbnail
+        let (thumbnail, session) = try await source.withSession(indexes: cache, sampleCacheBytes: options.limits.sampleCacheBytes,
+                                                                onStoreFailure: { error in
+            printError("thumbs: warning: --cache-dir \(cache?.directory.path ?? ""): the index was not kept: \(fileFailureReason(error))")
+        }) { session in
+            (try await ThumbnailGenerator(session: session, options: options).image(at: time), session)
+        }
+        if let originsFile, let cache {
             do {
-                thumbnail = try await makeThumbnail(from: input, movie: kept?.movie, at: time, options: options, cache: cache, identity: identity)
-            } catch let error as any ByteSourceError where error.isResourceChanged && kept != nil {
-                // Replaced since its index was kept: forget it and start again.
-                cache?.remove(identity)
-                await source.printStats(of: input)
-                input = try source.openSource()
-                thumbnail = try await makeThumbnail(from: input, movie: nil, at: time, options: options, cache: cache, identity: identity)
+                try source.rangeSupport.write(to: originsFile)
+            } catch {
+                printError("thumbs: warning: --cache-dir \(cache.directory.path): what origins answer was not kept: \(fileFailureReason(error))")
             }
-            if let originsFile, let cache {
-                do {
-                    try source.rangeSupport.write(to: originsFile)
-                } catch {
-                    printError("thumbs: warning: --cache-dir \(cache.directory.path): what origins answer was not kept: \(fileFailureReason(error))")
-                }
-            }
+        }
+        try await source.reportingErrors(statisticsOf: { session.source }) {
             if let output { try writeOutput(thumbnail.encoded, to: output) }
             if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
             if let placeholderImage, let hash = thumbnail.placeholder {
                 try writeOutput(try ImageFormat.png.encode(hash.image()), to: placeholderImage)
             }
-            let wall = (ContinuousClock.now - started).milliseconds
-            let timings = thumbnail.timings
-            await source.printStats(of: input, extra: [
-                "actualTime": thumbnail.actualTime, "keyframeTime": thumbnail.keyframeTime,
-                "indexMs": rounded(timings.indexMilliseconds), "fetchMs": rounded(timings.fetchMilliseconds),
-                "decodeMs": rounded(timings.decodeMilliseconds), "renderMs": rounded(timings.renderMilliseconds),
-                "encodeMs": rounded(timings.encodeMilliseconds), "wallMs": rounded(wall),
-                "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
-                "decodedSamples": Double(thumbnail.decodedSamples),
-            ], labels: ["placeholder": thumbnail.placeholder?.base64])
         }
-    }
-
-    /// The thumbnail of `input` at `time` (from `movie` when its index is known), its index kept in `cache` when read
-    /// here.
-    private func makeThumbnail(from input: any ByteSource, movie: Movie?, at time: ThumbnailTime?, options: ThumbnailOptions,
-                               cache: MovieIndexDirectory?, identity: String) async throws -> Thumbnail {
-        let generator = ThumbnailGenerator(source: input, options: options, movie: movie, locator: source.locator(fragments: .onDemand))
-        let thumbnail = try await generator.image(at: time)
-        if movie == nil, let cache {
-            // A saving, not the work: the thumbnail is made either way.
-            do {
-                try cache.store(indexBytes: await generator.session.indexBytes, fragmentsOnDemand: true, known: await KnownVersion(of: input),
-                                for: identity)
-            } catch {
-                printError("thumbs: warning: --cache-dir \(cache.directory.path): the index was not kept: \(fileFailureReason(error))")
-            }
-        }
-        return thumbnail
+        let wall = (ContinuousClock.now - started).milliseconds
+        let timings = thumbnail.timings
+        await source.printStats(of: session.source, extra: [
+            "actualTime": thumbnail.actualTime, "keyframeTime": thumbnail.keyframeTime,
+            "indexMs": rounded(timings.indexMilliseconds), "fetchMs": rounded(timings.fetchMilliseconds),
+            "decodeMs": rounded(timings.decodeMilliseconds), "renderMs": rounded(timings.renderMilliseconds),
+            "encodeMs": rounded(timings.encodeMilliseconds), "wallMs": rounded(wall),
+            "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
+            "decodedSamples": Double(thumbnail.decodedSamples),
+        ], labels: ["placeholder": thumbnail.placeholder?.base64])
     }
 
     /// The file in the `--cache-dir` directory that keeps what origins answer to several ranges at once

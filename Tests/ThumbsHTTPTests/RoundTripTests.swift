@@ -283,59 +283,94 @@ import Thumbs
         }
     }
 
+    /// Reads the keyframe nearest the middle of `session`'s movie, as a thumbnail would.
+    static func keyframe(of session: MovieSession) async throws -> Sample {
+        let track = try #require(try await session.loadMovie().primaryVideoTrack)
+        let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: track.durationSeconds / 2),
+                                         selection: .nearestKeyframe)
+        let bytes = try await session.bytes(of: plan.samples)
+        #expect(bytes[plan.target.index]?.count == Int(plan.target.size))
+        return plan.target
+    }
+
+    /// A locator reading 16 KiB ends: the fixtures' keyframes are not among the bytes it holds.
+    static let smallEnds: MovieLocator = {
+        var options = MovieLocator.Options(fragmentReading: .onDemand)
+        options.headSize = 16 * 1024
+        options.tailSize = 16 * 1024
+        return MovieLocator(options: options)
+    }()
+
     @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
-    func aCachedIndexCostsOneRequestToNginx() async throws {
+    func aKeptIndexCostsOneRequestToNginx() async throws {
         let nginx = try #require(Self.nginx, "nginx is installed but did not start")
-        let cache = MovieIndexCache()
+        let indexes = MovieIndexCache()
         let (url, target) = Self.taggedURL(nginx, "h264-bframes")
         let input = try HTTPInput(url: url)
-        let first = try await cache.open(input)
-        _ = try await Self.keyframe(from: first.source, movie: first.movie, headSize: 16 * 1024, tailSize: 16 * 1024)
+        _ = try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { try await Self.keyframe(of: $0) }
         let before = try await nginx.sent(path: target, awaiting: 1).requests
-        let second = try await cache.open(input)
-        #expect(second.cached)
-        _ = try await Self.keyframe(from: second.source, movie: second.movie)
+        try await MovieSession.withSession(of: input, indexes: indexes) { session in
+            #expect(session.indexWasGiven)
+            _ = try await Self.keyframe(of: session)
+        }
         #expect(try await nginx.sent(path: target, awaiting: before + 1).requests - before == 1)
     }
 
-    @Test func cachedIndexCostsOneRoundTripAndNoMoovBytes() async throws {
+    @Test func aKeptIndexCostsOneRoundTripAndNoMoovBytes() async throws {
         let server = try await Self.server()
         defer { Task { try? await server.shutdown() } }
-        let cache = MovieIndexCache()
-        let url = server.url("/h264-bframes.mp4")
-        let first = try await cache.open(HTTPInput(url: url))
-        #expect(!first.cached)
-        _ = try await Self.keyframe(from: first.source, movie: first.movie)
+        let indexes = MovieIndexCache()
+        let input = try HTTPInput(url: server.url("/h264-bframes.mp4"))
+        try await MovieSession.withSession(of: input, indexes: indexes) { session in
+            #expect(!session.indexWasGiven)
+            _ = try await Self.keyframe(of: session)
+        }
         server.resetLog()
-        let second = try await cache.open(HTTPInput(url: url))
-        #expect(second.cached)
-        let (_, keyframe) = try await Self.keyframe(from: second.source, movie: second.movie)
-        #expect(await second.source.statistics?.roundTrips == 1)
-        #expect(server.requests.count == 1)
-        #expect(server.bodyBytes == Int(keyframe.size))
-        #expect(server.requests.first?.ifRange != nil)
+        try await MovieSession.withSession(of: input, indexes: indexes) { session in
+            #expect(session.indexWasGiven)
+            let keyframe = try await Self.keyframe(of: session)
+            #expect(await session.statistics.roundTrips == 1)
+            #expect(server.requests.count == 1)
+            #expect(server.bodyBytes == Int(keyframe.size))
+            #expect(server.requests.first?.ifRange != nil)
+        }
     }
 
-    @Test func changedFileInvalidatesTheCachedIndex() async throws {
+    @Test func aChangedFileIsReadAgainAndItsNewIndexKept() async throws {
         let server = try await Self.server()
         defer { Task { try? await server.shutdown() } }
-        let cache = MovieIndexCache()
-        let url = server.url("/h264-faststart.mp4")
-        _ = try await cache.open(HTTPInput(url: url))
+        let indexes = MovieIndexCache()
+        let input = try HTTPInput(url: server.url("/h264-faststart.mp4"))
+        _ = try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { try await Self.keyframe(of: $0) }
+        let first = try #require(await indexes.entry(for: input.identity)).known
         // The file is replaced: a new ETag from now on.
         let served = server.requests.count
         server.update { $0.changeETagAfterRequests = served }
-        let reopened = try await cache.open(HTTPInput(url: url))
-        do {
-            _ = try await Self.keyframe(from: reopened.source, movie: reopened.movie)
-            Issue.record("a changed file was read with a stale index")
-        } catch let error as FetchError {
-            #expect(error.code == .resourceChanged)
-            await cache.invalidate(try HTTPInput(url: url).identity)
+        var sessions: [MovieSession] = []
+        try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { session in
+            sessions.append(session)
+            _ = try await Self.keyframe(of: session)
         }
-        let fresh = try await cache.open(HTTPInput(url: url))
-        #expect(!fresh.cached)
-        _ = try await Self.keyframe(from: fresh.source, movie: fresh.movie)
+        // The kept index met the new version at its first read (If-Range: the whole new file came back and was
+        // refused); the second session read the index again and kept it, of the new version.
+        #expect(sessions.map(\.indexWasGiven) == [true, false])
+        let second = try #require(await indexes.entry(for: input.identity)).known
+        #expect(second.version != first.version)
+        // Without a read in the work, the kept index is checked with one byte first: replaced by another movie (of
+        // another length, so another ETag), it is read again.
+        server.replace("/h264-faststart.mp4", with: try Fixtures.bytes("hevc-8bit"))
+        server.resetLog()
+        var infoSessions: [MovieSession] = []
+        try await MovieSession.withSession(of: input, indexes: indexes, revalidates: true) { session in
+            infoSessions.append(session)
+            _ = try await session.loadMovie()
+        }
+        // The check was refused before the work ran: the work ran once, on a session that read the index again.
+        let check = try #require(server.requests.first)
+        #expect(check.range == "bytes=0-0" && check.ifRange != nil && check.status == 200, "\(check)")
+        try #require(infoSessions.map(\.indexWasGiven) == [false])
+        #expect(try await infoSessions[0].loadMovie().primaryVideoTrack?.samples.count
+                == MovieParser.parse(fileBytes: Fixtures.bytes("hevc-8bit")).primaryVideoTrack?.samples.count)
     }
 
     @Test(arguments: Fixtures.names)

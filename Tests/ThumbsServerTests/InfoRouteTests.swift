@@ -39,4 +39,32 @@ import Testing
             #expect(try await server.get("/info?url=\(origin.url("/media/a.mp4").queryEncoded)&time=1").status == 400)
         }
     }
+
+    /// `/info`, the thumbnail and storyboard routes share the index the service keeps: after a thumbnail, `/info`
+    /// costs the origin one byte (the check that the file is the one the index is of), and a storyboard reads its
+    /// keyframes alone; a file replaced since is read again.
+    @Test func routesShareTheKeptIndex() async throws {
+        try await RunningServer.withOrigin { server, origin in
+            let url = origin.url("/media/a.mp4").queryEncoded
+            #expect(try await server.get("/thumbnail.jpg?url=" + url + "&width=64").status == 200)
+            let located = origin.requests
+            #expect(!located.isEmpty)
+            origin.resetLog()
+            #expect(try await server.get("/info?url=" + url).status == 200)
+            #expect(origin.requests.map(\.range) == ["bytes=0-0"])
+            #expect(origin.bodyBytes == 1)
+            origin.resetLog()
+            #expect(try await server.get("/storyboard.vtt?url=" + url).status == 200)
+            // Keyframes only: none of the requests is for the ends the index was located from.
+            #expect(!origin.requests.isEmpty)
+            #expect(Set(origin.requests.compactMap(\.range)).isDisjoint(with: Set(located.compactMap(\.range))))
+            // Replaced (another length, so another ETag): the check is refused and the index read again.
+            origin.replace("/media/a.mp4", with: try Fixtures.bytes("hevc-8bit"))
+            origin.resetLog()
+            let answer = try await server.get("/info?url=" + url)
+            let info = try JSONDecoder().decode(Info.self, from: Data(answer.body))
+            #expect(info.fileSize == UInt64(try Fixtures.bytes("hevc-8bit").count))
+            #expect(origin.requests.count > 1)
+        }
+    }
 }

@@ -21,12 +21,19 @@ import Thumbs
 
     static let version = KnownVersion(length: 1, version: "\"v1\"")
 
+    /// What a session keeps of `located`: its index bytes (or `indexBytes`) of version `known`.
+    static func entry(_ located: MovieLocator.Result, indexBytes: HeldBytes? = nil, known: KnownVersion = version,
+                      fragmentsOnDemand: Bool = false) -> MovieIndexEntry {
+        MovieIndexEntry(movie: located.movie, known: known, indexBytes: indexBytes ?? located.indexBytes,
+                        fragmentsOnDemand: fragmentsOnDemand)
+    }
+
     @Test(arguments: ["h264-bframes", "h264-faststart", "fragmented", "audio-video", "hevc-8bit"])
     func aKeptIndexGivesTheMovieTheLocatorGave(_ name: String) async throws {
         let cache = try Self.directory()
         let located = try await Self.located(name)
-        try cache.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: Self.version, for: name)
-        let entry = try #require(cache.entry(for: name))
+        try await cache.store(Self.entry(located), for: name)
+        let entry = try #require(await cache.entry(for: name))
         #expect(entry.known == Self.version)
         #expect(entry.movie.tracks.map(\.samples.count) == located.movie.tracks.map(\.samples.count))
         #expect(entry.movie.moovOffset == located.movie.moovOffset)
@@ -46,8 +53,8 @@ import Thumbs
             .readingFragments([2, 4], of: located.movie, in: source)
         var bytes = located.indexBytes
         for span in read.indexBytes.spans { bytes.insert(span.bytes, at: span.offset) }
-        try cache.store(indexBytes: bytes, fragmentsOnDemand: true, known: Self.version, for: "f")
-        let movie = try #require(cache.entry(for: "f")).movie
+        try await cache.store(Self.entry(located, indexBytes: bytes, fragmentsOnDemand: true), for: "f")
+        let movie = try #require(await cache.entry(for: "f")).movie
         #expect(movie.readSubsegments == [2, 4])
         #expect(movie.fragmentIndex?.subsegments == located.movie.fragmentIndex?.subsegments)
         #expect(movie.primaryVideoTrack?.samples.count == read.movie.primaryVideoTrack?.samples.count)
@@ -58,14 +65,15 @@ import Thumbs
         let size = located.indexBytes.byteCount
         let cache = try Self.directory(maximumBytes: size * 2 + size / 2)  // room for two files with their headers
         for name in ["a", "b"] {
-            try cache.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: Self.version, for: name)
+            try await cache.store(Self.entry(located), for: name)
             try await Task.sleep(for: .milliseconds(20))  // distinct modification times
         }
-        _ = cache.entry(for: "a")  // used: now b is the least recently used
+        _ = await cache.entry(for: "a")  // used: now b is the least recently used
         try await Task.sleep(for: .milliseconds(20))
-        try cache.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: Self.version, for: "c")
-        #expect(cache.entry(for: "b") == nil)
-        #expect(cache.entry(for: "a") != nil && cache.entry(for: "c") != nil)
+        try await cache.store(Self.entry(located), for: "c")
+        #expect(await cache.entry(for: "b") == nil)
+        #expect(await cache.entry(for: "a") != nil)
+        #expect(await cache.entry(for: "c") != nil)
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
         #expect(files.count == 2)
     }
@@ -73,28 +81,27 @@ import Thumbs
     @Test func nothingIsKeptWithoutAVersionOrPastTheLimitAlone() async throws {
         let located = try await Self.located("h264-bframes")
         let cache = try Self.directory(maximumBytes: 100)
-        try cache.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: Self.version, for: "big")
-        #expect(cache.entry(for: "big") == nil)
+        try await cache.store(Self.entry(located), for: "big")
+        #expect(await cache.entry(for: "big") == nil)
         let roomy = try Self.directory()
-        try roomy.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: KnownVersion(length: 5, version: nil),
-                        for: "unversioned")
-        #expect(roomy.entry(for: "unversioned") == nil)
+        try await roomy.store(Self.entry(located, known: KnownVersion(length: 5, version: nil)), for: "unversioned")
+        #expect(await roomy.entry(for: "unversioned") == nil)
     }
 
     @Test func aDamagedFileIsDroppedNotTrusted() async throws {
         let located = try await Self.located("h264-bframes")
         let cache = try Self.directory()
-        try cache.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: Self.version, for: "x")
+        try await cache.store(Self.entry(located), for: "x")
         let file = try #require(try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
         var bytes = [UInt8](try Data(contentsOf: file))
         bytes.removeLast(10)  // cut short
         try Data(bytes).write(to: file)
-        #expect(cache.entry(for: "x") == nil)
+        #expect(await cache.entry(for: "x") == nil)
         #expect(!FileManager.default.fileExists(atPath: file.path))
         // A file for another identity under this one's name (a hash collision) is not given out either.
-        try cache.store(indexBytes: located.indexBytes, fragmentsOnDemand: false, known: Self.version, for: "y")
+        try await cache.store(Self.entry(located), for: "y")
         let other = try #require(try FileManager.default.contentsOfDirectory(at: cache.directory, includingPropertiesForKeys: nil).first)
         try FileManager.default.moveItem(at: other, to: file)
-        #expect(cache.entry(for: "x") == nil)
+        #expect(await cache.entry(for: "x") == nil)
     }
 }

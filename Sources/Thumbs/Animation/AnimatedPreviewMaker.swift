@@ -38,7 +38,7 @@ public struct AnimatedPreviewMaker: Sendable {
     }
 
     private func makeUnmeasured() async throws -> AnimatedPreview {
-        let movie = try await session.loadMovie()
+        let movie = try await session.loadCompleteMovie()
         let track = try movie.thumbnailTrack()
         let plan = try AnimationPlan(track: track, options: options)
         var thumbnailOptions = ThumbnailOptions()

@@ -3,62 +3,67 @@ import Foundation
 import MP4Box
 
 /// Movie indexes kept on disk from one process to the next (`thumbs thumbnail --cache-dir`): the index boxes a
-/// generator read (`ThumbnailGenerator.indexBytes`) and the version of the resource they are of, one file per input
-/// identity, at most `maximumBytes` in all (the least recently used go first).
+/// session read (`MovieSession.indexBytes`) and the version of the resource they are of, one file per input
+/// identity, at most `maximumBytes` in all (the least recently used go first). Files are read and written on
+/// threads of their own, not the tasks'.
 ///
-/// A kept index is meant to be used with a source opened at its version (`MovieInput.open(known:)`): over HTTP
+/// A kept index is meant to be used with a source opened at its version (`MovieInput.open(known:)`), as
+/// `MovieSession.withSession(of:indexes:sampleCacheBytes:workLimits:locator:revalidates:onStoreFailure:isolation:_:)` does: over HTTP
 /// every request then carries If-Range, so a resource replaced since is refused (a `ByteSourceError` whose
-/// `isResourceChanged` is true) rather than read at stale offsets; `remove(_:)` the entry and read the index again.
-public struct MovieIndexDirectory: Sendable {
-    /// One kept index.
-    public struct Entry: Sendable {
-        /// The movie, made again from `indexBytes`.
-        public var movie: Movie
-        /// The version the index is of.
-        public var known: KnownVersion
-        /// The index boxes.
-        public var indexBytes: HeldBytes
-    }
-
+/// `isResourceChanged` is true) rather than read at stale offsets, and the index is read again.
+public struct MovieIndexDirectory: MovieIndexStore {
     /// Where the files are.
     public let directory: URL
     /// Most bytes the files take together.
     public let maximumBytes: Int
+    /// The limits the kept boxes are parsed within.
+    public let parseLimits: ParseLimits
 
-    /// The directory at `path` (made when missing), holding at most `maximumBytes`.
+    /// The directory at `path` (made when missing), holding at most `maximumBytes`, its indexes parsed within
+    /// `parseLimits`.
     /// - Throws: what creating the directory throws.
-    public init(path: String, maximumBytes: Int = 64 << 20) throws {
+    public init(path: String, maximumBytes: Int = 64 << 20, parseLimits: ParseLimits = ParseLimits()) throws {
         directory = URL(fileURLWithPath: path, isDirectory: true)
         self.maximumBytes = max(0, maximumBytes)
+        self.parseLimits = parseLimits
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     /// The index kept for `identity`, marked as just used; nil when there is none, or when its file is not one this
     /// version wrote or no longer makes a movie (such a file is removed).
-    public func entry(for identity: String, limits: ParseLimits = ParseLimits()) -> Entry? {
+    public func entry(for identity: String) async -> MovieIndexEntry? {
+        await BlockingCalls.run { readEntry(for: identity) }
+    }
+
+    private func readEntry(for identity: String) -> MovieIndexEntry? {
         let file = fileURL(for: identity)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
               let size = (attributes[.size] as? NSNumber)?.intValue, size <= maximumBytes,
               let data = try? Data(contentsOf: file) else { return nil }
         guard let stored = IndexFile(data: data), stored.header.identity == identity,
               let movie = try? MovieParser.parse(indexBoxes: stored.indexBytes, fragmentsOnDemand: stored.header.fragmentsOnDemand,
-                                                 limits: limits) else {
+                                                 limits: parseLimits) else {
             try? FileManager.default.removeItem(at: file)
             return nil
         }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
-        return Entry(movie: movie, known: KnownVersion(length: stored.header.length, version: stored.header.version),
-                     indexBytes: stored.indexBytes)
+        return MovieIndexEntry(movie: movie, known: KnownVersion(length: stored.header.length, version: stored.header.version),
+                               indexBytes: stored.indexBytes, fragmentsOnDemand: stored.header.fragmentsOnDemand)
     }
 
-    /// Keeps `indexBytes` (read by a locator reading fragments as `fragmentsOnDemand` says) of the version `known`
-    /// for `identity`, then removes the least recently used files past `maximumBytes`. Nothing is kept without
-    /// index bytes, without a version to check them by, or larger than `maximumBytes` alone.
+    /// Keeps `entry`'s index bytes (its movie is made again from them) for `identity`, then removes the least
+    /// recently used files past `maximumBytes`. Nothing is kept without index bytes, without a version to check
+    /// them by, or larger than `maximumBytes` alone.
     /// - Throws: what writing the file throws.
-    public func store(indexBytes: HeldBytes, fragmentsOnDemand: Bool, known: KnownVersion, for identity: String) throws {
+    public func store(_ entry: MovieIndexEntry, for identity: String) async throws {
+        try await BlockingCalls.run { try write(entry, for: identity) }
+    }
+
+    private func write(_ entry: MovieIndexEntry, for identity: String) throws {
+        let (indexBytes, known) = (entry.indexBytes, entry.known)
         guard !indexBytes.spans.isEmpty, known.version != nil else { return }
         let data = IndexFile(header: .init(identity: identity, length: known.length, version: known.version,
-                                           fragmentsOnDemand: fragmentsOnDemand,
+                                           fragmentsOnDemand: entry.fragmentsOnDemand,
                                            spans: indexBytes.spans.map { .init(offset: $0.offset, count: $0.bytes.count) }),
                              indexBytes: indexBytes).data
         guard data.count <= maximumBytes else { return }
@@ -68,8 +73,9 @@ public struct MovieIndexDirectory: Sendable {
     }
 
     /// Forgets the index kept for `identity`.
-    public func remove(_ identity: String) {
-        try? FileManager.default.removeItem(at: fileURL(for: identity))
+    public func remove(_ identity: String) async {
+        let file = fileURL(for: identity)
+        await BlockingCalls.run { _ = try? FileManager.default.removeItem(at: file) }
     }
 
     /// Removes the least recently used index files until the rest fit in `maximumBytes` (`kept` last of all).

@@ -170,9 +170,11 @@ public struct ThumbnailGenerator: Sendable {
         var timings = Thumbnail.Timings()
         let indexWatch = Stopwatch()
         let hadIndex = await session.hasMovie
-        var movie = try await session.loadMovie()
-        if case .frame = time, movie.hasUnreadFragments {  // frame numbers count every sample before
-            movie = try await session.readingFragments(Array(movie.fragmentIndex?.subsegments.indices ?? 0..<0), of: movie)
+        var movie: Movie
+        if case .frame = time {  // frame numbers count every sample before
+            movie = try await session.loadCompleteMovie()
+        } else {
+            movie = try await session.loadMovie()
         }
         var track = try movie.thumbnailTrack()
         let (requested, selection) = try ThumbnailTime.resolve(time, in: movie, track: track, selection: options.selection)

@@ -61,7 +61,9 @@ public actor ThumbnailService {
 
     private let configuration: Configuration
     private var cache: ThumbnailCache<CacheKey>
-    private let indexes: MovieIndexCache
+    /// The movie indexes the service keeps; give it to other work on the same inputs (storyboards, `/info`:
+    /// `MovieSession.withSession(of:indexes:sampleCacheBytes:workLimits:locator:revalidates:onStoreFailure:isolation:_:)`) to share them.
+    public nonisolated let indexes: MovieIndexCache
     /// Work under way, by request: one fetch and decode for everyone who asks, cancelled when nobody waits.
     private let flights = WorkCoalescer<ThumbnailRequest, Thumbnail>()
     /// The bounds on concurrent fetches and decodes every thumbnail of this service waits for; give them to other work
@@ -169,29 +171,20 @@ public actor ThumbnailService {
         cache.insert(thumbnail, for: key)
     }
 
-    /// Makes one thumbnail, with the cached index when there is one; bytes that changed under a cached index (the
-    /// source says `isResourceChanged`) are located again once.
+    /// Makes one thumbnail, with the kept index when there is one (read again when the bytes changed under it:
+    /// `MovieSession.withSession`), counting what it read.
     private func generate(_ request: ThumbnailRequest) async throws -> Thumbnail {
-        do {
-            return try await generateOnce(request)
-        } catch let error as any ByteSourceError where error.isResourceChanged {
-            await indexes.invalidate(request.asset.identity)
-            return try await generateOnce(request)
-        }
-    }
-
-    /// Makes one thumbnail. A cached index is used while its input's version is the one it was read at, and its
-    /// source starts from that version (so a server refuses the bytes of another).
-    private func generateOnce(_ request: ThumbnailRequest) async throws -> Thumbnail {
-        let input = request.asset.input
-        let entry = await indexes.currentEntry(for: input)
-        let source = try input.open(known: entry?.known)
-        if entry == nil { counters.indexLoads += 1 }
-        let generator = ThumbnailGenerator(source: source, options: request.options, movie: entry?.movie, limits: workLimits)
         let meter = FetchMeter()  // this work's reads alone, also when it fails
         let thumbnail: Thumbnail
         do {
-            thumbnail = try await meter.measure { try await generator.image(at: request.time) }
+            thumbnail = try await meter.measure {
+                try await MovieSession.withSession(of: request.asset.input, indexes: indexes,
+                                                   sampleCacheBytes: request.options.limits.sampleCacheBytes,
+                                                   workLimits: workLimits) { session in
+                    if !session.indexWasGiven { noteIndexLoad() }
+                    return try await ThumbnailGenerator(session: session, options: request.options).image(at: request.time)
+                }
+            }
         } catch {
             count(meter.statistics)
             throw error
@@ -199,10 +192,10 @@ public actor ThumbnailService {
         count(meter.statistics)
         counters.generated += 1
         counters.decodedSamples += thumbnail.decodedSamples
-        if entry == nil {
-            await indexes.store(MovieIndexCache.Entry(movie: try await generator.loadMovie(), known: KnownVersion(of: source)),
-                                for: request.asset.identity)
-        }
         return thumbnail
+    }
+
+    private func noteIndexLoad() {
+        counters.indexLoads += 1
     }
 }

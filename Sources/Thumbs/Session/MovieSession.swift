@@ -20,6 +20,8 @@ public actor MovieSession {
     public nonisolated let workLimits: ThumbnailWorkLimits?
     /// The decoders kept between pictures.
     package nonisolated let decoders: DecoderPool
+    /// Whether the movie was given at `init` (an index kept from before) rather than located by this session.
+    public nonisolated let indexWasGiven: Bool
     private var movie: Movie?
     /// Media bytes read while locating the index or its fragments (a keyframe in the head of a short file costs no
     /// further read).
@@ -39,6 +41,7 @@ public actor MovieSession {
                 locator: MovieLocator = MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))) {
         self.source = source is CountingByteSource ? source : CountingByteSource(source)
         self.movie = movie
+        indexWasGiven = movie != nil
         self.heldBytes = heldBytes
         self.workLimits = workLimits
         self.locator = locator
@@ -82,6 +85,24 @@ public actor MovieSession {
         heldBytes = located.heldBytes
         indexBytes = located.indexBytes
         return located.movie
+    }
+
+    /// The movie with every fragment read, for work that needs every sample (frame numbers, storyboards, a summary):
+    /// `loadMovie()`, then the moofs a locator reading them on demand left.
+    /// - Throws: `MP4Error`, or the source's errors.
+    public func loadCompleteMovie() async throws -> Movie {
+        let movie = try await loadMovie()
+        guard movie.hasUnreadFragments else { return movie }
+        return try await readingFragments(Array(movie.fragmentIndex?.subsegments.indices ?? 0..<0), of: movie)
+    }
+
+    /// The index this session read (not one it was given), as a `MovieIndexStore` keeps it: nil when it was given
+    /// the movie or has not located it.
+    func locatedEntry() async -> MovieIndexEntry? {
+        guard !indexWasGiven, let movie else { return nil }
+        let fragmentsOnDemand = if case .onDemand = locator.options.fragmentReading { true } else { false }
+        return MovieIndexEntry(movie: movie, known: await KnownVersion(of: source), indexBytes: indexBytes,
+                               fragmentsOnDemand: fragmentsOnDemand)
     }
 
     // MARK: - Fragments

@@ -57,13 +57,17 @@ public struct MovieSummary: Encodable, Sendable {
 
     /// The summary of what `locate` found, with what it cost to find.
     public init(_ located: MovieLocator.Result) {
-        let movie = located.movie
+        self.init(located.movie, fileSize: located.fileLength, bytesRead: located.bytesRead, reads: located.reads.count)
+    }
+
+    /// The summary of `movie` (of `fileSize` bytes when known), with what answering cost: `bytesRead` in `reads`.
+    public init(_ movie: Movie, fileSize: UInt64?, bytesRead: Int, reads: Int) {
         fragmented = movie.isFragmented
         moovOffset = movie.moovOffset
         moovSize = movie.moovHeader.size ?? 0
-        fileSize = located.fileLength
-        bytesRead = located.bytesRead
-        reads = located.reads.count
+        self.fileSize = fileSize
+        self.bytesRead = bytesRead
+        self.reads = reads
         duration = movie.durationSeconds
         timescale = movie.timescale
         posterTime = movie.posterTimeSeconds

@@ -1,0 +1,53 @@
+import ByteSources
+import MP4Box
+
+/// One kept index: the movie, the length and version of the bytes it was read from, and the index boxes themselves
+/// (what a store on disk keeps; empty when only the parsed movie is at hand).
+public struct MovieIndexEntry: Sendable {
+    /// The parsed movie.
+    public var movie: Movie
+    /// The length and version of the bytes the index was read from.
+    public var known: KnownVersion
+    /// The index boxes (`MovieSession.indexBytes`), with the moofs read on demand.
+    public var indexBytes: HeldBytes
+    /// Whether the boxes were read by a locator that reads a fragmented movie's moofs on demand (so the movie made
+    /// from them again reads the rest on demand too).
+    public var fragmentsOnDemand: Bool
+
+    /// Makes an entry.
+    public init(movie: Movie, known: KnownVersion, indexBytes: HeldBytes = HeldBytes(), fragmentsOnDemand: Bool = false) {
+        self.movie = movie
+        self.known = known
+        self.indexBytes = indexBytes
+        self.fragmentsOnDemand = fragmentsOnDemand
+    }
+}
+
+/// Where movie indexes are kept between pictures, by input identity (`MovieInput.identity`): in memory
+/// (`MovieIndexCache`), on disk from one process to the next (`MovieIndexDirectory`), or your own.
+///
+/// `MovieSession.withSession(of:indexes:sampleCacheBytes:workLimits:locator:revalidates:onStoreFailure:isolation:_:)` is the one way the
+/// command line and the service use a store: the kept index while it is of the input's current version, the bytes
+/// read at that version, and the index read again when they changed.
+public protocol MovieIndexStore: Sendable {
+    /// The index kept for `identity`, if any.
+    func entry(for identity: String) async -> MovieIndexEntry?
+    /// Keeps `entry` for `identity` (a store may decline one, as a directory does one without a version).
+    /// - Throws: what keeping it throws (writing a file).
+    func store(_ entry: MovieIndexEntry, for identity: String) async throws
+    /// Forgets the index kept for `identity` (after its bytes changed).
+    func remove(_ identity: String) async
+}
+
+extension MovieIndexStore {
+    /// The index kept for `input` if it is of the version the input has now, as far as the input can tell without
+    /// a read (a local file's `stat`); one of another version is forgotten.
+    public func currentEntry(for input: any MovieInput) async -> MovieIndexEntry? {
+        guard let entry = await entry(for: input.identity) else { return nil }
+        if let now = await input.currentVersion(), now != entry.known.version {
+            await remove(input.identity)
+            return nil
+        }
+        return entry
+    }
+}
