@@ -43,7 +43,8 @@ public protocol ByteSource: Sendable {
     var inputName: String? { get }
 
     /// What reading has cost so far, counted where the bytes arrive (for HTTP, every body byte received, also those
-    /// read and thrown away); nil when the source does not count (`CountingByteSource` counts for it).
+    /// read and thrown away); nil when the source does not count (`CountingByteSource` counts for it). A source that
+    /// counts records each request with `FetchMeter.begin(in:)` as well, so the work that reads sees its own cost.
     var statistics: FetchStats? { get async }
 }
 

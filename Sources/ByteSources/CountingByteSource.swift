@@ -3,7 +3,8 @@ import Synchronization
 /// Counts what is read through it, for sources that do not count themselves (files, memory, your own), so every
 /// source can say what a thumbnail cost; over a source that counts (HTTP, which sees every byte on the wire), reads
 /// pass straight through and its `statistics` are that source's. Each read is recorded in the meters measuring the
-/// task that reads (`FetchMeter.measure(_:)`) too.
+/// task that reads (`FetchMeter.measure(_:)`) too, once: a counting source that the base reads through (a wrapper of
+/// yours around an HTTP source) does not record it again.
 public final class CountingByteSource: ByteSource {
     /// The source read through.
     public let base: any ByteSource
@@ -36,7 +37,7 @@ public final class CountingByteSource: ByteSource {
         guard await !passesThrough() else { return try await base.read(range) }
         let request = FetchMeter.begin(in: meter)
         do {
-            let bytes = try await base.read(range)
+            let bytes = try await FetchMeter.unmeasured { try await base.read(range) }
             end(request, start: range.lowerBound, end: range.upperBound, suffix: nil, bytes: bytes.count)
             return bytes
         } catch {
@@ -49,7 +50,7 @@ public final class CountingByteSource: ByteSource {
         guard await !passesThrough() else { return try await base.readSuffix(count) }
         let request = FetchMeter.begin(in: meter)
         do {
-            let result = try await base.readSuffix(count)
+            let result = try await FetchMeter.unmeasured { try await base.readSuffix(count) }
             end(request, start: result.offset, end: nil, suffix: count, bytes: result.bytes.count)
             return result
         } catch {
@@ -63,7 +64,7 @@ public final class CountingByteSource: ByteSource {
         guard await !passesThrough() else { return try await base.readEnds(head: head, tail: tail) }
         let request = FetchMeter.begin(in: meter)
         do {
-            let ends = try await base.readEnds(head: head, tail: tail)
+            let ends = try await FetchMeter.unmeasured { try await base.readEnds(head: head, tail: tail) }
             end(request, start: 0, end: head, suffix: tail, bytes: ends.head.count + ends.tail.count)
             return ends
         } catch {
@@ -78,7 +79,7 @@ public final class CountingByteSource: ByteSource {
         guard await !passesThrough() else { return try await base.read(ranges: ranges) }
         let requests = ranges.map { _ in FetchMeter.begin(in: meter) }
         do {
-            let results = try await base.read(ranges: ranges)
+            let results = try await FetchMeter.unmeasured { try await base.read(ranges: ranges) }
             for (index, range) in ranges.enumerated() {
                 end(requests[index], start: range.lowerBound, end: range.upperBound, suffix: nil, bytes: results[index].count)
             }

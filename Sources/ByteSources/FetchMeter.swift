@@ -38,6 +38,13 @@ public final class FetchMeter: Sendable {
         return try await Self.$active.withValue(meters, operation: body, isolation: isolation)
     }
 
+    /// Runs `body` with no meter measuring it: a source that records a read itself keeps the sources it reads
+    /// through from recording it again.
+    package static func unmeasured<Result>(isolation: isolated (any Actor)? = #isolation,
+                                           _ body: () async throws -> Result) async rethrows -> Result {
+        try await $active.withValue([], operation: body, isolation: isolation)
+    }
+
     // MARK: - Recording, for sources that count
 
     /// One request being recorded: the meters it counts in, and when it started.

@@ -73,9 +73,9 @@ public struct StoryboardMaker: Sendable {
         let sharedLimits = session.workLimits
         let fetchLimiter = AsyncLimiter(limit: options.maximumConcurrentFetches)  // the session adds the shared one
         let decodeLimiters = [AsyncLimiter(limit: decodes)] + (sharedLimits.map { [$0.decodes] } ?? [])
-        // The session's decoders, or (when it keeps none: within shared limits) ones kept while this storyboard
-        // holds its canvas.
-        let pool = session.decoders.maximumIdle > 0 ? session.decoders : DecoderPool(maximumIdle: decodes)
+        // The session's decoders, or (when it keeps fewer than this storyboard decodes at once: within shared limits
+        // it keeps none) ones kept while this storyboard holds its canvas.
+        let pool = session.decoders.maximumIdle >= decodes ? session.decoders : DecoderPool(maximumIdle: decodes)
         let tasksInFlight = options.maximumConcurrentFetches + decodes
         let window = max(4 * tasksInFlight, 32)
         let encodesTiles = options.singleImages || options.maximumSheetBytes != nil

@@ -116,29 +116,18 @@ struct InputOptions: ParsableArguments {
         }
     }
 
-    /// Opens the input as a byte source that counts what it reads; `known` (for a URL) starts it from a version
-    /// read before, so every request carries If-Range.
-    func openSource(known: KnownVersion? = nil) throws -> any ByteSource {
+    /// Opens the input as a byte source that counts what it reads.
+    func openSource() throws -> any ByteSource {
         if let remote = try remoteInput() {
-            return CountingByteSource(try remote.open(known: known))
+            return CountingByteSource(try remote.open(known: nil))
         }
         return CountingByteSource(try FileByteSource(path: input))
     }
 
-    /// Opens the input, or prints why not as one line and exits with the matching code.
-    func openSourceOrExit(known: KnownVersion? = nil) throws -> any ByteSource {
-        do {
-            return try openSource(known: known)
-        } catch {
-            printError(errorMessage(error, about: input))
-            throw ExitCode.forError(error)
-        }
-    }
-
-    /// Opens the input and runs `body` on it. An error other than an exit code is told as one line about the input,
-    /// then the statistics of what was fetched, and becomes the exit code sysexits.h gives it.
-    func withOpenedSource(known: KnownVersion? = nil, _ body: (any ByteSource) async throws -> Void) async throws {
-        let source = try openSourceOrExit(known: known)
+    /// Opens the input and runs `body` on it. An error other than an exit code (opening included) is told as one line
+    /// about the input, then the statistics of what was fetched, and becomes the exit code sysexits.h gives it.
+    func withOpenedSource(_ body: (any ByteSource) async throws -> Void) async throws {
+        let source: any ByteSource = try await reportingErrors(statisticsOf: { nil }) { try openSource() }
         try await reportingErrors(statisticsOf: { source }) { try await body(source) }
     }
 

@@ -74,6 +74,18 @@ import Testing
         #expect(meter.statistics.bytes == 20)
     }
 
+    @Test func aCountingSourceBehindAWrapperThatDoesNotCountIsNotCountedTwice() async throws {
+        let inner = Self.source()  // counts, as an HTTP source does
+        let outer = CountingByteSource(Forwarding(base: inner))
+        let meter = FetchMeter()
+        try await meter.measure {
+            _ = try await outer.read(0..<40)
+            _ = try await outer.read(ranges: [0..<10, 20..<30])
+        }
+        #expect(meter.statistics.requests == 3)
+        #expect(meter.statistics.bytes == 60)
+    }
+
     @Test func overASourceThatCountsReadsPassStraightThrough() async throws {
         let inner = Self.source()
         let outer = CountingByteSource(inner)
@@ -83,6 +95,15 @@ import Testing
         #expect(await outer.statistics?.requests == 1)
         #expect(await inner.statistics?.requests == 1)
     }
+}
+
+/// A source of yours that reads through another and keeps no statistics.
+private struct Forwarding: ByteSource {
+    let base: any ByteSource
+    var knownLength: UInt64? { get async { await base.knownLength } }
+    func read(_ range: Range<UInt64>) async throws -> [UInt8] { try await base.read(range) }
+    func readEnds(head: UInt64, tail: UInt64) async throws -> FileEnds { try await base.readEnds(head: head, tail: tail) }
+    func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] { try await base.read(ranges: ranges) }
 }
 
 /// Lets its parties go on once all of them have arrived.

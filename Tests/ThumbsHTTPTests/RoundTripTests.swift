@@ -373,6 +373,48 @@ import Thumbs
                 == MovieParser.parse(fileBytes: Fixtures.bytes("hevc-8bit")).primaryVideoTrack?.samples.count)
     }
 
+    @Test func aFileReplacedBetweenTheIndexAndTheKeyframeIsReadAgainOnce() async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let input = try HTTPInput(url: server.url("/h264-faststart.mp4"))
+        // How many requests locating takes, on its own.
+        _ = try await MovieLocator(options: Self.smallEnds.options).locate(in: input.open(known: nil))
+        let locating = server.requests.count
+        // Replaced right after the session below has read the index (the server numbers every request since it
+        // started): the keyframe read meets the new version.
+        server.update { $0.changeETagAfterRequests = 2 * locating }
+        let indexes = MovieIndexCache()
+        var sessions: [MovieSession] = []
+        try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { session in
+            sessions.append(session)
+            _ = try await Self.keyframe(of: session)
+        }
+        #expect(sessions.map(\.indexWasGiven) == [false, false])
+        let kept = try #require(await indexes.entry(for: input.identity))
+        #expect(kept.known.version?.contains("v2") == true, "\(kept.known)")
+    }
+
+    @Test func aKeptIndexKeepsTheFragmentsReadSince() async throws {
+        let server = try await Self.server()
+        defer { Task { try? await server.shutdown() } }
+        let indexes = MovieIndexCache()
+        let input = try HTTPInput(url: server.url("/fragmented.mp4"))
+        try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { session in
+            let movie = try await session.loadMovie()
+            #expect(movie.hasUnreadFragments)
+        }
+        try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { session in
+            #expect(session.indexWasGiven)
+            _ = try await session.loadCompleteMovie()
+        }
+        #expect(try #require(await indexes.entry(for: input.identity)).movie.hasUnreadFragments == false)
+        server.resetLog()
+        try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { session in
+            _ = try await session.loadCompleteMovie()
+        }
+        #expect(server.requests.isEmpty)  // every fragment is in the kept index now
+    }
+
     @Test(arguments: Fixtures.names)
     func everyFixtureParsesTheSameOverHTTP(_ name: String) async throws {
         let server = try await Self.server()

@@ -40,6 +40,11 @@ public actor MovieIndexCache: MovieIndexStore {
         recency.removeAll { $0 == identity }
     }
 
+    /// Forgets `identity` if its entry is still of version `known`, in one step.
+    public func remove(_ identity: String, ifKnown known: KnownVersion) {
+        if entries[identity]?.known == known { remove(identity) }
+    }
+
     /// Forgets every movie.
     public func removeAll() {
         entries.removeAll()

@@ -37,6 +37,9 @@ public protocol MovieIndexStore: Sendable {
     func store(_ entry: MovieIndexEntry, for identity: String) async throws
     /// Forgets the index kept for `identity` (after its bytes changed).
     func remove(_ identity: String) async
+    /// Forgets the index kept for `identity` if it is still the one of version `known` (not one another piece of
+    /// work kept meanwhile).
+    func remove(_ identity: String, ifKnown known: KnownVersion) async
 }
 
 extension MovieIndexStore {
@@ -45,9 +48,14 @@ extension MovieIndexStore {
     public func currentEntry(for input: any MovieInput) async -> MovieIndexEntry? {
         guard let entry = await entry(for: input.identity) else { return nil }
         if let now = await input.currentVersion(), now != entry.known.version {
-            await remove(input.identity)
+            await remove(input.identity, ifKnown: entry.known)
             return nil
         }
         return entry
+    }
+
+    /// Checks, then forgets (a store that can do both at once does better).
+    public func remove(_ identity: String, ifKnown known: KnownVersion) async {
+        if await entry(for: identity)?.known == known { await remove(identity) }
     }
 }

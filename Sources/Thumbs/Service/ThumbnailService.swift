@@ -42,7 +42,7 @@ public actor ThumbnailService {
         public var sourceBytes: UInt64 = 0
         /// Work cancelled because nobody waited for it any more.
         public var cancelledWork = 0
-        /// Indexes located (not found in the index cache).
+        /// Indexes located for thumbnails (not found in the index cache; `/info` and storyboards fill it too).
         public var indexLoads = 0
 
         /// All zero: nothing done yet.

@@ -36,18 +36,6 @@ package struct DecodeSession {
     /// The most restarts a run may take: each one widens the decoder, so a stream needs at most a few.
     static let maximumRestarts = 3
 
-    /// A decoder for the track and sample description of `plan`, within `limits`; `threading` defaults to two worker
-    /// threads when more than one sample is decoded. A plan of one keyframe gets a decoder for keyframes alone
-    /// (`VideoDecoderFactory.makeDecoder(for:descriptionIndex:threading:keyframesOnly:limits:)`: less memory).
-    /// - Throws: `DecodeError` (`unsupportedCodec`, `badConfiguration`, `limitExceeded`, ...).
-    package static func makeDecoder(for track: Track, plan: FramePlan, limits: ThumbnailLimits,
-                            threading: VideoDecoderFactory.Threading? = nil) throws -> any VideoDecoder {
-        try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: plan.samples.first?.descriptionIndex ?? 1,
-                                            threading: threading ?? (plan.samples.count > 1 ? .workers(2) : .single),
-                                            keyframesOnly: plan.isKeyframeOnly,
-                                            limits: limits.decoderLimits)
-    }
-
     /// A session for `plan` on `decoder` (one made for `plan`, or for a plan that needs as much: a decoder made for
     /// keyframes alone takes a plan of one keyframe only).
     /// - Throws: `ThumbnailError` `limitExceeded` when a sample is larger than `limits.maximumSampleSize`.

@@ -30,7 +30,6 @@ package final class DecoderPool: Sendable {
     }
 
     private let idle = Mutex<[Lease]>([])
-    private let made = Atomic<Int>(0)
     /// Most idle decoders kept.
     package let maximumIdle: Int
 
@@ -39,13 +38,7 @@ package final class DecoderPool: Sendable {
         self.maximumIdle = max(0, maximumIdle)
     }
 
-    /// Decoders made so far.
-    package var madeCount: Int { made.load(ordering: .relaxed) }
-
-    /// Idle decoders now.
-    package var idleCount: Int { idle.withLock { $0.count } }
-
-    /// An idle decoder that decodes `plan` of `track` (reset when it was given back), or a new one: for keyframes
+    /// An idle decoder that decodes `plan` of `track`, reset to start again, or a new one: for keyframes
     /// alone when the plan is one keyframe (less memory), with `threading` (default: two worker threads for a run of
     /// frames, else the calling thread), within `limits`.
     /// - Throws: `DecodeError` from `VideoDecoderFactory.makeDecoder(for:descriptionIndex:threading:keyframesOnly:limits:)`.
@@ -65,18 +58,18 @@ package final class DecoderPool: Sendable {
             guard let index = leases.lastIndex(where: { $0.kind == wanted || $0.kind == runs }) else { return nil }
             return leases.remove(at: index)
         }
-        if let found { return found }
+        // One that cannot be reset is dropped (a new one is made). The reset is here, not at `giveBack`: openh264
+        // makes a new decoder to reset, wasted on one that is never taken again.
+        if let found, (try? found.decoder.reset()) != nil { return found }
         let decoder = try VideoDecoderFactory.makeDecoder(for: track, descriptionIndex: wanted.descriptionIndex,
                                                           threading: threading, keyframesOnly: wanted.keyframesOnly,
                                                           limits: limits)
-        made.add(1, ordering: .relaxed)
         return Lease(decoder, kind: wanted)
     }
 
-    /// Gives `lease` back for the next task, reset (its pictures let go), unless `maximumIdle` are kept already or
-    /// it cannot be reset: then it is dropped.
+    /// Gives `lease` back for the next task, unless `maximumIdle` are kept already: then it is dropped.
     package func giveBack(_ lease: Lease) {
-        guard maximumIdle > 0, (try? lease.decoder.reset()) != nil else { return }
+        guard maximumIdle > 0 else { return }
         idle.withLock { leases in
             if leases.count < maximumIdle { leases.append(lease) }
         }

@@ -25,17 +25,18 @@ public struct FrameExtractor: Sendable {
     /// (`MovieLocator.Result.heldBytes`) are taken instead of read where they hold a sample.
     public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits(),
                 heldBytes: HeldBytes = HeldBytes()) {
-        self.init(session: MovieSession(source: source, heldBytes: heldBytes, sampleCacheBytes: limits.sampleCacheBytes),
+        self.init(session: MovieSession(source: source, heldBytes: heldBytes, sampleCacheBytes: 0),
                   track: track, maximumGap: maximumGap, limits: limits)
     }
 
-    /// The decoded picture of `plan.target`, fetched batch by batch (see `ThumbnailLimits.batchBytes`), decoded with
-    /// worker threads when the plan is a run of frames.
+    /// The decoded picture of `plan.target`, fetched batch by batch (see `ThumbnailLimits.batchBytes`: memory holds
+    /// one batch, the samples are not kept), decoded with worker threads when the plan is a run of frames.
     /// - Throws: `DecodeError`, `ThumbnailError` `noFrame`, `sampleOutOfRange` or `limitExceeded`, or whatever the source throws.
     public func frame(for plan: FramePlan) async throws -> DecodedFrame {
         var permit = PicturePermit(session.workLimits?.decodes)
         do {
-            let picture = try await session.decode(plan, of: track, limits: limits, maximumGap: maximumGap, permit: &permit)
+            let picture = try await session.decode(plan, of: track, limits: limits, maximumGap: maximumGap, keepingSamples: false,
+                                                   permit: &permit)
             await permit.giveBack()
             return picture.frame
         } catch {

@@ -26,23 +26,40 @@ public actor MovieSession {
     /// Media bytes read while locating the index or its fragments (a keyframe in the head of a short file costs no
     /// further read).
     package private(set) var heldBytes: HeldBytes
-    /// The bytes of the index boxes this session read (`MovieLocator.Result.indexBytes`, with the moofs read on
-    /// demand since), for keeping the index elsewhere (`MovieIndexDirectory`); empty for a movie given at `init`.
-    public private(set) var indexBytes = HeldBytes()
+    /// The bytes of the index boxes: those this session read (`MovieLocator.Result.indexBytes`), or of the kept
+    /// index it started from (`MovieIndexDirectory`'s), with the moofs read on demand since; empty for a movie given
+    /// without them. What a store on disk keeps.
+    public private(set) var indexBytes: HeldBytes
     /// Sample bytes fetched by earlier pictures.
     private var sampleCache: SampleByteCache
 
     /// A session for the movie in `source`; pass `movie` when its index is already known (from a cache) and
     /// `heldBytes` when bytes read with it are at hand. Up to `sampleCacheBytes` of fetched samples are kept for
-    /// later pictures; `workLimits` shares bounds with other work. The default `locator` reads a fragmented movie's
-    /// moofs on demand: a picture reads the ones its time needs.
+    /// later pictures; `workLimits` shares bounds with other work (without them, up to one idle decoder per core is
+    /// kept between pictures). The default `locator` reads a fragmented movie's moofs on demand: a picture reads the
+    /// ones its time needs.
     public init(source: any ByteSource, movie: Movie? = nil, heldBytes: HeldBytes = HeldBytes(),
                 sampleCacheBytes: Int = ThumbnailLimits().sampleCacheBytes, workLimits: ThumbnailWorkLimits? = nil,
                 locator: MovieLocator = MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))) {
+        self.init(source: source, movie: movie, heldBytes: heldBytes, indexBytes: HeldBytes(), sampleCacheBytes: sampleCacheBytes,
+                  workLimits: workLimits, locator: locator)
+    }
+
+    /// A session that starts from `index`, kept from before (nil: the movie is located on first use); the moofs it
+    /// reads on demand are added to the index's bytes, for keeping it again.
+    init(source: any ByteSource, index: MovieIndexEntry?, sampleCacheBytes: Int, workLimits: ThumbnailWorkLimits?,
+         locator: MovieLocator) {
+        self.init(source: source, movie: index?.movie, heldBytes: HeldBytes(), indexBytes: index?.indexBytes ?? HeldBytes(),
+                  sampleCacheBytes: sampleCacheBytes, workLimits: workLimits, locator: locator)
+    }
+
+    private init(source: any ByteSource, movie: Movie?, heldBytes: HeldBytes, indexBytes: HeldBytes, sampleCacheBytes: Int,
+                 workLimits: ThumbnailWorkLimits?, locator: MovieLocator) {
         self.source = source is CountingByteSource ? source : CountingByteSource(source)
         self.movie = movie
         indexWasGiven = movie != nil
         self.heldBytes = heldBytes
+        self.indexBytes = indexBytes
         self.workLimits = workLimits
         self.locator = locator
         sampleCache = SampleByteCache(capacity: sampleCacheBytes)
@@ -76,15 +93,43 @@ public actor MovieSession {
     /// The movie, located and parsed on first use. With a locator that reads fragments on demand (the default), a
     /// fragmented movie whose video track has a segment index holds the fragments read so far
     /// (`Movie.hasUnreadFragments`, `Movie.readSubsegments`).
-    /// - Throws: `MP4Error`, or the source's errors.
+    ///
+    /// Calls that come while the movie is being located wait for that one locating (its reads count for the call
+    /// that started it). When that call is cancelled, locating stops, and a waiting call that is not cancelled
+    /// starts it again.
+    /// - Throws: `MP4Error`, or the source's errors; `CancellationError` when this call is cancelled.
     public func loadMovie() async throws -> Movie {
-        if let movie { return movie }
-        let located = try await locator.locate(in: source)
-        if let movie { return movie }  // another call located it meanwhile
-        movie = located.movie
-        heldBytes = located.heldBytes
-        indexBytes = located.indexBytes
-        return located.movie
+        while true {
+            if let movie { return movie }
+            let (task, started) = locating.map { ($0, false) } ?? startLocating()
+            do {
+                let located = try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    if started { task.cancel() }
+                }
+                if movie == nil {
+                    movie = located.movie
+                    heldBytes = located.heldBytes
+                    indexBytes = located.indexBytes
+                }
+                if locating == task { locating = nil }
+            } catch {
+                if locating == task { locating = nil }
+                // The call that started it was cancelled (whatever its reads threw then), not this one: start again.
+                guard !started, task.isCancelled, !Task.isCancelled else { throw error }
+            }
+        }
+    }
+
+    /// Locating under way, for the calls that come meanwhile.
+    private var locating: Task<MovieLocator.Result, any Error>?
+
+    private func startLocating() -> (Task<MovieLocator.Result, any Error>, Bool) {
+        let (locator, source) = (self.locator, self.source)
+        let task = Task { try await locator.locate(in: source) }
+        locating = task
+        return (task, true)
     }
 
     /// The movie with every fragment read, for work that needs every sample (frame numbers, storyboards, a summary):
@@ -96,13 +141,17 @@ public actor MovieSession {
         return try await readingFragments(Array(movie.fragmentIndex?.subsegments.indices ?? 0..<0), of: movie)
     }
 
-    /// The index this session read (not one it was given), as a `MovieIndexStore` keeps it: nil when it was given
-    /// the movie or has not located it.
-    func locatedEntry() async -> MovieIndexEntry? {
-        guard !indexWasGiven, let movie else { return nil }
-        let fragmentsOnDemand = if case .onDemand = locator.options.fragmentReading { true } else { false }
-        return MovieIndexEntry(movie: movie, known: await KnownVersion(of: source), indexBytes: indexBytes,
-                               fragmentsOnDemand: fragmentsOnDemand)
+    /// The index as a `MovieIndexStore` should keep it after this session's work: the one it located, or `kept`
+    /// (the one it started from) with the fragments it read since; nil when there is nothing new to keep.
+    func entryToKeep(replacing kept: MovieIndexEntry?) async -> MovieIndexEntry? {
+        guard let movie else { return nil }
+        guard let kept else {
+            let fragmentsOnDemand = if case .onDemand = locator.options.fragmentReading { true } else { false }
+            return MovieIndexEntry(movie: movie, known: await KnownVersion(of: source), indexBytes: indexBytes,
+                                   fragmentsOnDemand: fragmentsOnDemand)
+        }
+        guard movie.readSubsegments.count > kept.movie.readSubsegments.count else { return nil }
+        return MovieIndexEntry(movie: movie, known: kept.known, indexBytes: indexBytes, fragmentsOnDemand: kept.fragmentsOnDemand)
     }
 
     // MARK: - Fragments
