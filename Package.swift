@@ -49,6 +49,7 @@ let package = Package(
             name: "RangeFetch",
             dependencies: [
                 "ByteSources",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -100,6 +101,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "ThumbsServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,10 +128,12 @@ let package = Package(
             exclude: ["moto-setup.py"]
         ),
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "ByteSources", "MP4Box", "Thumbs", "MP4BoxTestSupport",
-                                                          "RangeFetchTestSupport"]),
+                                                          "RangeFetchTestSupport",
+                                                          .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
         .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "ByteSources", "FrameDecode",
-                                                          "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport"]),
+                                                          "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
+                                                          .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [
             "ThumbsServer", "Thumbs", "Storyboards", "RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import ByteSources
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOPosix
 
@@ -17,8 +18,8 @@ extension HTTPByteSource {
             request.headers.add(name: "If-Range", value: ifRange)
         }
         let sameOrigin = OriginRangeSupport.origin(of: target) == OriginRangeSupport.origin(of: url)
-        for (name, value) in options.headers where sameOrigin || !Self.credentialHeaders.contains(name.lowercased()) {
-            request.headers.add(name: name, value: value)
+        for field in options.headers where sameOrigin || !Self.credentialHeaders.contains(field.name) {
+            request.headers.add(name: field.name.rawName, value: field.value)
         }
         if sameOrigin, let signer = options.signer {
             try signer.sign(&request, at: Date())
@@ -34,7 +35,7 @@ extension HTTPByteSource {
     }
 
     /// Headers that carry credentials: never sent on to another origin.
-    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    static let credentialHeaders: Set<HTTPField.Name> = [.authorization, .cookie, .proxyAuthorization]
 
     static func isHTTP(_ url: String) -> Bool {
         let lowered = url.lowercased()

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// How an `HTTPByteSource` fetches.
 public struct HTTPFetchOptions: Sendable {
     /// What to do when the resource changes between reads.
@@ -10,7 +12,7 @@ public struct HTTPFetchOptions: Sendable {
 
     /// Headers sent with every request (authorisation, cookies). Authorization, Cookie and Proxy-Authorization are
     /// not sent on after a redirect to another origin.
-    public var headers: [(String, String)] = []
+    public var headers = HTTPFields()
     /// What signs each request to the URL's origin (`AWSSignatureV4` for S3); nil sends them unsigned.
     public var signer: (any HTTPRequestSigner)?
     /// Seconds to wait for a connection.
@@ -48,6 +50,6 @@ public struct HTTPFetchOptions: Sendable {
     /// The caller's headers, which may change the response (credentials, cookies, anything a server varies on),
     /// normalised: requests whose identities differ never share a cached index or picture.
     public var responseIdentity: String {
-        headers.map { "\($0.0.lowercased()): \($0.1)" }.sorted().joined(separator: "\n")
+        headers.map { "\($0.name.canonicalName): \($0.value)" }.sorted().joined(separator: "\n")
     }
 }

@@ -54,7 +54,7 @@ struct InputResolver: Sendable {
                 return allowed.contains { $0.contains(parsed) }
             }
             for field in request.headers where forwardedHeaders.contains(field.name.canonicalName) {
-                options.headers.append((field.name.rawName, field.value))
+                options.headers.append(field)
             }
             do {
                 return ThumbnailAsset(try HTTPInput(url: url, options: options, client: client))

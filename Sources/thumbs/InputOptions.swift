@@ -1,6 +1,7 @@
 import ArgumentParser
 import ByteSources
 import Foundation
+import HTTPTypes
 import MP4Box
 import RangeFetch
 import Thumbs
@@ -46,19 +47,22 @@ struct InputOptions: ParsableArguments {
         if !["whole", "video"].contains(index) { throw ValidationError("--index takes whole or video") }
         if let maximumRequests, maximumRequests < 1 { throw ValidationError("--max-requests must be at least 1") }
         if let deadline, !(deadline > 0 && deadline.isFinite) { throw ValidationError("--deadline must be a positive number of seconds") }
-        for header in headers where !header.contains(":") {
-            throw ValidationError("--header takes 'Name: value', not '\(header)'")
+        for header in headers where Self.field(header) == nil {
+            throw ValidationError("--header takes 'Name: value' with a valid field name, not '\(header)'")
         }
+    }
+
+    /// The field `header` ('Name: value') gives; nil when it has no colon or its name is not a valid field name.
+    static func field(_ header: String) -> HTTPField? {
+        let parts = header.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let name = HTTPField.Name(parts[0].trimmingCharacters(in: .whitespaces)) else { return nil }
+        return HTTPField(name: name, value: parts[1].trimmingCharacters(in: .whitespaces))
     }
 
     /// How a URL is fetched: the headers and budgets the options give.
     private var fetchOptions: HTTPFetchOptions {
         var options = HTTPFetchOptions()
-        options.headers = headers.map { header in
-            let parts = header.split(separator: ":", maxSplits: 1)
-            return (String(parts[0]).trimmingCharacters(in: .whitespaces),
-                    parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
-        }
+        options.headers = HTTPFields(headers.compactMap(Self.field))
         options.maximumBytes = maximumBytes
         options.maximumRequests = maximumRequests
         options.deadline = deadline

@@ -1,4 +1,5 @@
 import ByteSources
+import HTTPTypes
 import MP4Box
 @testable import RangeFetch
 import RangeFetchTestSupport
@@ -40,7 +41,7 @@ import Testing
         try await TestHTTPServer.serving(["/f.bin": Self.file]) { target in
             try await TestHTTPServer.serving([:], faults: .init { $0.redirects = ["/m.bin": target.url("/f.bin")] }) { origin in
                 let source = try HTTPByteSource(url: origin.url("/m.bin"), options: Self.options {
-                    $0.headers = [("Authorization", "Bearer secret"), ("Cookie", "s=1"), ("X-Trace", "t1")]
+                    $0.headers = [.authorization: "Bearer secret", .cookie: "s=1", HTTPField.Name("X-Trace")!: "t1"]
                 })
                 #expect(try await source.read(0..<10) == Array(Self.file[0..<10]))
                 #expect(origin.requests.first?.headers["authorization"] == "Bearer secret")

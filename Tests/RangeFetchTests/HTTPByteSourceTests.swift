@@ -1,5 +1,6 @@
 import ByteSources
 import Foundation
+import HTTPTypes
 import MP4Box
 import MP4BoxTestSupport
 import RangeFetch
@@ -228,7 +229,7 @@ import Testing
     }
 
     @Test func callerHeadersReachTheServer() async throws {
-        let options = Self.fastOptions { $0.headers = [("Authorization", "Bearer abc"), ("Cookie", "session=1")] }
+        let options = Self.fastOptions { $0.headers = [.authorization: "Bearer abc", .cookie: "session=1"] }
         try await Self.withSource(options: options) { source, server in
             _ = try await source.read(0..<10)
             #expect(server.requests.first?.headers["authorization"] == "Bearer abc")

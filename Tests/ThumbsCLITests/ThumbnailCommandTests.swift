@@ -65,6 +65,15 @@ import Thumbs
         #expect(output.stderr.contains("--time must be a non-negative number of seconds"), "\(output.stderr)")
     }
 
+    /// A header is 'Name: value' with a name HTTP allows (RFC 9110's token): others are refused before any work.
+    @Test(arguments: ["no colon here", "Bad Name: x", ": empty name", "X-Tag\u{7F}: x"])
+    func aHeaderThatIsNotAFieldIsRefused(_ header: String) async throws {
+        let output = try await InfoCommandTests.run(["thumbnail", "http://127.0.0.1:9/a.mp4", "--header", header,
+                                                     "-o", Self.temporaryPath("x.png")])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--header takes 'Name: value' with a valid field name"), "\(output.stderr)")
+    }
+
     /// `-o x.webp` writes WebP (lossy, or with --lossless the PNG's very pixels), read back by libwebp's decoder and
     /// compared with the PNG the same command writes.
     @Test func webPOutputMatchesThePNGPath() async throws {

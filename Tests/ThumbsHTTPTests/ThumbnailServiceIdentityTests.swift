@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import MP4Box
 import MP4BoxTestSupport
 import RangeFetch
@@ -17,7 +18,7 @@ import Testing
 
     static func url(_ url: String, authorization: String) throws -> ThumbnailAsset {
         var options = HTTPFetchOptions()
-        options.headers = [("Authorization", authorization)]
+        options.headers = [.authorization: authorization]
         options.maximumRetries = 0
         return ThumbnailAsset(try HTTPInput(url: url, options: options))
     }
@@ -50,9 +51,9 @@ import Testing
 
     @Test func theSameHeadersInAnotherOrderAndCaseAreOneAsset() throws {
         var one = HTTPFetchOptions()
-        one.headers = [("Authorization", "Bearer a"), ("Cookie", "s=1")]
+        one.headers = [.authorization: "Bearer a", .cookie: "s=1"]
         var two = HTTPFetchOptions()
-        two.headers = [("cookie", "s=1"), ("authorization", "Bearer a")]
+        two.headers = [HTTPField.Name("cookie")!: "s=1", HTTPField.Name("authorization")!: "Bearer a"]
         let first = ThumbnailAsset(try HTTPInput(url: "http://h/m.mp4", options: one))
         #expect(first == ThumbnailAsset(try HTTPInput(url: "http://h/m.mp4", options: two)))
         #expect(first != ThumbnailAsset(try HTTPInput(url: "http://h/m.mp4")))
