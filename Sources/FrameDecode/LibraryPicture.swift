@@ -29,7 +29,7 @@ struct LibraryPicture {
     }
 
     /// The frame, with the container's colour (colr) where it states one and the stream's elsewhere.
-    /// The range is the bitstream's where it states one, as `Track.colour` decides it.
+    /// The range is the bitstream's where it states one, as `MovieTrack.colour` decides it.
     func frame(containerColour: ColourDescription?, compositionTime: Int64) -> DecodedFrame {
         var colour = containerColour?.filling(from: streamColour) ?? streamColour
         if streamStatesRange { colour.fullRange = streamColour.fullRange }

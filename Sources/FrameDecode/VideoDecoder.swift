@@ -39,7 +39,7 @@ public enum VideoDecoderFactory {
     /// With `keyframesOnly`, every sample the decoder is given is a sync sample decoded on its own (a thumbnail's
     /// nearest keyframe, a storyboard's tiles): a decoder that sizes its picture pool by the stream's reference
     /// frames is told there are none (openh264), which leaves the pictures the same in less memory.
-    public static func makeDecoder(for track: Track, descriptionIndex: UInt32 = 1, threading: Threading = .single,
+    public static func makeDecoder(for track: MovieTrack, descriptionIndex: UInt32 = 1, threading: Threading = .single,
                                    keyframesOnly: Bool = false,
                                    limits: DecoderLimits = DecoderLimits()) throws(DecodeError) -> any VideoDecoder {
         guard let entry = track.visualEntry(descriptionIndex: descriptionIndex) ?? track.visualEntry else {

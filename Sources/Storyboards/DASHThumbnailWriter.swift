@@ -30,8 +30,8 @@ public enum DASHThumbnailWriter {
             <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" \
             mediaPresentationDuration="\(duration)" minBufferTime="PT2S">
               <Period id="0" start="PT0S">
-                <AdaptationSet id="1" contentType="image" mimeType="\(Markup.escaped(storyboard.format.mediaType))">
-                  <SegmentTemplate media="\(Markup.escaped(mediaTemplate(storyboard.sheetTemplate)))" timescale="1000" \
+                <AdaptationSet id="1" contentType="image" mimeType="\(XMLEscaping.escaped(storyboard.format.mediaType))">
+                  <SegmentTemplate media="\(XMLEscaping.escaped(mediaTemplate(storyboard.sheetTemplate)))" timescale="1000" \
             startNumber="\(storyboard.firstSheetIndex)">
                     <SegmentTimeline>
                       <S t="0" d="\(segment)"\(repeats > 0 ? " r=\"\(repeats)\"" : "")/>

@@ -161,7 +161,7 @@ public struct StoryboardMaker: Sendable {
 
     /// The tile size for `track`: `tileWidth` by `tileHeight`, or by the width times the display aspect ratio
     /// (height / width, after the pixel aspect ratio and the orientation), rounded half up, at least 1.
-    public static func tileSize(for track: Track, options: StoryboardOptions) -> PixelSize {
+    public static func tileSize(for track: MovieTrack, options: StoryboardOptions) -> PixelSize {
         if let height = options.tileHeight { return PixelSize(width: options.tileWidth, height: height) }
         var display = track.displaySize ?? (16, 9)
         if !options.appliesPreferredTrackTransform, track.orientation?.swapsDimensions == true {
@@ -174,7 +174,7 @@ public struct StoryboardMaker: Sendable {
 
     /// Tiles are exactly `tileSize`: stretched when the height came from the aspect ratio (so off by at most half
     /// a pixel), fitted on black (`.pad`) when both sides were given; small videos are scaled up.
-    private func renderOptions(for track: Track, tileSize: PixelSize) -> RenderOptions {
+    private func renderOptions(for track: MovieTrack, tileSize: PixelSize) -> RenderOptions {
         var render = RenderOptions(track: track, maximumSize: tileSize, fitMode: options.tileHeight == nil ? .stretch : .pad)
         render.allowsUpscaling = true
         render.appliesOrientation = options.appliesPreferredTrackTransform

@@ -48,7 +48,7 @@ public struct StoryboardPlan: Sendable {
     /// - Throws: `StoryboardError` `noSamples` for a track without samples, `noDuration` without a duration, `noKeyframe` when it has no
     ///   sync sample, `invalidOption` for an interval that gives more than `maximumCueCount` cues, `unorderedKeyframes`
     ///   when a keyframe would be shown again after another; `MP4Error` when the tables cannot place a sample.
-    public init(track: Track, options: StoryboardOptions) throws {
+    public init(track: MovieTrack, options: StoryboardOptions) throws {
         guard track.samples.count > 0 else { throw StoryboardError(.noSamples, "track \(track.id) has no samples") }
         guard track.samples.syncSampleCount > 0 else {
             throw StoryboardError(.noKeyframe, "track \(track.id) has no sync sample")

@@ -24,14 +24,14 @@ struct VideoPage {
             let twoX = link("/thumbnail.jpg", "\(entry.source)&\(double)")
             let storyboard = link("/storyboard.json", "\(entry.source)&width=160&columns=10&rows=10")
             figures += """
-                <figure class="video" data-storyboard="\(Markup.escaped(storyboard))">
+                <figure class="video" data-storyboard="\(XMLEscaping.escaped(storyboard))">
                   <div class="frame">
-                    <img loading="lazy" decoding="async" width="\(width)" height="\(height)" alt="\(Markup.escaped(entry.name))"
-                         src="\(Markup.escaped(oneX))" srcset="\(Markup.escaped(oneX)) 1x, \(Markup.escaped(twoX)) 2x">
+                    <img loading="lazy" decoding="async" width="\(width)" height="\(height)" alt="\(XMLEscaping.escaped(entry.name))"
+                         src="\(XMLEscaping.escaped(oneX))" srcset="\(XMLEscaping.escaped(oneX)) 1x, \(XMLEscaping.escaped(twoX)) 2x">
                     <div class="scrub" hidden></div>
                     <div class="bar"></div>
                   </div>
-                  <figcaption>\(Markup.escaped(entry.name))</figcaption>
+                  <figcaption>\(XMLEscaping.escaped(entry.name))</figcaption>
                 </figure>
 
             """

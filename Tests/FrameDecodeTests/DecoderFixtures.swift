@@ -5,7 +5,7 @@ import Testing
 
 /// Loads a fixture's video track and sample bytes for decoder tests.
 struct DecoderFixture {
-    let track: Track
+    let track: MovieTrack
     let file: MemoryFile
 
     init(_ name: String) throws {

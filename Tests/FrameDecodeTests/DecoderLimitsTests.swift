@@ -7,7 +7,7 @@ import Testing
 /// libde265 or dav1d when its pictures are larger than the limit, so none can size the decoder's allocations past it.
 @Suite struct DecoderLimitsTests {
     /// A track of one 64x48 picture whose avcC holds `sps`.
-    static func track(sps: [UInt8]) throws -> Track {
+    static func track(sps: [UInt8]) throws -> MovieTrack {
         let entry = SyntheticMovie.avc1Entry(sps: sps)
         return try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
     }

@@ -4,7 +4,7 @@ import MP4BoxTestSupport
 import Testing
 
 @Suite struct VideoDecoderFactoryTests {
-    static func track(entry: [UInt8]) throws -> Track {
+    static func track(entry: [UInt8]) throws -> MovieTrack {
         try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// Tracks that claim millions of samples with a few bytes of tables: lookups stay O(log n) or bounded walks, and
 /// nothing is allocated per sample the bytes do not back.
 @Suite(.timeLimit(.minutes(1))) struct LongTrackTests {
-    static func track(_ source: SparseByteSource) throws -> Track {
+    static func track(_ source: SparseByteSource) throws -> MovieTrack {
         try #require(try MovieLocator().locate(in: source.file).movie.primaryVideoTrack)
     }
 

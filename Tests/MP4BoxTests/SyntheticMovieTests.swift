@@ -4,13 +4,13 @@ import Testing
 
 /// Cases ffmpeg cannot make, built in code: the builder's layout is the oracle.
 @Suite struct SyntheticMovieTests {
-    static func parse(_ movie: SyntheticMovie) throws -> Track {
+    static func parse(_ movie: SyntheticMovie) throws -> MovieTrack {
         let parsed = try MovieParser.parse(fileBytes: movie.bytes())
         return try #require(parsed.tracks.first)
     }
 
     /// Checks offsets, sizes, decode times, composition offsets and sync flags against what the builder wrote.
-    static func expectSamples(_ track: Track, _ movie: SyntheticMovie, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSamples(_ track: MovieTrack, _ movie: SyntheticMovie, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let offsets = movie.expectedOffsets()
         #expect(track.samples.count == movie.sampleSizes.count, sourceLocation: sourceLocation)
         var decodeTime: Int64 = 0

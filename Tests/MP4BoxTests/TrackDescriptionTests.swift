@@ -4,7 +4,7 @@ import Testing
 
 /// What a track says about its media: the handler that names its kind, and the colour its colr box and SPS VUI describe.
 @Suite struct TrackDescriptionTests {
-    static func track(_ movie: SyntheticMovie) throws -> Track {
+    static func track(_ movie: SyntheticMovie) throws -> MovieTrack {
         try #require(try MovieParser.parse(fileBytes: movie.bytes()).tracks.first)
     }
 

@@ -80,7 +80,7 @@ import Thumbs
     }
 
     /// The video track of a synthetic movie.
-    static func syntheticTrack(_ movie: SyntheticMovie) async throws -> Track {
+    static func syntheticTrack(_ movie: SyntheticMovie) async throws -> MovieTrack {
         let located = try await MovieLocator().locate(in: MemoryByteSource(movie.bytes()))
         return try #require(located.movie.primaryVideoTrack)
     }

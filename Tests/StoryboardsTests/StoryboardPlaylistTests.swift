@@ -196,7 +196,7 @@ import Thumbs
 
     @Test func dashTemplatesEscapeWhatXMLAndDASHReserve() {
         #expect(DASHThumbnailWriter.mediaTemplate("a$b-$index$.jpg") == "a$$b-$Number$.jpg")
-        #expect(Markup.escaped("a&b<\"c\">") == "a&amp;b&lt;&quot;c&quot;&gt;")
+        #expect(XMLEscaping.escaped("a&b<\"c\">") == "a&amp;b&lt;&quot;c&quot;&gt;")
     }
 
     /// Little-endian 32-bit value at `offset`.

@@ -7,7 +7,7 @@ import Thumbs
 
 /// A fixture's video track and a source over its bytes.
 private struct DecoderFixture {
-    let track: Track
+    let track: MovieTrack
     let source: FileByteSource
 
     init(_ name: String) async throws {
@@ -21,7 +21,7 @@ private struct DecoderFixture {
     static let fixtures = FrameReferences.names
 
     /// Plans the frame a reference role names, as a user of the library would ask for it.
-    static func plan(_ role: String, reference: FrameReferences.Frame, midTime: Double, track: Track) throws -> FramePlan {
+    static func plan(_ role: String, reference: FrameReferences.Frame, midTime: Double, track: MovieTrack) throws -> FramePlan {
         if role == "nearestKeyframeToMid" {
             return try FramePlanner.plan(track: track, time: track.presentationTime(seconds: midTime), selection: .nearestKeyframe)
         }

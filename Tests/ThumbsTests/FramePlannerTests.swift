@@ -8,7 +8,7 @@ import Thumbs
 /// on only where a sample is one picture.
 @Suite struct FramePlannerTests {
     /// Eight samples without reordering, sync samples 0 and 4, sdtp saying samples 2, 3, 6 and 7 are disposable.
-    static func track(sampleEntry: [UInt8]) throws -> Track {
+    static func track(sampleEntry: [UInt8]) throws -> MovieTrack {
         var movie = SyntheticMovie(sampleEntry: sampleEntry)
         movie.compositionOffsets = nil
         movie.edits = nil

@@ -9,7 +9,7 @@ import Thumbs
 /// Our thumbnails of every fixture frame against ffmpeg's (Fixtures/make-thumbnail-references.sh).
 @Suite struct ReferenceThumbnailTests {
     /// Plans the frame a reference role names, as BitExactDecodeTests does.
-    static func plan(_ reference: FrameReferences.Frame, midTime: Double, track: Track) throws -> FramePlan {
+    static func plan(_ reference: FrameReferences.Frame, midTime: Double, track: MovieTrack) throws -> FramePlan {
         if reference.role == "nearestKeyframeToMid" {
             return try FramePlanner.plan(track: track, time: track.presentationTime(seconds: midTime), selection: .nearestKeyframe)
         }

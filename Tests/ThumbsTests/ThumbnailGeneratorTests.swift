@@ -262,3 +262,22 @@ import Testing
         #expect(plain.actualTime == 0)
     }
 }
+
+/// Times as `Duration` and exact rational times, against ffprobe's packet times.
+@Suite struct ThumbnailExactTimeTests {
+    @Test func aDurationAsksForTheSameFrameAsSecondsAndTheActualTimeIsFFprobesPTS() async throws {
+        let expected = try Fixtures.expectation("h264-faststart")
+        let timescale = try #require(expected.timescale)
+        let generator = try ThumbnailGeneratorTests.generator("h264-faststart")
+        let byDuration = try await generator.image(at: .duration(.milliseconds(500)))
+        let bySeconds = try await generator.image(at: .seconds(0.5))
+        #expect(byDuration.actualMediaTime == bySeconds.actualMediaTime)
+        // The keyframe nearest 0.5 s, by ffprobe's presentation times.
+        let keyframes = expected.packets.filter(\.key).map(\.pts)
+        let nearest = try #require(keyframes.min { abs(Double($0) / Double(timescale) - 0.5) < abs(Double($1) / Double(timescale) - 0.5) })
+        #expect(byDuration.actualMediaTime == MediaTime(value: nearest, timescale: timescale))
+        #expect(byDuration.actualMediaTime.timescale == timescale)
+        #expect(byDuration.requestedMediaTime == MediaTime(value: 500, timescale: 1000))
+        #expect(ThumbnailTime.duration(.milliseconds(1500)) == .rational(value: 1_500_000_000, timescale: 1_000_000_000))
+    }
+}

@@ -7,7 +7,7 @@ import MP4Box
 
 /// One keyframe of a fixture, loaded once: the sample as stored and as a bare decoder wants it.
 struct Keyframe {
-    let track: Track
+    let track: MovieTrack
     let input: DecoderInput
     let configuration: CodecConfiguration
     /// Annex B with the parameter sets first, for openh264.

@@ -16,7 +16,7 @@ func mediaPath(_ name: String) -> String? {
 
 /// A decoded keyframe and what made it, loaded once per medium.
 struct Stage: Sendable {
-    let track: Track
+    let track: MovieTrack
     let plan: FramePlan
     let bytes: [Int: [UInt8]]
     let frame: DecodedFrame

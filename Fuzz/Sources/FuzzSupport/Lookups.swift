@@ -20,7 +20,7 @@ private let rawTimesToTry: [Int64] = {
 }()
 
 /// The lookup times of `track`: the raw ones, mid-duration and the seconds above, in its timescale.
-public func lookupTimes(of track: Track) -> [Int64] {
+public func lookupTimes(of track: MovieTrack) -> [Int64] {
     var times = rawTimesToTry
     times.append(track.presentationTime(seconds: track.durationSeconds / 2))
     for seconds in secondsToTry { times.append(track.presentationTime(seconds: seconds)) }

@@ -15,6 +15,18 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The time in seconds.
     public var seconds: Double { Double(value) / Double(timescale) }
 
+    /// The time as a `Duration`, exactly to the attosecond (rounded toward negative infinity below that).
+    public var duration: Duration {
+        let units = Int64(timescale)
+        var (whole, remainder) = value.quotientAndRemainder(dividingBy: units)
+        if remainder < 0 {
+            whole -= 1
+            remainder += units
+        }
+        let attoseconds = units.dividingFullWidth(remainder.multipliedFullWidth(by: 1_000_000_000_000_000_000)).quotient
+        return Duration(secondsComponent: whole, attosecondsComponent: attoseconds)
+    }
+
     /// The same instant at another timescale, rounded toward negative infinity.
     /// Values too large for the new timescale saturate at Int64's ends.
     public func converted(to newTimescale: UInt32) -> MediaTime {

@@ -5,7 +5,7 @@ public struct Movie: Sendable {
     /// The movie header.
     public let movieHeader: MovieHeaderBox
     /// The tracks, in file order.
-    public let tracks: [Track]
+    public let tracks: [MovieTrack]
     /// Whether the movie has movie fragments (mvex in moov, or moof boxes).
     public let isFragmented: Bool
     /// The moov box's header (offset and size).
@@ -17,7 +17,7 @@ public struct Movie: Sendable {
     /// Random-access entries from mfra/tfra, per track.
     public let fragmentRandomAccess: [TrackFragmentRandomAccessBox]
     /// Cover art from udta/meta/ilst/covr.
-    public let artwork: [Artwork]
+    public let artwork: [CoverArt]
     /// What the parser noticed but did not fail on.
     public let diagnostics: [ParseDiagnostic]
     /// For a movie whose fragments are read on demand (`MovieLocator.Options.fragmentReading`), where they are;
@@ -53,7 +53,7 @@ public struct Movie: Sendable {
     }
 
     /// The first enabled video track (else the first video track), the one a thumbnail is made from.
-    public var primaryVideoTrack: Track? {
+    public var primaryVideoTrack: MovieTrack? {
         let video = tracks.filter { $0.kind == .video }
         return video.first(where: { $0.trackHeader.isEnabled && $0.samples.count > 0 }) ?? video.first
     }
@@ -94,9 +94,9 @@ public struct Movie: Sendable {
             throw MP4Error(.limitExceeded, path: "moov", offset: moov.header.offset, "more than \(limits.maximumTrackCount) tracks")
         }
         let trackExtends = moov.container("mvex")?.all(TrackExtendsBox.self) ?? []
-        var tracks: [Track] = []
+        var tracks: [MovieTrack] = []
         for (index, trak) in traks.enumerated() {
-            tracks.append(try Track(trak: trak, movieHeader: mvhd, fragments: parts.fragments, trackExtends: trackExtends,
+            tracks.append(try MovieTrack(trak: trak, movieHeader: mvhd, fragments: parts.fragments, trackExtends: trackExtends,
                                     indexedEnd: fragmentIndex, path: "moov/trak[\(index + 1)]", limits: limits,
                                     diagnostics: &diagnostics))
         }
@@ -108,7 +108,7 @@ public struct Movie: Sendable {
         fragmentCount = parts.fragments.count
         segmentIndexes = parts.segmentIndexes
         fragmentRandomAccess = parts.mfra?.all(TrackFragmentRandomAccessBox.self) ?? []
-        artwork = Artwork.all(in: moov, limits: limits)
+        artwork = CoverArt.all(in: moov, limits: limits)
         self.diagnostics = diagnostics
         self.fragmentIndex = fragmentIndex
         self.readSubsegments = readSubsegments

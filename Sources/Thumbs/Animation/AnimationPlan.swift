@@ -24,7 +24,7 @@ struct AnimationPlan {
     /// The plan for `track`, with `options` already validated (`AnimatedPreviewMaker` does).
     /// - Throws: `ThumbnailError` `invalidOption` when the start is not before the end of the movie, `noSamples`,
     ///   `limitExceeded` from `FramePlanner`; `MP4Error` when the tables cannot place a sample.
-    init(track: Track, options: AnimatedPreviewOptions) throws {
+    init(track: MovieTrack, options: AnimatedPreviewOptions) throws {
         let duration = track.durationSeconds
         guard options.start < duration else {
             throw ThumbnailError(.invalidOption, "the start (\(options.start) s) is not before the end of the movie (\(duration) s)")

@@ -6,7 +6,7 @@ enum CoverArtRenderer {
     /// Renders `art` with `options`' size and fit mode.
     /// - Throws: `ThumbnailError` `invalidImage` when the art does not decode; `invalidOption` as `Renderer` refuses a
     ///   box (a negative side, an output above `Renderer.maximumOutputPixelCount`).
-    static func render(_ art: Artwork, options: ThumbnailOptions) throws(ThumbnailError) -> RGBImage {
+    static func render(_ art: CoverArt, options: ThumbnailOptions) throws(ThumbnailError) -> RGBImage {
         let bytes = Array(art.data)
         let decoded = try ImageDecoder().decode(bytes)
         let source = decoded.packed()

@@ -28,12 +28,19 @@ public struct Thumbnail: Sendable {
     /// show it): what a list can show in the picture's place while the picture loads. The generator makes one when
     /// `ThumbnailOptions.makesPlaceholder` asks for it; else nil.
     public var placeholder: ThumbHash?
+    /// The time asked for, exactly, as the generator resolved it: in the video track's timescale.
+    public var requestedMediaTime: MediaTime
+    /// The presentation time of the frame used, exactly, in the video track's timescale (AVAssetImageGenerator's
+    /// actual time, as its `CMTime`).
+    public var actualMediaTime: MediaTime
+    /// The presentation time of the keyframe the decode started at, exactly, in the video track's timescale.
+    public var keyframeMediaTime: MediaTime
     /// The time asked for, in seconds.
-    public var requestedTime: Double
+    public var requestedTime: Double { requestedMediaTime.seconds }
     /// The presentation time of the frame used, in seconds (AVAssetImageGenerator's actual time).
-    public var actualTime: Double
+    public var actualTime: Double { actualMediaTime.seconds }
     /// The presentation time of the keyframe the decode started at, in seconds.
-    public var keyframeTime: Double
+    public var keyframeTime: Double { keyframeMediaTime.seconds }
     /// Whether the frame used is a sync sample.
     public var isSyncSample: Bool
     /// The orientation applied (identity when the transform was off).
@@ -54,16 +61,16 @@ public struct Thumbnail: Sendable {
     public var sourceVersion: KnownVersion?
 
     /// Makes a thumbnail: the generator does; an app's tests may, to stand in for one.
-    public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: Double,
-                actualTime: Double, keyframeTime: Double,
+    public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: MediaTime,
+                actualTime: MediaTime, keyframeTime: MediaTime,
                 isSyncSample: Bool = true, orientation: Orientation = .identity, isCoverArt: Bool = false,
                 decodedSamples: Int = 1, bytesFetched: UInt64 = 0, requests: Int = 0, timings: Timings = Timings()) {
         self.image = image
         self.encoded = encoded
         self.placeholder = placeholder
-        self.requestedTime = requestedTime
-        self.actualTime = actualTime
-        self.keyframeTime = keyframeTime
+        requestedMediaTime = requestedTime
+        actualMediaTime = actualTime
+        keyframeMediaTime = keyframeTime
         self.isSyncSample = isSyncSample
         self.orientation = orientation
         self.isCoverArt = isCoverArt
@@ -71,6 +78,18 @@ public struct Thumbnail: Sendable {
         self.bytesFetched = bytesFetched
         self.requests = requests
         self.timings = timings
+    }
+
+    /// Makes a thumbnail with its times in seconds (kept in microseconds).
+    public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: Double,
+                actualTime: Double, keyframeTime: Double,
+                isSyncSample: Bool = true, orientation: Orientation = .identity, isCoverArt: Bool = false,
+                decodedSamples: Int = 1, bytesFetched: UInt64 = 0, requests: Int = 0, timings: Timings = Timings()) {
+        let microseconds = { (seconds: Double) in MediaTime(seconds: seconds, timescale: 1_000_000) }
+        self.init(image: image, encoded: encoded, placeholder: placeholder, requestedTime: microseconds(requestedTime),
+                  actualTime: microseconds(actualTime), keyframeTime: microseconds(keyframeTime), isSyncSample: isSyncSample,
+                  orientation: orientation, isCoverArt: isCoverArt, decodedSamples: decodedSamples,
+                  bytesFetched: bytesFetched, requests: requests, timings: timings)
     }
 
     /// Takes `bytesFetched` and `requests` from what making it cost.

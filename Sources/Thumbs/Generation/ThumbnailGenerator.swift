@@ -133,8 +133,9 @@ public struct ThumbnailGenerator: Sendable {
         let image = try CoverArtRenderer.render(art, options: options)
         timings.renderMilliseconds = watch.milliseconds
         let (encoded, placeholder) = try encode(image, options: options, timings: &timings)
-        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: 0, actualTime: 0,
-                         keyframeTime: 0, isSyncSample: false, orientation: .identity, isCoverArt: true, decodedSamples: 0,
+        let zero = MediaTime(value: 0, timescale: movie.timescale)
+        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: zero, actualTime: zero,
+                         keyframeTime: zero, isSyncSample: false, orientation: .identity, isCoverArt: true, decodedSamples: 0,
                          bytesFetched: 0, requests: 0, timings: timings)
     }
 
@@ -210,10 +211,10 @@ public struct ThumbnailGenerator: Sendable {
         await permit.giveBack()
         (plan, track) = (made.plan, made.track)
         let (image, encoded, placeholder) = (made.image, made.encoded, made.placeholder)
-        let scale = Double(track.timescale)
-        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: Double(requested) / scale,
-                         actualTime: Double(plan.targetPresentationTime) / scale,
-                         keyframeTime: Double(plan.keyframePresentationTime) / scale, isSyncSample: plan.target.isSync,
+        let time = { (value: Int64) in MediaTime(value: value, timescale: track.timescale) }
+        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: time(requested),
+                         actualTime: time(plan.targetPresentationTime),
+                         keyframeTime: time(plan.keyframePresentationTime), isSyncSample: plan.target.isSync,
                          orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
                          isCoverArt: false, decodedSamples: plan.samples.count,
                          bytesFetched: 0, requests: 0, timings: timings)
@@ -226,7 +227,7 @@ public struct ThumbnailGenerator: Sendable {
         var encoded: [UInt8]
         var placeholder: ThumbHash?
         var plan: FramePlan
-        var track: Track
+        var track: MovieTrack
     }
 
     /// Decodes `plan`'s frame (or, skipping dark frames, a later keyframe's), renders and encodes it, holding `permit`
@@ -234,7 +235,7 @@ public struct ThumbnailGenerator: Sendable {
     /// on a sample, the nearest frame before it inside `selection`'s window is shown instead
     /// (`FramePlanner.fallback(for:failedAt:in:selection:limits:)`), its time the actual time; with none, the
     /// decoder's error (naming the sample and why) is thrown.
-    private func picture(plan: FramePlan, movie: Movie, track: Track, selection: FrameSelection, options: ThumbnailOptions,
+    private func picture(plan: FramePlan, movie: Movie, track: MovieTrack, selection: FrameSelection, options: ThumbnailOptions,
                          permit: inout PicturePermit, timings: inout Thumbnail.Timings) async throws -> Picture {
         var (plan, movie, track) = (plan, movie, track)
         var frame: DecodedFrame
@@ -282,7 +283,7 @@ public struct ThumbnailGenerator: Sendable {
 
     /// Decodes `plan` (`MovieSession.decode`), one thread per picture, its samples kept for later times; the time
     /// its fetches and decoding took added to `timings`.
-    private func decode(_ plan: FramePlan, track: Track, options: ThumbnailOptions, permit: inout PicturePermit,
+    private func decode(_ plan: FramePlan, track: MovieTrack, options: ThumbnailOptions, permit: inout PicturePermit,
                         timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
         let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit)
         timings.fetchMilliseconds += picture.fetchMilliseconds
@@ -291,7 +292,7 @@ public struct ThumbnailGenerator: Sendable {
     }
 
     /// The first sync sample shown after `time`.
-    private func nextKeyframe(after time: Int64, in track: Track) throws -> Sample? {
+    private func nextKeyframe(after time: Int64, in track: MovieTrack) throws -> Sample? {
         guard let current = try track.syncSample(atOrBefore: time),
               let position = track.samples.syncIndex(atOrBefore: current.index) else { return nil }
         var next = position + 1

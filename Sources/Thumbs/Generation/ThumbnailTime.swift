@@ -9,6 +9,16 @@ public enum ThumbnailTime: Sendable, Hashable {
     /// The Nth frame in presentation order (0-based); always decoded exactly.
     case frame(Int)
 
+    /// The time `duration` on the movie timeline, to the nanosecond (`rational` at 1,000,000,000 units a second;
+    /// durations past 292 years saturate).
+    public static func duration(_ duration: Duration) -> ThumbnailTime {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let sum = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        let nanoseconds = overflow || sum.overflow ? (seconds < 0 ? Int64.min : Int64.max) : sum.partialValue
+        return .rational(value: nanoseconds, timescale: 1_000_000_000)
+    }
+
     /// Checks what no movie has a frame for.
     /// - Throws: `ThumbnailError` `invalidOption` for seconds or a fraction that are not finite, a timescale that is not
     ///   positive, or a negative frame number.

@@ -12,7 +12,7 @@ public enum FramePlanner {
     /// Plans the picture for presentation time `time` (media timescale units) of `track`.
     /// - Throws: `ThumbnailError` `noSamples` for a track without samples, `limitExceeded` when the decode would
     ///   pass `limits.maximumDecodedSamples`; `MP4Error` when the tables cannot place a sample.
-    public static func plan(track: Track, time: Int64, selection: FrameSelection,
+    public static func plan(track: MovieTrack, time: Int64, selection: FrameSelection,
                             limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan {
         guard track.samples.count > 0 else {
             throw ThumbnailError(.noSamples, "track \(track.id) has no samples")
@@ -35,7 +35,7 @@ public enum FramePlanner {
 
     /// Plans the decode of `target` from the sync sample it depends on (from the first sample when none precedes it,
     /// or when it is a leading picture of the first sync sample and samples come before that).
-    public static func planDecode(of target: Sample, in track: Track, requestedTime: Int64,
+    public static func planDecode(of target: Sample, in track: MovieTrack, requestedTime: Int64,
                                   limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan {
         let samples = track.samples
         let targetTime = track.presentationTime(of: target)
@@ -47,7 +47,7 @@ public enum FramePlanner {
         var start = try samples.sample(at: samples.sampleIndex(ofSyncSample: syncPosition))
         // A picture shown before the sync sample that precedes it in decode order is a leading picture of
         // that (open-GOP) sync sample: it needs the previous GOP's references.
-        let lowest = max(0, syncPosition - Track.maximumReorderSearch)
+        let lowest = max(0, syncPosition - MovieTrack.maximumReorderSearch)
         while targetTime < track.presentationTime(of: start) && syncPosition > lowest && start.index != target.index {
             syncPosition -= 1
             start = try samples.sample(at: samples.sampleIndex(ofSyncSample: syncPosition))
@@ -64,7 +64,7 @@ public enum FramePlanner {
     /// inside `selection`'s window among those decoded before it (each needs only samples before the failed one), as
     /// AVAssetImageGenerator gives the nearest frame it can within its tolerances. Nil when none is in the window:
     /// an exact request, the keyframe itself failing, or a window that holds only later frames.
-    public static func fallback(for plan: FramePlan, failedAt failedSample: Int, in track: Track, selection: FrameSelection,
+    public static func fallback(for plan: FramePlan, failedAt failedSample: Int, in track: MovieTrack, selection: FrameSelection,
                                 limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan? {
         let scale = Double(track.timescale)
         let requested = Double(plan.requestedTime)
@@ -84,7 +84,7 @@ public enum FramePlanner {
 
     /// The samples from `start` to `target` in decode order, without the disposable ones between them where a sample
     /// is one picture.
-    static func plan(from start: Sample, to target: Sample, in track: Track, requestedTime: Int64,
+    static func plan(from start: Sample, to target: Sample, in track: MovieTrack, requestedTime: Int64,
                      limits: ThumbnailLimits) throws -> FramePlan {
         let samples = track.samples
         let targetTime = track.presentationTime(of: target)
@@ -107,13 +107,13 @@ public enum FramePlanner {
 
     /// Whether sdtp's disposable samples of `track` may be left out: only where a sample is one picture (see
     /// `CodecConfiguration.Codec.samplesAreSinglePictures`); never for AV1 or a codec not decoded here.
-    static func samplesAreSinglePictures(_ track: Track) -> Bool {
+    static func samplesAreSinglePictures(_ track: MovieTrack) -> Bool {
         guard let format = track.codingFormat, let codec = CodecConfiguration.Codec(codingFormat: format) else { return false }
         return codec.samplesAreSinglePictures
     }
 
     /// Times past the last frame clamp to it; times before the first frame clamp to it.
-    static func clamp(_ time: Int64, in track: Track) throws -> Int64 {
+    static func clamp(_ time: Int64, in track: MovieTrack) throws -> Int64 {
         guard let first = try track.firstPresentedSample() else { return time }
         let firstTime = track.presentationTime(of: first)
         if time < firstTime { return firstTime }

@@ -19,7 +19,7 @@ extension Movie {
     }
 
     /// When the last picture of subsegment `position` (read) stops being shown; nil when that cannot be told cheaply.
-    private func presentationEnd(of position: Int, in track: Track, index: FragmentIndex) -> Int64? {
+    private func presentationEnd(of position: Int, in track: MovieTrack, index: FragmentIndex) -> Int64? {
         let range = index.subsegments[position].byteRange
         let samples = track.samples
         // The subsegment's samples: those from the last sample before its end back while they lie in it.

@@ -4,7 +4,7 @@ extension Movie {
     /// The video track pictures are made from: the first enabled video track with samples, else the first video track.
     /// A movie with unread fragments (`hasUnreadFragments`) may give it without samples yet.
     /// - Throws: `ThumbnailError` `noVideo` when the movie has no video track, `noSamples` when it has no samples.
-    public func thumbnailTrack() throws -> Track {
+    public func thumbnailTrack() throws -> MovieTrack {
         guard let track = primaryVideoTrack else {
             var kinds: [(kind: String, count: Int)] = []
             for track in tracks {

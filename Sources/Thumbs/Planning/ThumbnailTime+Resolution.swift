@@ -6,7 +6,7 @@ extension ThumbnailTime {
     /// default every command and the generator share.
     /// - Throws: `ThumbnailError` `invalidOption` as `validate()` does; `MP4Error` when the tables cannot place a frame's
     ///   sample.
-    package static func resolve(_ time: ThumbnailTime?, in movie: Movie, track: Track,
+    package static func resolve(_ time: ThumbnailTime?, in movie: Movie, track: MovieTrack,
                                 selection: FrameSelection) throws -> (time: Int64, selection: FrameSelection) {
         try time?.validate()
         let duration = track.durationSeconds
@@ -29,7 +29,7 @@ extension ThumbnailTime {
     ///
     /// Pictures move at most 16 places between decode and presentation order (the most H.264 and HEVC allow),
     /// so the answer is among the decode-order neighbours of `number`.
-    private static func presentationTime(ofFrame number: Int, in track: Track) throws -> Int64 {
+    private static func presentationTime(ofFrame number: Int, in track: MovieTrack) throws -> Int64 {
         let count = track.samples.count
         let target = min(number, count - 1)
         let low = max(0, target - 16)

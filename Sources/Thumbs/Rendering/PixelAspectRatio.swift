@@ -22,9 +22,9 @@ public struct PixelAspectRatio: Sendable, Equatable, Hashable {
     public static let square = PixelAspectRatio(horizontal: 1, vertical: 1)
 
     /// The size on screen of a picture of `size` samples: the width scaled by the ratio (nearest pixel), the height
-    /// kept, as `Track.displaySize`: 256x144 at 4:3 shows as 341x144; 640x360 at 44:45 as 626x360.
+    /// kept, as `MovieTrack.displaySize`: 256x144 at 4:3 shows as 341x144; 640x360 at 44:45 as 626x360.
     public func displaySize(of size: PixelSize) -> PixelSize {
-        PixelSize(width: Track.displayWidth(ofSamples: size.width, horizontal: horizontal, vertical: vertical),
+        PixelSize(width: MovieTrack.displayWidth(ofSamples: size.width, horizontal: horizontal, vertical: vertical),
                   height: max(size.height, 1))
     }
 }

@@ -5,7 +5,7 @@ extension RenderOptions {
     /// How a frame of `track` is rendered for `options`: the box, the fit, upscaling, the track's transform, HDR, and
     /// the aperture (the clean aperture's crop for `frame`'s size, or square pixels for the encoded ones). The one
     /// place thumbnails and animated previews turn their options into rendering.
-    init(track: Track, frame: DecodedFrame, thumbnailOptions options: ThumbnailOptions) {
+    init(track: MovieTrack, frame: DecodedFrame, thumbnailOptions options: ThumbnailOptions) {
         self.init(track: track, maximumSize: options.maximumSize, fitMode: options.fitMode)
         allowsUpscaling = options.allowsUpscaling
         appliesOrientation = options.appliesPreferredTrackTransform

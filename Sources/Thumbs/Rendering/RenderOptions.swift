@@ -25,7 +25,7 @@ public struct RenderOptions: Sendable, Equatable {
     public var allowsUpscaling: Bool
     /// A crop of the decoded picture (for the clean aperture), or nil for the whole picture.
     public var crop: CropRectangle?
-    /// The shape of one sample (pasp or SPS VUI): the width is scaled by it, the height kept (`Track.displaySize`).
+    /// The shape of one sample (pasp or SPS VUI): the width is scaled by it, the height kept (`MovieTrack.displaySize`).
     public var pixelAspectRatio: PixelAspectRatio
     /// The track's orientation: mirror horizontally, then rotate clockwise.
     public var orientation: Orientation
@@ -56,7 +56,7 @@ public struct RenderOptions: Sendable, Equatable {
     /// Options for pictures of `track`: its pixel aspect ratio and orientation (identity when the matrix is not one of the eight).
     ///
     /// The clean aperture is not applied; set `crop` with `CropRectangle(cleanAperture:pictureWidth:pictureHeight:)` for that.
-    public init(track: Track, maximumSize: PixelSize = PixelSize(width: 0, height: 0), fitMode: FitMode = .fit) {
+    public init(track: MovieTrack, maximumSize: PixelSize = PixelSize(width: 0, height: 0), fitMode: FitMode = .fit) {
         let aspect = track.pixelAspectRatio
         self.init(maximumSize: maximumSize, fitMode: fitMode,
                   pixelAspectRatio: PixelAspectRatio(horizontal: aspect.h, vertical: aspect.v),

@@ -42,7 +42,7 @@ package final class DecoderPool: Sendable {
     /// alone when the plan is one keyframe (less memory), with `threading` (default: two worker threads for a run of
     /// frames, else the calling thread), within `limits`.
     /// - Throws: `DecodeError` from `VideoDecoderFactory.makeDecoder(for:descriptionIndex:threading:keyframesOnly:limits:)`.
-    package func take(for plan: FramePlan, of track: Track, threading: VideoDecoderFactory.Threading? = nil,
+    package func take(for plan: FramePlan, of track: MovieTrack, threading: VideoDecoderFactory.Threading? = nil,
                       limits: DecoderLimits) throws(DecodeError) -> Lease {
         let threading = threading ?? (plan.samples.count > 1 ? .workers(2) : .single)
         let workers: Int

@@ -7,14 +7,14 @@ public struct FrameExtractor: Sendable {
     /// The movie read.
     public let session: MovieSession
     /// The track to decode.
-    public let track: Track
+    public let track: MovieTrack
     /// Ranges closer than this many bytes are read in one request (nil: the source's coalescing gap).
     public var maximumGap: UInt64?
     /// Ceilings on the samples and bytes of one picture.
     public var limits: ThumbnailLimits
 
     /// An extractor for `track` of `session`'s movie.
-    public init(session: MovieSession, track: Track, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits()) {
+    public init(session: MovieSession, track: MovieTrack, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits()) {
         self.session = session
         self.track = track
         self.maximumGap = maximumGap
@@ -23,7 +23,7 @@ public struct FrameExtractor: Sendable {
 
     /// An extractor for `track` of the movie in `source`, with a session of its own; `heldBytes`
     /// (`MovieLocator.Result.heldBytes`) are taken instead of read where they hold a sample.
-    public init(source: any ByteSource, track: Track, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits(),
+    public init(source: any ByteSource, track: MovieTrack, maximumGap: UInt64? = nil, limits: ThumbnailLimits = ThumbnailLimits(),
                 heldBytes: HeldBytes = HeldBytes()) {
         self.init(session: MovieSession(source: source, heldBytes: heldBytes, sampleCacheBytes: 0),
                   track: track, maximumGap: maximumGap, limits: limits)

@@ -230,7 +230,7 @@ public actor MovieSession {
     /// Runs in the caller's task, not on the session, so pictures of one session decode side by side.
     /// - Throws: `DecodeError`; `ThumbnailError` (`limitExceeded`, `noFrame`, `sampleOutOfRange`); the source's
     ///   errors; `CancellationError`.
-    package nonisolated func decode(_ plan: FramePlan, of track: Track, limits: ThumbnailLimits,
+    package nonisolated func decode(_ plan: FramePlan, of track: MovieTrack, limits: ThumbnailLimits,
                                     threading: VideoDecoderFactory.Threading? = nil, maximumGap: UInt64? = nil,
                                     keepingSamples: Bool = true, permit: inout PicturePermit,
                                     onPicture: ((DecodedFrame) throws -> Void)? = nil) async throws -> DecodedPicture {

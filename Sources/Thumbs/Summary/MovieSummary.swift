@@ -18,7 +18,7 @@ public struct MovieSummary: Encodable, Sendable {
         public var croppedHeight: Int?
         public var displayWidth: Int?
         public var displayHeight: Int?
-        /// The clean aperture as shown (`Track.cleanApertureDisplaySize`), when the track has a clap box.
+        /// The clean aperture as shown (`MovieTrack.cleanApertureDisplaySize`), when the track has a clap box.
         public var cleanApertureWidth: Int?
         public var cleanApertureHeight: Int?
         public var pixelAspectRatio: String?
@@ -78,7 +78,7 @@ public struct MovieSummary: Encodable, Sendable {
         tracks = movie.tracks.map(Self.summarise)
     }
 
-    static func summarise(_ track: Track) -> TrackSummary {
+    static func summarise(_ track: MovieTrack) -> TrackSummary {
         var summary = TrackSummary(
             id: track.id, kind: track.kind.rawValue, handler: track.handlerType.description,
             codec: track.codingFormat?.description, sampleEntry: track.sampleEntryType?.description,

@@ -1,4 +1,4 @@
-extension Track {
+extension MovieTrack {
     /// Samples looked at, at most, around one decode-order position to find the picture on screen at a time.
     ///
     /// Pictures move at most 16 places between decode and presentation order in H.264 and HEVC; a file whose

@@ -1,5 +1,5 @@
 /// One track of a movie: what it holds, how it is timed and turned, and where its samples are.
-public struct Track: Sendable {
+public struct MovieTrack: Sendable {
     /// The track ID from tkhd.
     public let id: UInt32
     /// The handler type: `vide`, `soun`, `text`, `meta`, ...

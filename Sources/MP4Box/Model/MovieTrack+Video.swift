@@ -1,4 +1,4 @@
-extension Track {
+extension MovieTrack {
     /// What the codec configuration's sequence parameter set says about the picture, if it can be read.
     ///
     /// From the first SPS in avcC (avc1/avc3) or hvcC (hvc1/hev1), or the sequence header OBU in av1C (av01), parsed

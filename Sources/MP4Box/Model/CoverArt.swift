@@ -1,5 +1,5 @@
 /// Cover art stored in `moov/udta/meta/ilst/covr`.
-public struct Artwork: Sendable {
+public struct CoverArt: Sendable {
     /// The image format.
     public enum Format: String, Sendable {
         case jpeg, png, bmp, unknown
@@ -31,10 +31,10 @@ public struct Artwork: Sendable {
     }
 
     /// The cover art of a movie box, in order.
-    static func all(in moov: ContainerBox, limits: ParseLimits) -> [Artwork] {
+    static func all(in moov: ContainerBox, limits: ParseLimits) -> [CoverArt] {
         guard let meta = moov.container("udta")?.first(MetaBox.self), let ilst = meta.itemList else { return [] }
         return ilst.containers("covr").flatMap { covr in
-            covr.all(MetadataDataBox.self).filter { $0.value.count <= limits.maximumArtworkSize }.map(Artwork.init(box:))
+            covr.all(MetadataDataBox.self).filter { $0.value.count <= limits.maximumArtworkSize }.map(CoverArt.init(box:))
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Text for XML and HTML: the DASH manifest's attributes, the service's page.
-public enum Markup {
+package enum XMLEscaping {
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for element text and attribute values alike.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {
