@@ -1,6 +1,23 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The products of other packages that our targets use.
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package: "hummingbird")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let nioConcurrencyHelpers = Target.Dependency.product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
 let package = Package(
     name: "Thumbs",
     platforms: [.macOS(.v13)],
@@ -48,15 +65,7 @@ let package = Package(
         .target(
             name: "RangeFetch",
             dependencies: [
-                "ByteSources",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "ByteSources", httpTypes, asyncHTTPClient, nioCore, nioHTTP1, nioPosix, logging, crypto, nioSSL,
             ]
         ),
 
@@ -86,14 +95,7 @@ let package = Package(
             name: "ThumbsServer",
             dependencies: [
                 "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "CMalloc",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                hummingbird, hummingbirdCore, nioCore, httpTypes, metrics, prometheus, crypto, logging,
             ]
         ),
 
@@ -101,9 +103,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "ThumbsServer",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                httpTypes, argumentParser, logging,
             ]
         ),
 
@@ -118,34 +118,24 @@ let package = Package(
             name: "RangeFetchTestSupport",
             dependencies: [
                 "ByteSources", "MP4Box", "MP4BoxTestSupport", "RangeFetch", "Thumbs",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                asyncHTTPClient, nioConcurrencyHelpers, nioCore, nioPosix, nioHTTP1,
             ],
             path: "Tests/RangeFetchTestSupport",
             exclude: ["moto-setup.py"]
         ),
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "ByteSources", "MP4Box", "Thumbs", "MP4BoxTestSupport",
-                                                          "RangeFetchTestSupport",
-                                                          .product(name: "HTTPTypes", package: "swift-http-types")]),
+                                                          "RangeFetchTestSupport", httpTypes]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
         .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "ByteSources", "FrameDecode",
-                                                          "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
-                                                          .product(name: "HTTPTypes", package: "swift-http-types")]),
+                                                          "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport", httpTypes]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [
             "ThumbsServer", "Thumbs", "Storyboards", "RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            asyncHTTPClient, nioCore, logging, serviceLifecycle,
         ]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
         .testTarget(name: "ThumbsCLITests", dependencies: [
-            "thumbs", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "thumbs", "Thumbs", "MP4BoxTestSupport", "RangeFetchTestSupport", asyncHTTPClient,
         ]),
     ]
 )

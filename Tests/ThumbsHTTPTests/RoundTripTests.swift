@@ -63,17 +63,32 @@ import Thumbs
         }
     }
 
+    /// Runs `body` with a source reading fixture `name` from a fresh test server (its faults set by `origin`) through
+    /// a fresh client, and shuts both down after it.
+    static func withSource<Result>(_ name: String, origin: (inout TestHTTPServer.Faults) -> Void = { _ in },
+                                   _ body: (HTTPByteSource, TestHTTPServer, RangeFetchClient) async throws -> Result)
+        async throws -> Result {
+        let server = try await Self.server()
+        server.update(origin)
+        do {
+            let result = try await withFreshClient { client in
+                try await body(HTTPByteSource(url: server.url("/\(name).mp4"), client: client), server, client)
+            }
+            try await server.shutdown()
+            return result
+        } catch {
+            try? await server.shutdown()
+            throw error
+        }
+    }
+
     /// The kinds of origin: multipart (nginx); the whole resource for several ranges (S3, GCS, R2, Azure); 416 for
     /// several (OSS); the first range alone. The two layouts: faststart, and moov at the end.
     static let kinds: [TestHTTPServer.MultipleRangeAnswer] = [.multipart, .whole, .refused, .firstRange]
 
     @Test(arguments: kinds, ["h264-faststart", "h264-bframes"])
     func aFirstContactCostsTwoRoundTripsFromEveryKindOfOrigin(_ kind: TestHTTPServer.MultipleRangeAnswer, _ name: String) async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        server.update { $0.multipleRanges = kind }
-        try await Self.withFreshClient { client in
-            let source = try HTTPByteSource(url: server.url("/\(name).mp4"), client: client)
+        try await Self.withSource(name, origin: { $0.multipleRanges = kind }) { source, server, client in
             let (_, keyframe) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024, tailSize: 16 * 1024)
             // The ends as two single ranges side by side, then the keyframe and nothing else.
             #expect(Set(server.requests.prefix(2).map(\.range)) == ["bytes=0-16383", "bytes=-16384"])
@@ -88,21 +103,17 @@ import Thumbs
     /// entirely: the picture is the file's, in each layout.
     @Test(arguments: ["suffixes refused", "length hidden", "both", "range ignored"], ["h264-faststart", "h264-bframes", "fragmented"])
     func everyKindOfOriginGivesTheFilesPicture(_ kind: String, _ name: String) async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        server.update { faults in
-            faults.refusesSuffixRanges = kind == "suffixes refused" || kind == "both"
-            faults.hidesLength = kind == "length hidden" || kind == "both"
-            faults.ignoresRange = kind == "range ignored"
-        }
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: 160, height: 160)
         var locatorOptions = MovieLocator.Options(fragmentReading: .onDemand)
         locatorOptions.headSize = 16 * 1024    // ends shorter than the fixtures, so the tail matters
         locatorOptions.tailSize = 16 * 1024
         let local = try await ThumbnailGenerator(path: Fixtures.path(name), options: options).image(at: .seconds(1.5))
-        try await Self.withFreshClient { client in
-            let source = try HTTPByteSource(url: server.url("/\(name).mp4"), client: client)
+        try await Self.withSource(name, origin: { faults in
+            faults.refusesSuffixRanges = kind == "suffixes refused" || kind == "both"
+            faults.hidesLength = kind == "length hidden" || kind == "both"
+            faults.ignoresRange = kind == "range ignored"
+        }) { source, server, client in
             let remote = try await ThumbnailGenerator(source: source, options: options, locator: MovieLocator(options: locatorOptions))
                 .image(at: .seconds(1.5))
             #expect(remote.encoded == local.encoded)
@@ -116,11 +127,8 @@ import Thumbs
 
     @Test(arguments: ["h264-faststart", "h264-bframes"])
     func anOriginKnownToAnswerMultipartCostsTwoRequests(_ name: String) async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        try await Self.withFreshClient { client in
+        try await Self.withSource(name) { source, server, client in
             client.rangeSupport.remember(.multipart, for: server.url("/"))
-            let source = try HTTPByteSource(url: server.url("/\(name).mp4"), client: client)
             let (_, keyframe) = try await Self.keyframe(from: source, movie: nil, headSize: 16 * 1024, tailSize: 16 * 1024)
             #expect(server.requests.map(\.range) == ["bytes=0-16383,-16384", Self.rangeHeader(of: keyframe)])
             #expect(await source.statistics?.roundTrips == 2)
@@ -142,10 +150,7 @@ import Thumbs
 
     @Test(arguments: ["h264-bframes", "h264-faststart"])
     func fileSmallerThanTheFirstReadCostsOneRoundTrip(_ name: String) async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        try await Self.withFreshClient { client in
-            let source = try HTTPByteSource(url: server.url("/\(name).mp4"), client: client)
+        try await Self.withSource(name) { source, server, client in
             _ = try await Self.keyframe(from: source, movie: nil)
             // The ends (80 KiB each, the length not known before) hold the whole file between them: the keyframe is
             // in it.
@@ -156,10 +161,7 @@ import Thumbs
     }
 
     @Test func keyframeInsideTheHeadCostsNoFurtherRequest() async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        try await Self.withFreshClient { client in
-            let source = try HTTPByteSource(url: server.url("/h264-faststart.mp4"), client: client)
+        try await Self.withSource("h264-faststart") { source, server, client in
             // A head that reaches past the middle keyframe, and a tail: one round trip.
             let (_, keyframe) = try await Self.keyframe(from: source, movie: nil, headSize: 80 * 1024, tailSize: 1024)
             #expect(keyframe.offset + UInt64(keyframe.size) <= 80 * 1024)
@@ -190,11 +192,7 @@ import Thumbs
 
     @Test(arguments: kinds)
     func fragmentedThumbnailCostsThreeRoundTrips(_ kind: TestHTTPServer.MultipleRangeAnswer) async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        server.update { $0.multipleRanges = kind }
-        try await Self.withFreshClient { client in
-            let source = try HTTPByteSource(url: server.url("/fragmented.mp4"), client: client)
+        try await Self.withSource("fragmented", origin: { $0.multipleRanges = kind }) { source, server, client in
             let (thumbnail, movie) = try await Self.fragmentedThumbnail(from: source)
             let index = try #require(movie.fragmentIndex)
             #expect(movie.readSubsegments == [0, 3])  // the first from the head, for free
@@ -208,10 +206,7 @@ import Thumbs
     }
 
     @Test func aTimeJustBeforeAFragmentsKeyframeReadsBothMoofsInOneRoundTrip() async throws {
-        let server = try await Self.server()
-        defer { Task { try? await server.shutdown() } }
-        try await Self.withFreshClient { client in
-            let source = try HTTPByteSource(url: server.url("/fragmented.mp4"), client: client)
+        try await Self.withSource("fragmented") { source, server, client in
             // Just before the fifth keyframe: the fourth subsegment plays then, and the fifth's keyframe is nearer.
             let (thumbnail, movie) = try await Self.fragmentedThumbnail(from: source, keyframe: 4, offset: -0.05)
             let index = try #require(movie.fragmentIndex)

@@ -1,7 +1,6 @@
 /// `elst`: the edit list that maps the movie timeline onto media time (ISO/IEC 14496-12, 8.6.6; versions 0 and 1).
-public struct EditListBox: ParsableFullBox {
+public struct EditListBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "elst"
-    static let versions: ClosedRange<UInt8> = 0...1
 
     /// One edit: a span of the movie timeline and where it reads the media.
     public struct Entry: Sendable, Equatable {
@@ -20,16 +19,15 @@ public struct EditListBox: ParsableFullBox {
     /// The edits in order.
     public let entries: [Entry]
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         let count = try reader.readUInt32()
-        try reader.requireTable(count: UInt64(count), entrySize: version == 1 ? 20 : 12, name: "elst")
+        try reader.requireTable(count: UInt64(count), entrySize: box.version == 1 ? 20 : 12, name: "elst")
         var entries: [Entry] = []
         entries.reserveCapacity(Int(count))
         for _ in 0..<count {
-            let duration = try reader.readUIntVersioned(version)
-            let mediaTime = version == 1 ? try reader.readInt64() : Int64(try reader.readInt32())
+            let duration = try reader.readUIntVersioned(box.version)
+            let mediaTime = box.version == 1 ? try reader.readInt64() : Int64(try reader.readInt32())
             let rate = try reader.readInt32()
             guard mediaTime >= -1 else {
                 throw reader.error(.malformed, "edit media time \(mediaTime) is negative")

@@ -54,14 +54,13 @@ public struct EntryTableBox: ParsableFullBox {
     /// The entries, in file order.
     public let entries: RawTable
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         guard let kind = Kind(type: header.type) else {
             throw MP4Error(.malformed, path: header.type.description, offset: header.offset, "not an entry table")
         }
-        self.header = header
         self.kind = kind
-        self.version = version
+        version = box.version
         let count = try reader.readUInt32()
         entries = try RawTable.read(from: &reader, count: UInt64(count), entrySize: kind.entrySize(of: header.type),
                                     name: header.type.description)

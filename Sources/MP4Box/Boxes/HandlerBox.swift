@@ -12,9 +12,8 @@ public struct HandlerBox: ParsableFullBox {
     /// The human-readable name (may be empty).
     public let name: String
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         _ = try reader.readUInt32()  // pre_defined (QuickTime: component type)
         handlerType = try reader.readFourCC()
         if reader.remaining < 12 {

@@ -1,7 +1,6 @@
 /// `mdhd`: the media timescale, duration and language (ISO/IEC 14496-12, 8.4.2; versions 0 and 1).
-public struct MediaHeaderBox: ParsableFullBox {
+public struct MediaHeaderBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "mdhd"
-    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// Media time units per second.
     public let timescale: UInt32
@@ -10,13 +9,12 @@ public struct MediaHeaderBox: ParsableFullBox {
     /// ISO-639-2/T language code, packed as three 5-bit letters.
     public let language: UInt16
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
-        _ = try reader.readUIntVersioned(version)  // creation_time
-        _ = try reader.readUIntVersioned(version)  // modification_time
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
+        _ = try reader.readUIntVersioned(box.version)  // creation_time
+        _ = try reader.readUIntVersioned(box.version)  // modification_time
         timescale = try reader.readUInt32()
-        duration = try reader.readUIntVersioned(version)
+        duration = try reader.readUIntVersioned(box.version)
         language = try reader.readUInt16()
         _ = try reader.readUInt16()                // pre_defined
         guard timescale > 0 else { throw reader.error(.malformed, "media timescale is 0", at: header.offset) }

@@ -5,9 +5,8 @@ public struct MovieFragmentHeaderBox: ParsableFullBox {
     /// The fragment's sequence number, increasing in file order.
     public let sequenceNumber: UInt32
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         sequenceNumber = try reader.readUInt32()
     }
 }

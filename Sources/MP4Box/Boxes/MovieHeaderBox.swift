@@ -1,9 +1,8 @@
 /// `mvhd`: the movie's timescale, duration and matrix (ISO/IEC 14496-12, 8.2.2; versions 0 and 1).
 ///
 /// QuickTime files keep the poster time in what ISO calls `pre_defined`.
-public struct MovieHeaderBox: ParsableFullBox {
+public struct MovieHeaderBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "mvhd"
-    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// 0 (32-bit times) or 1 (64-bit times).
     public let version: UInt8
@@ -20,10 +19,9 @@ public struct MovieHeaderBox: ParsableFullBox {
     /// The next free track ID.
     public let nextTrackID: UInt32
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
-        self.version = version
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
+        version = box.version
         _ = try reader.readUIntVersioned(version)  // creation_time
         _ = try reader.readUIntVersioned(version)  // modification_time
         timescale = try reader.readUInt32()

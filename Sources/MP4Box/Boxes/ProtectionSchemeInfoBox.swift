@@ -20,12 +20,11 @@ public struct SchemeTypeBox: ParsableFullBox {
     /// The scheme version.
     public let schemeVersion: UInt32
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         schemeType = try reader.readFourCC()
         schemeVersion = try reader.readUInt32()
-        if flags & 1 != 0 { _ = reader.readNullTerminatedString() }  // scheme_uri
+        if box.flags & 1 != 0 { _ = reader.readNullTerminatedString() }  // scheme_uri
     }
 }
 

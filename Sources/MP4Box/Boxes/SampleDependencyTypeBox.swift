@@ -5,9 +5,8 @@ public struct SampleDependencyTypeBox: ParsableFullBox {
     /// One byte per sample: is_leading (2 bits), sample_depends_on (2), sample_is_depended_on (2), sample_has_redundancy (2).
     public let flags: RawTable
 
-    init(header: BoxHeader, version: UInt8, flags _: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         // The count is implied by the sample count; keep every remaining byte.
         self.flags = try RawTable.read(from: &reader, count: UInt64(reader.remaining), entrySize: 1, name: "sdtp")
     }

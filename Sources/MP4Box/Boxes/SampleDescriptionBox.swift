@@ -17,9 +17,8 @@ public struct SampleDescriptionBox: ParsableFullBox {
     /// Codes of audio entries recognised even when the handler is unknown.
     static let audioCodes: Set<FourCC> = ["mp4a", "enca", "ac-3", "ec-3", "Opus", "fLaC", "alac", "samr", "sowt", "twos", "lpcm"]
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         let count = try reader.readUInt32()
         // Every entry has at least an 8-byte header and 8 bytes of fields.
         try reader.requireTable(count: UInt64(count), entrySize: 16, name: "stsd")

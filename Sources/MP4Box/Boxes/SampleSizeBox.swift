@@ -15,9 +15,8 @@ public struct SampleSizeBox: ParsableFullBox {
     /// The packed entries (empty when `constantSize` is not 0).
     public let entries: RawTable
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         if header.type == Self.compactFourCC {
             try reader.skip(3)  // reserved
             let size = Int(try reader.readUInt8())

@@ -1,7 +1,6 @@
 /// `sidx`: the index of subsegments (usually one per fragment) by time and byte size (ISO/IEC 14496-12, 8.16.3).
-public struct SegmentIndexBox: ParsableFullBox {
+public struct SegmentIndexBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "sidx"
-    static let versions: ClosedRange<UInt8> = 0...1
 
     /// One reference: a subsegment (or another sidx).
     public struct Reference: Sendable, Equatable {
@@ -29,13 +28,12 @@ public struct SegmentIndexBox: ParsableFullBox {
     /// The references, in order.
     public let references: [Reference]
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         referenceID = try reader.readUInt32()
         timescale = try reader.readUInt32()
-        earliestPresentationTime = try reader.readUIntVersioned(version)
-        firstOffset = try reader.readUIntVersioned(version)
+        earliestPresentationTime = try reader.readUIntVersioned(box.version)
+        firstOffset = try reader.readUIntVersioned(box.version)
         try reader.skip(2)  // reserved
         let count = try reader.readUInt16()
         try reader.requireTable(count: UInt64(count), entrySize: 12, name: "sidx")

@@ -13,9 +13,8 @@ public struct TrackExtendsBox: ParsableFullBox {
     /// Default sample flags (the layout of 8.8.3.1).
     public let defaultSampleFlags: UInt32
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
         trackID = try reader.readUInt32()
         defaultSampleDescriptionIndex = try reader.readUInt32()
         defaultSampleDuration = try reader.readUInt32()

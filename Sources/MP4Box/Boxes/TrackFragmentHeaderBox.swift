@@ -22,10 +22,9 @@ public struct TrackFragmentHeaderBox: ParsableFullBox {
     /// Flag 0x020000: data offsets are relative to the enclosing moof.
     public var defaultBaseIsMoof: Bool { flags & 0x02_0000 != 0 }
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
-        self.flags = flags
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
+        flags = box.flags
         trackID = try reader.readUInt32()
         baseDataOffset = flags & 0x01 != 0 ? try reader.readUInt64() : nil
         sampleDescriptionIndex = flags & 0x02 != 0 ? try reader.readUInt32() : nil
@@ -36,16 +35,14 @@ public struct TrackFragmentHeaderBox: ParsableFullBox {
 }
 
 /// `tfdt`: the decode time of a track fragment's first sample (ISO/IEC 14496-12, 8.8.12; versions 0 and 1).
-public struct TrackFragmentBaseMediaDecodeTimeBox: ParsableFullBox {
+public struct TrackFragmentBaseMediaDecodeTimeBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "tfdt"
-    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// Decode time in media timescale units.
     public let baseMediaDecodeTime: UInt64
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
-        baseMediaDecodeTime = try reader.readUIntVersioned(version)
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
+        baseMediaDecodeTime = try reader.readUIntVersioned(box.version)
     }
 }

@@ -1,7 +1,6 @@
 /// `tkhd`: a track's ID, duration, matrix and presentation size (ISO/IEC 14496-12, 8.3.2; versions 0 and 1).
-public struct TrackHeaderBox: ParsableFullBox {
+public struct TrackHeaderBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "tkhd"
-    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// 0 (32-bit times) or 1 (64-bit times).
     public let version: UInt8
@@ -21,11 +20,10 @@ public struct TrackHeaderBox: ParsableFullBox {
     /// Whether the track is enabled (flag 1).
     public var isEnabled: Bool { flags & 1 != 0 }
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
-        self.version = version
-        self.flags = flags
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
+        version = box.version
+        flags = box.flags
         _ = try reader.readUIntVersioned(version)  // creation_time
         _ = try reader.readUIntVersioned(version)  // modification_time
         trackID = try reader.readUInt32()

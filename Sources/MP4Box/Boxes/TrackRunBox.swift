@@ -2,9 +2,8 @@
 ///
 /// Per-sample fields (duration, size, flags, composition offset) are present
 /// according to the flags and kept as raw bytes.
-public struct TrackRunBox: ParsableFullBox {
+public struct TrackRunBox: TwoVersionFullBox {
     public static let fourCC: FourCC = "trun"
-    static let versions: ClosedRange<UInt8> = 0...1
     public let header: BoxHeader
     /// 0 (unsigned composition offsets) or 1 (signed).
     public let version: UInt8
@@ -28,11 +27,10 @@ public struct TrackRunBox: ParsableFullBox {
     /// Flag 0x000800: each entry has a composition time offset.
     public var hasCompositionOffset: Bool { flags & 0x800 != 0 }
 
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error) {
-        self.header = header
-        self.version = version
-        self.flags = flags
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) {
+        header = box.header
+        version = box.version
+        flags = box.flags
         sampleCount = try reader.readUInt32()
         dataOffset = flags & 0x01 != 0 ? try reader.readInt32() : nil
         firstSampleFlags = flags & 0x04 != 0 ? try reader.readUInt32() : nil

@@ -8,8 +8,26 @@ protocol ParsableFullBox: ParsableBox {
     static var versions: ClosedRange<UInt8> { get }
 
     /// Parses the fields after the version and flags (`reader` ends at the box's end).
-    init(header: BoxHeader, version: UInt8, flags: UInt32, reader: inout BoxReader,
-         context: inout ParseContext) throws(MP4Error)
+    init(_ box: FullBoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error)
+}
+
+/// What opens a full box: its header, then the version and flags read from the start of its payload.
+struct FullBoxHeader {
+    /// The box header: type, offset and size.
+    let header: BoxHeader
+    /// The layout version.
+    let version: UInt8
+    /// The 24 flag bits.
+    let flags: UInt32
+}
+
+/// A full box with two layouts, version 0 and version 1: 32-bit times and offsets against 64-bit ones (`mvhd`, `tkhd`,
+/// `mdhd`, `elst`, `sidx`, `tfra`, `tfdt`), or `trun`'s unsigned composition offsets against signed ones. Any other
+/// version is refused.
+protocol TwoVersionFullBox: ParsableFullBox {}
+
+extension TwoVersionFullBox {
+    static var versions: ClosedRange<UInt8> { 0...1 }
 }
 
 extension ParsableFullBox {
@@ -20,6 +38,6 @@ extension ParsableFullBox {
         guard Self.versions.contains(version) else {
             throw reader.error(.unsupported, "\(header.type) version \(version)")
         }
-        try self.init(header: header, version: version, flags: flags, reader: &reader, context: &context)
+        try self.init(FullBoxHeader(header: header, version: version, flags: flags), reader: &reader, context: &context)
     }
 }
