@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// Swift 6.2.3 or later: the error codes are `@nonexhaustive` enums (SE-0487).
 import PackageDescription
 
 // The products of other packages that our targets use.

@@ -3,19 +3,15 @@
 /// Its description says where, then what: `movie.mp4: cannot open the file: no such file or directory`,
 /// `movie.mp4, offset 4096: cannot read bytes 4096-8191: input/output error`.
 public struct ReadError: ByteSourceError, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure. New kinds may be added: switch over it with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The name, as the description shows it.
-        public let name: String
-
+    /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an `@unknown default`).
+    @nonexhaustive
+    public enum Code: String, Sendable, Equatable {
         /// The input could not be opened, or its length not learnt.
-        public static let cannotOpen = Code(name: "cannotOpen")
+        case cannotOpen
         /// Bytes of an open input could not be read.
-        public static let cannotRead = Code(name: "cannotRead")
+        case cannotRead
         /// The source cannot read the end of the input without knowing its length.
-        public static let suffixNeedsLength = Code(name: "suffixNeedsLength")
-
-        public var description: String { name }
+        case suffixNeedsLength
     }
 
     /// The kind of failure.

@@ -1,6 +1,8 @@
 /// The one error type of the `FrameDecode` layer: what was refused, by which decoder library, for which sample.
 public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure.
+    /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
+    /// `@unknown default`).
+    @nonexhaustive
     public enum Code: String, Sendable, Equatable {
         /// The track's codec has no decoder here (vp09, mp4v, ...), or the track is encrypted.
         case unsupportedCodec

@@ -3,7 +3,9 @@ import Foundation
 
 /// The one error type of the `RangeFetch` layer: what the server did, for which URL and byte range.
 public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The kind of failure.
+    /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
+    /// `@unknown default`).
+    @nonexhaustive
     public enum Code: String, Sendable, Equatable {
         /// 404.
         case notFound

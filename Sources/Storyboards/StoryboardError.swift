@@ -8,7 +8,9 @@ import Foundation
 /// one, or a thumbnail track (WebVTT, grid template) that cannot be read. Errors from below (`ThumbnailError` for a
 /// movie without video, `MP4Error`, `DecodeError`, the source's) keep their own types.
 public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The kind of failure.
+    /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
+    /// `@unknown default`).
+    @nonexhaustive
     public enum Code: String, Sendable, Equatable {
         /// The text does not start with the `WEBVTT` signature.
         case notWebVTT

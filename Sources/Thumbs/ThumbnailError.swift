@@ -6,7 +6,9 @@ import Foundation
 
 /// The one error type of the `Thumbs` layer: what went wrong, for which input, at which time and sample.
 public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The kind of failure.
+    /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
+    /// `@unknown default`).
+    @nonexhaustive
     public enum Code: String, Sendable, Equatable {
         /// The movie has no video track.
         case noVideo

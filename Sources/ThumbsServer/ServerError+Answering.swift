@@ -29,12 +29,14 @@ extension ServerError {
             case .encodingFailed, .invalidImage: self.init(.internalError, error.description)
             case .noVideo, .noSamples, .sampleOutOfRange, .noFrame, .invalidFrame, .limitExceeded:
                 self.init(.unsupportedMedia, error.description)
+            @unknown default: self.init(.internalError, error.description)
             }
         case let error as StoryboardError:
             switch error.code {
             case .invalidOption, .invalidGrid: self.init(.badParameter, error.description)
             case .noSamples, .noDuration, .noKeyframe, .unorderedKeyframes: self.init(.unsupportedMedia, error.description)
             case .notWebVTT, .malformedTiming, .missingImage, .malformedRegion: self.init(.internalError, error.description)
+            @unknown default: self.init(.internalError, error.description)
             }
         case let error as DecodeError:
             self.init(.unsupportedMedia, error.description)

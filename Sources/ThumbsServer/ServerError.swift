@@ -10,7 +10,9 @@ import Hummingbird
 /// the parameter it is about and a short description, sent as a JSON body
 /// (`{"error":"badParameter","parameter":"width","detail":"width is not a whole number"}`).
 public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure; each has one status.
+    /// The kind of failure; each has one status. New kinds may be added (a `switch` over it in another module needs an
+    /// `@unknown default`).
+    @nonexhaustive
     public enum Code: String, Sendable, Equatable, Codable {
         /// 400: a parameter is missing, malformed or out of range.
         case badParameter

@@ -3,7 +3,9 @@
 /// Its description is one sentence that says where, then what:
 /// `movie.mp4, moov/trak[1]/mdia/minf/stbl/stsz at offset 5012: entry count 4000000000 exceeds box size 1024`.
 public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure; callers branch on this.
+    /// The kind of failure; callers branch on this. New kinds may be added (a `switch` over it in another module needs an
+    /// `@unknown default`).
+    @nonexhaustive
     public enum Code: String, Sendable, Equatable {
         /// The input is not an MP4 or QuickTime file: its first box is not one such a file starts with.
         case notAMovie
