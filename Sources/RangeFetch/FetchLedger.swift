@@ -50,8 +50,8 @@ final class FetchLedger: Sendable {
                 throw FetchError(.budgetExceeded, url: url, range: range, "byte budget of \(maximum) bytes exceeded")
             }
             let now = ContinuousClock.now
-            if let deadline = options.deadline, let firstStart = state.firstStart, (now - firstStart).seconds > deadline {
-                throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed")
+            if let deadline = options.deadline, let firstStart = state.firstStart, now - firstStart > deadline {
+                throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) passed")
             }
             if state.firstStart == nil { state.firstStart = now }
             state.requests += 1
@@ -65,16 +65,16 @@ final class FetchLedger: Sendable {
         FetchMeter.beginRound(in: meter)
     }
 
-    /// Seconds left before the deadline, if there is one.
-    func secondsLeft() -> Double? {
+    /// The time left before the deadline, if there is one.
+    func timeLeft() -> Duration? {
         let firstStart = state.withLock { $0.firstStart }
-        return Self.secondsLeft(deadline: options.deadline, firstStart: firstStart)
+        return Self.timeLeft(deadline: options.deadline, firstStart: firstStart)
     }
 
-    private static func secondsLeft(deadline: Double?, firstStart: ContinuousClock.Instant?) -> Double? {
+    private static func timeLeft(deadline: Duration?, firstStart: ContinuousClock.Instant?) -> Duration? {
         guard let deadline else { return nil }
         guard let firstStart else { return deadline }
-        return max(0, deadline - (ContinuousClock.now - firstStart).seconds)
+        return max(.zero, deadline - (ContinuousClock.now - firstStart))
     }
 
     /// Notes where redirects led, for the requests that follow.
@@ -93,8 +93,8 @@ final class FetchLedger: Sendable {
             throw FetchError(.budgetExceeded, url: url, range: range,
                              "byte budget of \(maximum) bytes reached: \(received) bytes received, the transfer stopped")
         }
-        if let deadline = options.deadline, let left = Self.secondsLeft(deadline: deadline, firstStart: firstStart), left <= 0 {
-            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) s passed while the body arrived")
+        if let deadline = options.deadline, let left = Self.timeLeft(deadline: deadline, firstStart: firstStart), left <= .zero {
+            throw FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) passed while the body arrived")
         }
     }
 

@@ -32,8 +32,7 @@ extension HTTPByteSource {
                 guard attempt <= options.maximumRetries else { throw retryable.final }
                 try Task.checkCancellation()
                 ledger.noteRetry()
-                let delay = options.retryBackoff * Double(1 << min(attempt - 1, 10))
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                try await Task.sleep(for: options.retryBackoff * (1 << min(attempt - 1, 10)))
             }
         }
     }

@@ -26,9 +26,9 @@ extension HTTPByteSource {
         }
         // The client's read timeout bounds each wait for the connection; the deadline, if any, bounds the head.
         // Without one, an hour stands for "no deadline" (AsyncHTTPClient needs one; reads time out long before).
-        let seconds = ledger.secondsLeft() ?? 3600
+        let timeout = ledger.timeLeft() ?? .seconds(3600)
         do {
-            return try await client.transport.execute(request, timeout: .milliseconds(Int64(seconds * 1000)))
+            return try await client.transport.execute(request, timeout: .milliseconds(timeout.wholeMilliseconds))
         } catch {
             throw classify(error, range: range, partial: nil)
         }

@@ -15,10 +15,11 @@ public struct HTTPFetchOptions: Sendable {
     public var headers = HTTPFields()
     /// What signs each request to the URL's origin (`AWSSignatureV4` for S3); nil sends them unsigned.
     public var signer: (any HTTPRequestSigner)?
-    /// Seconds to wait for a connection.
-    public var connectTimeout: Double = 10
-    /// Seconds to wait for each read from the connection: the response head, then each chunk of the body.
-    public var readTimeout: Double = 30
+    /// How long to wait for a connection (whole milliseconds, 1 ms to a day).
+    public var connectTimeout: Duration = .seconds(10)
+    /// How long to wait for each read from the connection: the response head, then each chunk of the body (whole
+    /// milliseconds, 1 ms to a day).
+    public var readTimeout: Duration = .seconds(30)
     /// Redirects followed for one request before `FetchError` `redirectRefused`. Later reads go straight to
     /// where the redirects led.
     public var maximumRedirects: Int = 5
@@ -26,8 +27,8 @@ public struct HTTPFetchOptions: Sendable {
     public var allowsRedirect: (@Sendable (String) -> Bool)?
     /// Retries of one range after a reset, a timeout or 502/503/504.
     public var maximumRetries: Int = 3
-    /// Seconds before the first retry; doubles each time.
-    public var retryBackoff: Double = 0.1
+    /// The wait before the first retry; doubles each time.
+    public var retryBackoff: Duration = .milliseconds(100)
     /// What a changed validator means.
     public var changePolicy: ChangePolicy = .fail
     /// Most body bytes this source may receive (nil: no cap): a body stops arriving, mid-transfer, once it would pass
@@ -35,9 +36,9 @@ public struct HTTPFetchOptions: Sendable {
     public var maximumBytes: UInt64?
     /// Most requests this source may send (nil: no cap).
     public var maximumRequests: Int?
-    /// Seconds after the first request when requests and bodies still arriving fail with `budgetExceeded`
-    /// (nil: no deadline). Measured on a monotonic clock.
-    public var deadline: Double?
+    /// How long after the first request requests and bodies still arriving fail with `budgetExceeded` (nil: no
+    /// deadline). Measured on a monotonic clock.
+    public var deadline: Duration?
     /// A server that ignores Range answers with the whole resource. A body of at most this many bytes is then read to
     /// its end once and kept: later reads cost no request, and the bytes counted are the bytes the server sent. A
     /// longer one is read only as far as each read needs, and the server may have sent more than is counted by the

@@ -9,11 +9,11 @@ import Synchronization
 /// the redirect policy and the removal of credentials on a cross-origin redirect apply to each source.
 public final class RangeFetchClient: Sendable {
     /// The shared client with the default timeouts (10 s to connect, 30 s between reads).
-    public static let shared = RangeFetchClient.shared(connectTimeout: 10, readTimeout: 30)
+    public static let shared = RangeFetchClient.shared(connectTimeout: .seconds(10), readTimeout: .seconds(30))
 
-    /// The shared client for these timeouts (in seconds): one per distinct pair, made on first use and kept for
-    /// the life of the process.
-    public static func shared(connectTimeout: Double, readTimeout: Double) -> RangeFetchClient {
+    /// The shared client for these timeouts (whole milliseconds, 1 ms to a day): one per distinct pair, made on first
+    /// use and kept for the life of the process.
+    public static func shared(connectTimeout: Duration, readTimeout: Duration) -> RangeFetchClient {
         let key = Timeouts(connectMilliseconds: milliseconds(connectTimeout), readMilliseconds: milliseconds(readTimeout))
         return registry.withLock { clients in
             if let client = clients[key] { return client }
@@ -35,19 +35,20 @@ public final class RangeFetchClient: Sendable {
 
     private static let registry = Mutex<[Timeouts: RangeFetchClient]>([:])
 
-    private static func milliseconds(_ seconds: Double) -> Int64 {
-        seconds.isFinite ? Int64(min(max(seconds, 0.001), 86_400) * 1000) : 86_400_000
+    /// `timeout` in whole milliseconds, at least 1 and at most a day's.
+    private static func milliseconds(_ timeout: Duration) -> Int64 {
+        min(max(timeout.wholeMilliseconds, 1), 86_400_000)
     }
 
     /// The AsyncHTTPClient underneath; nil when requests go through a transport of the caller's.
     public let httpClient: HTTPClient?
     /// What sends the requests.
     let transport: any HTTPTransport
-    /// Seconds to wait for a connection (infinity with a caller's transport).
-    public let connectTimeout: Double
-    /// Seconds to wait for each read from the connection (the response head, then each chunk of the body; infinity
-    /// with a caller's transport).
-    public let readTimeout: Double
+    /// How long it waits for a connection (nil with a caller's transport: it applies none of its own).
+    public let connectTimeout: Duration?
+    /// How long it waits for each read from the connection: the response head, then each chunk of the body (nil with
+    /// a caller's transport).
+    public let readTimeout: Duration?
     let connections: ConnectionCounter
     /// How the origins asked so far answer requests for several ranges: every source of this client learns from
     /// the others' answers.
@@ -56,7 +57,8 @@ public final class RangeFetchClient: Sendable {
     /// A client with its own connection pool (shut it down with `shutdown()`). HTTPS origins may speak HTTP/2 (ALPN):
     /// requests to one then go as streams of one connection. `trustedCertificates` are paths of PEM files of
     /// certificates trusted besides the system's (a private certificate authority, a test server's own).
-    public convenience init(connectTimeout: Double = 10, readTimeout: Double = 30, trustedCertificates: [String] = []) {
+    public convenience init(connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30),
+                            trustedCertificates: [String] = []) {
         self.init(timeouts: Timeouts(connectMilliseconds: Self.milliseconds(connectTimeout),
                                      readMilliseconds: Self.milliseconds(readTimeout)),
                   trustedCertificates: trustedCertificates)
@@ -78,8 +80,8 @@ public final class RangeFetchClient: Sendable {
                                 backgroundActivityLogger: counter.logger())
         httpClient = client
         transport = AsyncHTTPClientTransport(client: client)
-        connectTimeout = Double(timeouts.connectMilliseconds) / 1000
-        readTimeout = Double(timeouts.readMilliseconds) / 1000
+        connectTimeout = .milliseconds(timeouts.connectMilliseconds)
+        readTimeout = .milliseconds(timeouts.readMilliseconds)
         connections = counter
     }
 
@@ -89,8 +91,8 @@ public final class RangeFetchClient: Sendable {
     public init(transport: any HTTPTransport) {
         httpClient = nil
         self.transport = transport
-        connectTimeout = .infinity
-        readTimeout = .infinity
+        connectTimeout = nil
+        readTimeout = nil
         connections = ConnectionCounter()
     }
 

@@ -44,7 +44,7 @@ public struct ScriptedFetchCase: Sendable {
         file = Array(input[(3 + scriptLength)...])
         var options = HTTPFetchOptions()
         options.maximumRetries = Int(flags & 3)
-        options.retryBackoff = 0
+        options.retryBackoff = .zero
         options.changePolicy = flags & 4 != 0 ? .restart : .fail
         options.maximumBytes = flags & 8 != 0 ? 64 << 10 : nil
         options.maximumRedirects = flags & 16 != 0 ? 1 : 5

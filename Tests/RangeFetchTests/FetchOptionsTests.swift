@@ -79,7 +79,7 @@ import Testing
 
     @Test func readTimeoutEndsAWaitForTheResponse() async throws {
         let error = try await Self.failure(reading: 0..<10, faults: .init { $0.firstByteDelay = 5 },
-                                           options: Self.options { $0.readTimeout = 0.3 })
+                                           options: Self.options { $0.readTimeout = .milliseconds(300) })
         #expect(error.code == .timedOut)
     }
 
@@ -93,8 +93,8 @@ import Testing
         for _ in 0..<3 where fastest >= .seconds(9.9) {
             let listener = try UnacceptingListener()
             let source = try HTTPByteSource(url: "http://127.0.0.1:\(listener.port)/f.bin", options: Self.options {
-                $0.connectTimeout = 0.3
-                $0.readTimeout = 30
+                $0.connectTimeout = .milliseconds(300)
+                $0.readTimeout = .seconds(30)
             })
             let started = ContinuousClock.now
             let error = try await #require(throws: FetchError.self) { _ = try await source.read(0..<10) }
@@ -107,20 +107,34 @@ import Testing
 
     @Test func timeoutsChooseTheClient() throws {
         let options = Self.options {
-            $0.connectTimeout = 0.25
-            $0.readTimeout = 7
+            $0.connectTimeout = .milliseconds(250)
+            $0.readTimeout = .seconds(7)
         }
         let source = try HTTPByteSource(url: "http://127.0.0.1:1/f.bin", options: options)
-        #expect(source.client.connectTimeout == 0.25)
-        #expect(source.client.readTimeout == 7)
+        #expect(source.client.connectTimeout == .milliseconds(250))
+        #expect(source.client.readTimeout == .seconds(7))
         #expect(source.client === RangeFetchClient.shared(for: options))
         #expect(try HTTPByteSource(url: "http://127.0.0.1:1/f.bin").client === RangeFetchClient.shared)
+    }
+
+    /// AsyncHTTPClient takes whole milliseconds: a timeout is rounded down to them and kept between 1 ms and a day,
+    /// whatever the `Duration` (the largest ones would overflow a count of milliseconds).
+    @Test func timeoutsAreWholeMillisecondsFromOneToADay() {
+        let cases: [(given: Duration, kept: Duration)] = [
+            (.zero, .milliseconds(1)), (.seconds(-5), .milliseconds(1)), (.microseconds(2500), .milliseconds(2)),
+            (.seconds(86_401), .seconds(86_400)), (.seconds(Int64.max), .seconds(86_400)),
+        ]
+        for (given, kept) in cases {
+            let client = RangeFetchClient.shared(connectTimeout: given, readTimeout: given)
+            #expect(client.connectTimeout == kept, "\(given)")
+            #expect(client.readTimeout == kept, "\(given)")
+        }
     }
 
     @Test func bodyStillArrivingAtTheDeadlineIsStopped() async throws {
         // 100 KB at 50 KB/s take 2 s.
         let error = try await Self.failure(reading: 0..<100_000, faults: .init { $0.bandwidth = 50_000 },
-                                           options: Self.options { $0.deadline = 0.4 })
+                                           options: Self.options { $0.deadline = .milliseconds(400) })
         #expect(error.code == .budgetExceeded)
     }
 

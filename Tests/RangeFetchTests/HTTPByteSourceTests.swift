@@ -13,10 +13,10 @@ import Testing
 
     static func fastOptions(_ change: (inout HTTPFetchOptions) -> Void = { _ in }) -> HTTPFetchOptions {
         var options = HTTPFetchOptions()
-        options.retryBackoff = 0.01
+        options.retryBackoff = .milliseconds(10)
         // The client's wait for each read, for tests that are not about timeouts: a minute (the suite's limit). 10 s
         // timed out once beside a busy loop, a whole body read 30,591 bytes in, at the busiest minute of the parallel run.
-        options.readTimeout = 60
+        options.readTimeout = .seconds(60)
         change(&options)
         return options
     }
@@ -204,7 +204,7 @@ import Testing
 
     @Test func slowFirstByteHitsTheDeadline() async throws {
         let options = Self.fastOptions {
-            $0.deadline = 0.3
+            $0.deadline = .milliseconds(300)
             $0.maximumRetries = 0
         }
         try await Self.withSource(faults: .init { $0.firstByteDelay = 20 }, options: options) { source, _ in

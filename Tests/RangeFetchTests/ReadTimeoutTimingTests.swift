@@ -17,7 +17,7 @@ import Testing
         for _ in 0..<3 {
             do {
                 try await HTTPByteSourceTests.withSource(faults: .init { $0.bandwidth = 12_500 },
-                                                         options: FetchOptionsTests.options { $0.readTimeout = 2 }) { source, _ in
+                                                         options: FetchOptionsTests.options { $0.readTimeout = .seconds(2) }) { source, _ in
                     let started = ContinuousClock.now
                     let body = try await source.read(0..<50_000)
                     #expect(body == Array(Self.file[0..<50_000]))

@@ -52,7 +52,7 @@ import Thumbs
     /// waits hold Swift's cooperative threads, and a body's consumer was seen to wait for one for more than 30 s (its
     /// first 30 KB buffered, then the read timed out and the request was retried, which the counts here would see).
     static func withFreshClient<Result>(_ body: (RangeFetchClient) async throws -> Result) async throws -> Result {
-        let client = RangeFetchClient(readTimeout: 120)
+        let client = RangeFetchClient(readTimeout: .seconds(120))
         do {
             let result = try await body(client)
             try await client.shutdown()

@@ -92,7 +92,7 @@ struct ServiceSoakTests {
         let server = try await TestHTTPServer(files: files, faults: faults)
         defer { Task { try? await server.shutdown() } }
         var fetch = HTTPFetchOptions()
-        fetch.retryBackoff = 0.005
+        fetch.retryBackoff = .milliseconds(5)
         fetch.maximumRetries = 3
         var configuration = ThumbnailService.Configuration()
         configuration.countLimit = 24
