@@ -29,8 +29,8 @@ struct ThumbnailQuery {
         options.fitMode = try parameters.choice("fit", ["fit": .fit, "fill": .fill, "pad": .pad, "stretch": .stretch]) ?? .fit
         let exact = try parameters.flag("exact")
         if exact {
-            options.requestedTimeToleranceBefore = 0
-            options.requestedTimeToleranceAfter = 0
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
         }
         let lossless = try parameters.flag("lossless")
         let quality = try parameters.int("quality", in: 1...100)

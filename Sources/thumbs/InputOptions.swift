@@ -65,7 +65,7 @@ struct InputOptions: ParsableArguments {
         options.headers = HTTPFields(headers.compactMap(Self.field))
         options.maximumBytes = maximumBytes
         options.maximumRequests = maximumRequests
-        options.deadline = deadline.map { .seconds($0) }
+        options.deadline = deadline.flatMap { .limit(seconds: $0) }
         return options
     }
 

@@ -30,10 +30,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "The exact frame on screen at the time (tolerance zero), decoded from the keyframe before it.")
     var exact = false
 
-    @Option(name: .customLong("tolerance-before"), help: "Seconds before the time the frame may be.")
+    @Option(name: .customLong("tolerance-before"), help: "Seconds before the time the frame may be (inf: any).")
     var toleranceBefore: Double?
 
-    @Option(name: .customLong("tolerance-after"), help: "Seconds after the time the frame may be.")
+    @Option(name: .customLong("tolerance-after"), help: "Seconds after the time the frame may be (inf: any).")
     var toleranceAfter: Double?
 
     @OptionGroup var transform: TransformOption
@@ -135,11 +135,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
         options.makesPlaceholder = placeholder || placeholderImage != nil || source.stats
         options.keepsHDR = keepHDR
         if exact {
-            options.requestedTimeToleranceBefore = 0
-            options.requestedTimeToleranceAfter = 0
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
         }
-        if let toleranceBefore { options.requestedTimeToleranceBefore = toleranceBefore }
-        if let toleranceAfter { options.requestedTimeToleranceAfter = toleranceAfter }
+        if let toleranceBefore { options.requestedTimeToleranceBefore = .limit(seconds: toleranceBefore) }
+        if let toleranceAfter { options.requestedTimeToleranceAfter = .limit(seconds: toleranceAfter) }
         let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
         let cache = source.isURL ? try openedCacheDirectory() : nil

@@ -34,8 +34,8 @@ struct ServiceSoakTests {
             options.maximumSize = PixelSize(width: size, height: size)
             options.format = .none
             if exact {
-                options.requestedTimeToleranceBefore = 0
-                options.requestedTimeToleranceAfter = 0
+                options.requestedTimeToleranceBefore = .zero
+                options.requestedTimeToleranceAfter = .zero
             }
             return options
         }

@@ -71,8 +71,8 @@ import Thumbs
         #expect(frames.map(\.milliseconds) == preview.frames.map(\.startMilliseconds))
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: 320, height: 0)
-        options.requestedTimeToleranceBefore = 0
-        options.requestedTimeToleranceAfter = 0
+        options.requestedTimeToleranceBefore = .zero
+        options.requestedTimeToleranceAfter = .zero
         let generator = try ThumbnailGenerator(path: Fixtures.path(name), options: options)
         for (frame, read) in zip(preview.frames, frames) {
             let reference = try await generator.image(at: .seconds(frame.sourceTime)).image

@@ -42,7 +42,7 @@ import Testing
         let path = Fixtures.path("fragmented")
         for time in Self.times {
             let change: (inout ThumbnailOptions) -> Void = {
-                if exact { $0.requestedTimeToleranceBefore = 0; $0.requestedTimeToleranceAfter = 0 }
+                if exact { $0.requestedTimeToleranceBefore = .zero; $0.requestedTimeToleranceAfter = .zero }
             }
             let whole = try await Self.generator(.all, source: try FileByteSource(path: path), change).image(at: time)
             let onDemand = try await Self.generator(.onDemand, source: try FileByteSource(path: path), headSize: headSize, change)

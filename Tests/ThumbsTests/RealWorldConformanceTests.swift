@@ -18,8 +18,8 @@ import Thumbs
     static var options: ThumbnailOptions {
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: 160, height: 160)
-        options.requestedTimeToleranceBefore = 0
-        options.requestedTimeToleranceAfter = 0
+        options.requestedTimeToleranceBefore = .zero
+        options.requestedTimeToleranceAfter = .zero
         return options
     }
 

@@ -11,8 +11,8 @@ import Testing
     @Test func errorsOfAGeneratorNameTheInputAndTheTime() async throws {
         let path = Fixtures.path("h264-p-only")
         var options = ThumbnailOptions()
-        options.requestedTimeToleranceBefore = 0
-        options.requestedTimeToleranceAfter = 0
+        options.requestedTimeToleranceBefore = .zero
+        options.requestedTimeToleranceAfter = .zero
         options.limits.maximumDecodedSamples = 2
         let times = try ThumbnailLimitsTests.endsOfGOPs("h264-p-only")
         let error = try await #require(throws: ThumbnailError.self) {

@@ -58,8 +58,8 @@ import Testing
     @Test func exactModeReturnsTheFrameOnScreen() async throws {
         let times = try Self.frameTimes("h264-bframes")
         let generator = try Self.generator("h264-bframes") {
-            $0.requestedTimeToleranceBefore = 0
-            $0.requestedTimeToleranceAfter = 0
+            $0.requestedTimeToleranceBefore = .zero
+            $0.requestedTimeToleranceAfter = .zero
         }
         for requested in [0.0, 0.5, 1.23, 2.9] {
             let thumbnail = try await generator.image(at: .seconds(requested))
@@ -70,7 +70,7 @@ import Testing
 
     /// h264-p-only (25 fps, keyframes every 0.48 s, frames in decode order) with the NAL length of the frame at 0.4 s
     /// (sample 10, its offset from ffprobe's packet list) pointing past the sample: that frame cannot be decoded.
-    static func generatorWithAnUndecodableFrame(before: Double, after: Double) throws -> ThumbnailGenerator {
+    static func generatorWithAnUndecodableFrame(before: Duration, after: Duration) throws -> ThumbnailGenerator {
         var bytes = try Fixtures.bytes("h264-p-only")
         let expected = try Fixtures.expectation("h264-p-only")
         let packet = try #require(expected.packets.sorted { $0.dts < $1.dts }.dropFirst(10).first)
@@ -86,28 +86,28 @@ import Testing
     @Test func aFrameThatCannotBeDecodedGivesTheNearestOneInsideTheTolerance() async throws {
         // 0.1 s before and none after: no keyframe in the window (0.0 and 0.48 are outside), so frame 10 is decoded
         // from the keyframe at 0; it fails, and the frame at 0.36 (the nearest decoded before it) is shown.
-        let tolerant = try Self.generatorWithAnUndecodableFrame(before: 0.1, after: 0)
+        let tolerant = try Self.generatorWithAnUndecodableFrame(before: .milliseconds(100), after: .zero)
         let thumbnail = try await tolerant.image(at: .seconds(0.4))
         #expect(abs(thumbnail.actualTime - 0.36) < 1e-9)
         #expect(thumbnail.requestedTime == 0.4)
         // Exact: the error names the sample and why.
-        let exact = try Self.generatorWithAnUndecodableFrame(before: 0, after: 0)
+        let exact = try Self.generatorWithAnUndecodableFrame(before: .zero, after: .zero)
         await #expect { try await exact.image(at: .seconds(0.4)) } throws: { error in
             guard let error = error as? DecodeError else { return false }
             return error.code == .malformedSample && error.sampleIndex == 10
         }
         // A window that holds only frames after the failed one has nothing to give.
-        let after = try Self.generatorWithAnUndecodableFrame(before: 0, after: 0.05)
+        let after = try Self.generatorWithAnUndecodableFrame(before: .zero, after: .milliseconds(50))
         await #expect(throws: DecodeError.self) { try await after.image(at: .seconds(0.4)) }
     }
 
     @Test func boundedToleranceTakesTheKeyframeOnlyInsideTheWindow() async throws {
         // Keyframes of h264-bframes are every 0.48 s; 1.0 s is 0.04 s after the one at 0.96.
-        let near = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0.1; $0.requestedTimeToleranceAfter = 0.1 }
+        let near = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = .milliseconds(100); $0.requestedTimeToleranceAfter = .milliseconds(100) }
             .image(at: .seconds(1.0))
         #expect(near.isSyncSample)
         #expect(abs(near.actualTime - 0.96) < 1e-9)
-        let far = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0.01; $0.requestedTimeToleranceAfter = 0.01 }
+        let far = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = .milliseconds(10); $0.requestedTimeToleranceAfter = .milliseconds(10) }
             .image(at: .seconds(1.2))
         #expect(!far.isSyncSample)
         #expect(abs(far.actualTime - 1.2) < 1e-9)
@@ -115,7 +115,7 @@ import Testing
 
     @Test func timesPastTheEndClampToTheLastFrame() async throws {
         let times = try Self.frameTimes("h264-bframes")
-        let thumbnail = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0; $0.requestedTimeToleranceAfter = 0 }
+        let thumbnail = try await Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = .zero; $0.requestedTimeToleranceAfter = .zero }
             .image(at: .seconds(1000))
         #expect(thumbnail.actualTime == times.last)
     }
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func rationalAndFractionTimes() async throws {
-        let generator = try Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = 0; $0.requestedTimeToleranceAfter = 0 }
+        let generator = try Self.generator("h264-bframes") { $0.requestedTimeToleranceBefore = .zero; $0.requestedTimeToleranceAfter = .zero }
         #expect(try await generator.image(at: .rational(value: 3, timescale: 2)).actualTime == 1.48)
         #expect(try await generator.image(at: .fraction(0.5)).actualTime == 1.48)
     }
@@ -200,8 +200,8 @@ import Testing
 
     @Test func exactRepresentationsStartWithTheNearestKeyframe() async throws {
         let generator = try Self.generator("h264-bframes") {
-            $0.requestedTimeToleranceBefore = 0
-            $0.requestedTimeToleranceAfter = 0
+            $0.requestedTimeToleranceBefore = .zero
+            $0.requestedTimeToleranceAfter = .zero
         }
         var results: [Thumbnail] = []
         for try await thumbnail in generator.representations(at: .seconds(1.3)) { results.append(thumbnail) }

@@ -10,8 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ThumbnailLimitsTests {
     static func exact(_ change: (inout ThumbnailOptions) -> Void = { _ in }) -> ThumbnailOptions {
         var options = ThumbnailOptions()
-        options.requestedTimeToleranceBefore = 0
-        options.requestedTimeToleranceAfter = 0
+        options.requestedTimeToleranceBefore = .zero
+        options.requestedTimeToleranceAfter = .zero
         options.format = .none
         change(&options)
         return options

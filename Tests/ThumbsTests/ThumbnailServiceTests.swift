@@ -162,21 +162,23 @@ import Testing
         #expect(cache.totalCost == 900)
     }
 
-    /// Requests with a time or a tolerance that is not a number, each beside the valid request it spoils.
-    static let requestsThatAreNotNumbers: [(String, @Sendable (inout ThumbnailRequest) -> Void)] = [
+    /// Requests with a time that is not a number, and with a negative tolerance, each beside the valid request it
+    /// spoils.
+    static let requestsRefused: [(String, @Sendable (inout ThumbnailRequest) -> Void)] = [
         ("seconds NaN", { $0.time = .seconds(.nan) }),
         ("fraction NaN", { $0.time = .fraction(.nan) }),
-        ("tolerance before NaN", { $0.options.requestedTimeToleranceBefore = .nan }),
-        ("tolerance after NaN", { $0.options.requestedTimeToleranceAfter = .nan }),
+        ("tolerance before negative", { $0.options.requestedTimeToleranceBefore = .milliseconds(-1) }),
+        ("tolerance after negative", { $0.options.requestedTimeToleranceAfter = .seconds(-3) }),
     ]
 
     /// NaN is unequal to itself, so work or a picture kept under such a request could never be found again: the caller
-    /// of a NaN time waited for ever, and a picture made with a NaN tolerance could not be dropped (the next insertion
-    /// past the count limit looped for ever on the service's actor). Each is refused at once, as the generator refuses
-    /// it, a prefetch of it starts nothing, and the service goes on serving past its count limit.
-    @Test(arguments: 0..<requestsThatAreNotNumbers.count)
-    func aTimeOrToleranceThatIsNotANumberIsRefusedAtOnce(_ index: Int) async throws {
-        let (name, spoil) = Self.requestsThatAreNotNumbers[index]
+    /// of a NaN time waited for ever (and, when tolerances were Doubles, a picture made with a NaN tolerance could not
+    /// be dropped: the next insertion past the count limit looped for ever on the service's actor). Each such request,
+    /// and one with a negative tolerance, is refused at once, as the generator refuses it, a prefetch of it starts
+    /// nothing, and the service goes on serving past its count limit.
+    @Test(arguments: 0..<requestsRefused.count)
+    func aTimeThatIsNotANumberOrANegativeToleranceIsRefusedAtOnce(_ index: Int) async throws {
+        let (name, spoil) = Self.requestsRefused[index]
         var configuration = ThumbnailService.Configuration()
         configuration.countLimit = 1
         let service = ThumbnailService(configuration: configuration)

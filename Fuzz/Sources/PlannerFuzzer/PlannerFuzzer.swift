@@ -4,8 +4,8 @@ import Thumbs
 
 /// The selections `image(at:)` makes: nearest keyframe, exact, and bounded windows on either side.
 private let selections: [FrameSelection] = [
-    .nearestKeyframe, .exact, FrameSelection(toleranceBefore: 0.5, toleranceAfter: 0.5),
-    FrameSelection(toleranceBefore: 0, toleranceAfter: .infinity), FrameSelection(toleranceBefore: .infinity, toleranceAfter: 0),
+    .nearestKeyframe, .exact, FrameSelection(toleranceBefore: .milliseconds(500), toleranceAfter: .milliseconds(500)),
+    FrameSelection(toleranceBefore: .zero, toleranceAfter: nil), FrameSelection(toleranceBefore: nil, toleranceAfter: .zero),
 ]
 
 /// libFuzzer entry point: parse the input, pick the thumbnail track as `ThumbnailGenerator` does, and plan the

@@ -38,7 +38,7 @@ struct AnimationPlan {
         for index in 0..<count {
             let time = options.start + Double(index) / fps
             let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: time),
-                                             selection: FrameSelection(toleranceBefore: halfFrame, toleranceAfter: halfFrame),
+                                             selection: FrameSelection(toleranceBefore: .seconds(halfFrame), toleranceAfter: .seconds(halfFrame)),
                                              limits: options.limits)
             if let last = frames.last, last.sample.index == plan.target.index { continue }
             frames.append(Frame(startMilliseconds: Int((Double(index) / fps * 1000).rounded()), sample: plan.target,

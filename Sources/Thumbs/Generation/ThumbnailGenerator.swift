@@ -143,8 +143,8 @@ public struct ThumbnailGenerator: Sendable {
         if options.allowsCoverArt, let art = try await coverArt() { return art }
         if options.isExact || time.map({ if case .frame = $0 { return true } else { return false } }) == true {
             var quick = options
-            quick.requestedTimeToleranceBefore = .infinity
-            quick.requestedTimeToleranceAfter = .infinity
+            quick.requestedTimeToleranceBefore = nil
+            quick.requestedTimeToleranceAfter = nil
             return try await make(at: time, options: quick)
         }
         return nil

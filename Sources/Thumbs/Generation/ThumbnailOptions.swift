@@ -20,10 +20,10 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var apertureMode: ApertureMode = .cleanAperture
     /// Whether the track's matrix turns the picture upright (AVFoundation's preferredTrackTransform). Default on.
     public var appliesPreferredTrackTransform = true
-    /// How far before the requested time the frame may be, in seconds. Default: unlimited (nearest keyframe).
-    public var requestedTimeToleranceBefore: Double = .infinity
-    /// How far after the requested time the frame may be, in seconds. Default: unlimited (nearest keyframe).
-    public var requestedTimeToleranceAfter: Double = .infinity
+    /// How far before the requested time the frame may be. Default nil: unlimited (the nearest keyframe).
+    public var requestedTimeToleranceBefore: Duration?
+    /// How far after the requested time the frame may be. Default nil: unlimited (the nearest keyframe).
+    public var requestedTimeToleranceAfter: Duration?
     /// The output encoding (default PNG); nil: no encoding, the raw `RGBImage` only.
     public var format: ImageFormat? = .png
     /// Make the thumbnail's placeholder too (`Thumbnail.placeholder`, a ThumbHash of the picture; off by default: it
@@ -42,13 +42,14 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public init() {}
 
     /// Tolerance zero on both sides: the exact frame on screen at the time.
-    public var isExact: Bool { requestedTimeToleranceBefore == 0 && requestedTimeToleranceAfter == 0 }
+    public var isExact: Bool { requestedTimeToleranceBefore == .zero && requestedTimeToleranceAfter == .zero }
 
     /// Checks what no picture can be made for.
-    /// - Throws: `ThumbnailError` `invalidOption` for a time tolerance that is not a number.
+    /// - Throws: `ThumbnailError` `invalidOption` for a negative time tolerance.
     public func validate() throws(ThumbnailError) {
-        for (side, tolerance) in [("before", requestedTimeToleranceBefore), ("after", requestedTimeToleranceAfter)] where tolerance.isNaN {
-            throw ThumbnailError(.invalidOption, "the time tolerance \(side) is not a number")
+        for (side, tolerance) in [("before", requestedTimeToleranceBefore), ("after", requestedTimeToleranceAfter)]
+        where tolerance.map({ $0 < .zero }) ?? false {
+            throw ThumbnailError(.invalidOption, "the time tolerance \(side) is negative")
         }
     }
 

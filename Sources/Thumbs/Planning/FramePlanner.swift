@@ -17,12 +17,12 @@ public enum FramePlanner {
         guard track.samples.count > 0 else {
             throw ThumbnailError(.noSamples, "track \(track.id) has no samples")
         }
-        let scale = Double(track.timescale)
+        let window = selection.window(timescale: track.timescale)
         let clamped = try clamp(time, in: track)
         if let keyframe = try track.syncSample(nearest: clamped) {
             let shown = track.presentationTime(of: keyframe)
-            let inWindow = Double(clamped.saturatingSubtract(shown)) <= selection.toleranceBefore * scale + 0.5
-                && Double(shown.saturatingSubtract(clamped)) <= selection.toleranceAfter * scale + 0.5
+            let inWindow = Double(clamped.saturatingSubtract(shown)) <= window.before + 0.5
+                && Double(shown.saturatingSubtract(clamped)) <= window.after + 0.5
             if inWindow {
                 return .keyframe(keyframe, presentationTime: shown, requestedTime: time, timescale: track.timescale)
             }
@@ -66,13 +66,12 @@ public enum FramePlanner {
     /// an exact request, the keyframe itself failing, or a window that holds only later frames.
     public static func fallback(for plan: FramePlan, failedAt failedSample: Int, in track: MovieTrack, selection: FrameSelection,
                                 limits: ThumbnailLimits = ThumbnailLimits()) throws -> FramePlan? {
-        let scale = Double(track.timescale)
+        let window = selection.window(timescale: track.timescale)
         let requested = Double(plan.requestedTime)
         var best: (sample: Sample, distance: Double)?
         for sample in plan.samples where sample.index < failedSample && sample.index != plan.target.index {
             let shown = Double(track.presentationTime(of: sample))
-            guard shown >= requested - selection.toleranceBefore * scale - 0.5,
-                  shown <= requested + selection.toleranceAfter * scale + 0.5 else { continue }
+            guard shown >= requested - window.before - 0.5, shown <= requested + window.after + 0.5 else { continue }
             let distance = abs(shown - requested)
             if best.map({ distance < $0.distance || (distance == $0.distance && shown < Double(track.presentationTime(of: $0.sample))) }) ?? true {
                 best = (sample, distance)
