@@ -28,7 +28,7 @@ extension HTTPByteSource {
         // Without one, an hour stands for "no deadline" (AsyncHTTPClient needs one; reads time out long before).
         let timeout = ledger.timeLeft() ?? .seconds(3600)
         do {
-            return try await client.transport.execute(request, timeout: .milliseconds(timeout.wholeMilliseconds))
+            return try await client.transport.execute(request, timeout: .milliseconds(timeout.whole(unitsPerSecond: 1000)))
         } catch {
             throw classify(error, range: range, partial: nil)
         }

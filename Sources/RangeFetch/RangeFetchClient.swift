@@ -37,7 +37,7 @@ public final class RangeFetchClient: Sendable {
 
     /// `timeout` in whole milliseconds, at least 1 and at most a day's.
     private static func milliseconds(_ timeout: Duration) -> Int64 {
-        min(max(timeout.wholeMilliseconds, 1), 86_400_000)
+        min(max(timeout.whole(unitsPerSecond: 1000), 1), 86_400_000)
     }
 
     /// The AsyncHTTPClient underneath; nil when requests go through a transport of the caller's.

@@ -1,3 +1,4 @@
+import ByteSources
 import Metrics
 import Prometheus
 import Synchronization
@@ -29,7 +30,7 @@ final class ServerMetrics: Sendable {
         Counter(label: "thumbs_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
             .increment()
         Timer(label: "thumbs_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+            .recordNanoseconds(duration.whole(unitsPerSecond: 1_000_000_000))
     }
 
     /// A lookup in one of the service's caches.
@@ -84,13 +85,4 @@ final class ServerMetrics: Sendable {
     }
 
     func exposition() -> [UInt8] { registry.emitToBuffer() }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
-    }
 }

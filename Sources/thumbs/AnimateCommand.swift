@@ -38,8 +38,8 @@ struct AnimateCommand: AsyncParsableCommand {
 
     private var options: AnimatedPreviewOptions {
         var options = AnimatedPreviewOptions()
-        options.start = start
-        options.end = end
+        options.start = .seconds(start)
+        options.end = end.map { .seconds($0) }
         options.framesPerSecond = fps
         options.width = width
         options.quality = quality
@@ -49,6 +49,9 @@ struct AnimateCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        for (name, seconds) in [("--start", start), ("--end", end ?? 0)] where !(seconds.isFinite && abs(seconds) < 3e13) {
+            throw ValidationError("\(name) must be a number of seconds, not \(seconds)")
+        }
         do {
             try options.validate()
         } catch {

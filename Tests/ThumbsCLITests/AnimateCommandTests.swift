@@ -60,7 +60,9 @@ import Thumbs
         #expect(frames.first?.image.height == Int((320 * Double(height) / Double(width)).rounded()))
     }
 
-    @Test(arguments: [["--fps", "60"], ["--start", "3", "--end", "14"], ["--width", "0"]])
+    /// Past the ceilings, and times a `Duration` cannot hold (which trapped when made into one before validation).
+    @Test(arguments: [["--fps", "60"], ["--start", "3", "--end", "14"], ["--width", "0"], ["--start", "-1"],
+                      ["--start", "1e300"], ["--end", "inf"], ["--end", "nan"]])
     func optionsPastTheCeilingsAreUsageErrors(_ arguments: [String]) async throws {
         let output = try await InfoCommandTests.run(["animate", Fixtures.path("rotate-90"), "-o", ThumbnailCommandTests.temporaryPath("x.webp")] + arguments)
         #expect(output.status == 64, "\(output.stderr)")

@@ -33,7 +33,7 @@ import Thumbs
 
     @Test func aRateBelowTheKeyframeRateFetchesKeyframesOnly() async throws {
         // Keyframes every 0.48 s; at 2 fps each frame time has one within 0.25 s.
-        let preview = try await Self.make("hevc-8bit") { $0.framesPerSecond = 2; $0.end = 3 }
+        let preview = try await Self.make("hevc-8bit") { $0.framesPerSecond = 2; $0.end = .seconds(3) }
         let keyframesOnly = preview.frames.allSatisfy(\.isSyncSample)
         #expect(keyframesOnly)
         #expect(preview.samplesDecoded == preview.frames.count)
@@ -48,7 +48,7 @@ import Thumbs
     func framesBetweenKeyframesAreDecodedOnceForAll(_ name: String) async throws {
         // 25 fps source, 25 fps preview of 2 s: every frame shown, each sample decoded once (hevc-8bit's open GOPs
         // add the leading pictures' previous keyframe runs, at most one GOP more).
-        let preview = try await Self.make(name) { $0.framesPerSecond = 25; $0.start = 0; $0.end = 2 }
+        let preview = try await Self.make(name) { $0.framesPerSecond = 25; $0.start = .zero; $0.end = .seconds(2) }
         let expected = try Self.expectedTimes(name, start: 0, end: 2, fps: 25)
         #expect(preview.frames.map(\.sourceTime) == expected)
         #expect(preview.frames.count == 50)
@@ -64,7 +64,7 @@ import Thumbs
     @Test(arguments: [true, false])
     func framesReadBackAreThePNGPathsPictures(lossless: Bool) async throws {
         let name = "h264-p-only"
-        let preview = try await Self.make(name) { $0.framesPerSecond = 10; $0.start = 0.5; $0.end = 1.5; $0.lossless = lossless }
+        let preview = try await Self.make(name) { $0.framesPerSecond = 10; $0.start = .milliseconds(500); $0.end = .milliseconds(1500); $0.lossless = lossless }
         let (frames, loops) = try AnimatedWebPDecoder.frames(in: preview.encoded)
         #expect(loops == 0)
         #expect(frames.count == preview.frames.count)
@@ -95,19 +95,19 @@ import Thumbs
     }
 
     @Test func theSpanStopsAtTheEndOfTheMovie() async throws {
-        let preview = try await Self.make("h264-p-only") { $0.start = 2; $0.framesPerSecond = 5 }
+        let preview = try await Self.make("h264-p-only") { $0.start = .seconds(2); $0.framesPerSecond = 5 }
         #expect(preview.durationMilliseconds == 1000)
         let expected = try Self.expectedTimes("h264-p-only", start: 2, end: 3, fps: 5)
         #expect(preview.frames.map(\.sourceTime) == expected)
     }
 
     @Test func optionsPastTheCeilingsAreRefused() async throws {
-        for change in [{ (o: inout AnimatedPreviewOptions) in o.framesPerSecond = 31 }, { $0.end = 10.5 }, { $0.width = 0 },
-                       { $0.start = -1 }, { $0.start = 2; $0.end = 1 }, { $0.quality = 101 }] as [(inout AnimatedPreviewOptions) -> Void] {
+        for change in [{ (o: inout AnimatedPreviewOptions) in o.framesPerSecond = 31 }, { $0.end = .milliseconds(10_500) }, { $0.width = 0 },
+                       { $0.start = .seconds(-1) }, { $0.start = .seconds(2); $0.end = .seconds(1) }, { $0.quality = 101 }] as [(inout AnimatedPreviewOptions) -> Void] {
             let error = await #expect(throws: ThumbnailError.self) { try await Self.make("h264-p-only", change) }
             #expect(error?.code == .invalidOption)
         }
-        let late = await #expect(throws: ThumbnailError.self) { try await Self.make("h264-p-only") { $0.start = 4 } }
+        let late = await #expect(throws: ThumbnailError.self) { try await Self.make("h264-p-only") { $0.start = .seconds(4) } }
         #expect(late?.detail.contains("not before the end of the movie") == true)
     }
 }

@@ -1,16 +1,18 @@
+import ByteSources
+
 /// What an animated preview shows and how it is made: a span of the movie at a frame rate, a width, WebP settings.
 /// The defaults and ceilings are Mux's animated images': 5 s from the start at 15 fps, 320 px wide; at most 10 s and
 /// 30 fps.
 public struct AnimatedPreviewOptions: Sendable, Hashable {
-    /// The longest span a preview covers, in seconds.
-    public static let maximumDuration = 10.0
+    /// The longest span a preview covers.
+    public static let maximumDuration: Duration = .seconds(10)
     /// The highest frame rate.
     public static let maximumFramesPerSecond = 30.0
 
-    /// Where the preview starts on the movie's timeline, in seconds.
-    public var start = 0.0
-    /// Where it ends, in seconds; nil for 5 s after `start`. Either way, within the movie.
-    public var end: Double?
+    /// Where the preview starts on the movie's timeline.
+    public var start: Duration = .zero
+    /// Where it ends; nil for 5 s after `start`. Either way, within the movie.
+    public var end: Duration?
     /// Frames a second. A frame shows the keyframe within half a frame's time of its time when there is one, else
     /// the frame on screen then, decoded from the keyframe before it (with the frames between, once for all the
     /// frames that keyframe serves): a rate below the movie's keyframe rate fetches keyframes only.
@@ -34,15 +36,16 @@ public struct AnimatedPreviewOptions: Sendable, Hashable {
     /// Checks the options that do not depend on the movie.
     /// - Throws: `ThumbnailError` `invalidOption` naming the option.
     public func validate() throws(ThumbnailError) {
-        guard start.isFinite, start >= 0 else {
-            throw ThumbnailError(.invalidOption, "the start must be a non-negative number of seconds, not \(start)")
+        guard start >= .zero else {
+            throw ThumbnailError(.invalidOption, "the start must not be negative, not \(start.seconds) s")
         }
         if let end {
-            guard end.isFinite, end > start else {
-                throw ThumbnailError(.invalidOption, "the end (\(end) s) must come after the start (\(start) s)")
+            guard end > start else {
+                throw ThumbnailError(.invalidOption, "the end (\(end.seconds) s) must come after the start (\(start.seconds) s)")
             }
             guard end - start <= Self.maximumDuration else {
-                throw ThumbnailError(.invalidOption, "a preview covers at most \(Self.maximumDuration) s, not \(end - start) s")
+                throw ThumbnailError(.invalidOption,
+                                     "a preview covers at most \(Self.maximumDuration.seconds) s, not \((end - start).seconds) s")
             }
         }
         guard framesPerSecond.isFinite, framesPerSecond > 0, framesPerSecond <= Self.maximumFramesPerSecond else {

@@ -26,17 +26,18 @@ struct AnimationPlan {
     ///   `limitExceeded` from `FramePlanner`; `MP4Error` when the tables cannot place a sample.
     init(track: MovieTrack, options: AnimatedPreviewOptions) throws {
         let duration = track.durationSeconds
-        guard options.start < duration else {
-            throw ThumbnailError(.invalidOption, "the start (\(options.start) s) is not before the end of the movie (\(duration) s)")
+        let start = options.start.seconds
+        guard start < duration else {
+            throw ThumbnailError(.invalidOption, "the start (\(start) s) is not before the end of the movie (\(duration) s)")
         }
-        let end = min(options.end ?? options.start + 5, duration, options.start + AnimatedPreviewOptions.maximumDuration)
+        let end = min(options.end?.seconds ?? start + 5, duration, start + AnimatedPreviewOptions.maximumDuration.seconds)
         let fps = options.framesPerSecond
-        let count = max(1, Int(((end - options.start) * fps).rounded(.up)))
+        let count = max(1, Int(((end - start) * fps).rounded(.up)))
         let halfFrame = 0.5 / fps
         var frames: [Frame] = []
         var plans: [Int: FramePlan] = [:]
         for index in 0..<count {
-            let time = options.start + Double(index) / fps
+            let time = start + Double(index) / fps
             let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: time),
                                              selection: FrameSelection(toleranceBefore: .seconds(halfFrame), toleranceAfter: .seconds(halfFrame)),
                                              limits: options.limits)
@@ -46,7 +47,7 @@ struct AnimationPlan {
             plans[plan.target.index] = plan
         }
         self.frames = frames
-        durationMilliseconds = max(Int(((end - options.start) * 1000).rounded()), (frames.last?.startMilliseconds ?? 0) + 1)
+        durationMilliseconds = max(Int(((end - start) * 1000).rounded()), (frames.last?.startMilliseconds ?? 0) + 1)
         runs = Self.runs(merging: Array(plans.values))
     }
 

@@ -1,3 +1,5 @@
+import ByteSources
+
 /// When in a movie a thumbnail is taken.
 public enum ThumbnailTime: Sendable, Hashable {
     /// Seconds on the movie timeline.
@@ -12,11 +14,7 @@ public enum ThumbnailTime: Sendable, Hashable {
     /// The time `duration` on the movie timeline, to the nanosecond (`rational` at 1,000,000,000 units a second;
     /// durations past 292 years saturate).
     public static func duration(_ duration: Duration) -> ThumbnailTime {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let sum = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        let nanoseconds = overflow || sum.overflow ? (seconds < 0 ? Int64.min : Int64.max) : sum.partialValue
-        return .rational(value: nanoseconds, timescale: 1_000_000_000)
+        .rational(value: duration.whole(unitsPerSecond: 1_000_000_000), timescale: 1_000_000_000)
     }
 
     /// Checks what no movie has a frame for.

@@ -1,3 +1,5 @@
+import ByteSources
+
 /// Which frame a request accepts, as AVAssetImageGenerator's tolerances say it.
 public struct FrameSelection: Sendable, Equatable {
     /// How far before the requested time the frame may be shown (nil: any distance).
@@ -20,9 +22,7 @@ public struct FrameSelection: Sendable, Equatable {
     /// shown, infinity where the tolerance is unlimited.
     func window(timescale: UInt32) -> (before: Double, after: Double) {
         func units(_ tolerance: Duration?) -> Double {
-            guard let tolerance else { return .infinity }
-            let (seconds, attoseconds) = tolerance.components
-            return (Double(seconds) + Double(attoseconds) / 1e18) * Double(timescale)
+            tolerance.map { $0.seconds * Double(timescale) } ?? .infinity
         }
         return (units(toleranceBefore), units(toleranceAfter))
     }
