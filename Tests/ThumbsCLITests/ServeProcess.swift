@@ -25,6 +25,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        try OrphanGuard.watch(process.processIdentifier)
         // Up to 30 s: a debug build starts in well under one, but not always beside a full parallel test run.
         for _ in 0..<300 {
             if await Self.get(url("/healthz"))?.status == 200 { return }

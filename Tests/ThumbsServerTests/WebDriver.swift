@@ -33,6 +33,7 @@ final class WebDriver: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         do {
+            try OrphanGuard.watch(process.processIdentifier, alsoMentioning: profile)
             var ready = false
             for _ in 0..<100 where !ready {
                 try await Task.sleep(for: .milliseconds(100))
