@@ -1,3 +1,4 @@
+import ByteSources
 import Thumbs
 
 /// What a storyboard looks like: how often a tile is taken, the tile size, the sheet grid, the image format.
@@ -6,8 +7,9 @@ import Thumbs
 /// (`interval` nil), tiles 160 pixels wide with the height from the picture's aspect ratio, 10 x 10 tiles a
 /// sheet, JPEG at quality 75.
 public struct StoryboardOptions: Sendable, Hashable {
-    /// Seconds between cue starts; nil picks one from the duration (`defaultInterval(forDuration:)`).
-    public var interval: Double?
+    /// The time between cue starts, in whole milliseconds (the resolution of WebVTT times); nil picks one from the
+    /// duration (`defaultIntervalMilliseconds(forDuration:)`).
+    public var interval: Duration?
     /// Tile width in pixels. Default 160.
     public var tileWidth: Int = 160
     /// Tile height in pixels; nil takes it from the picture's display aspect ratio. When both sides are given
@@ -71,12 +73,12 @@ public struct StoryboardOptions: Sendable, Hashable {
     }
 
     /// Checks the options.
-    /// - Throws: `StoryboardError` `invalidOption` for a non-positive or non-finite interval, tile side, grid
+    /// - Throws: `StoryboardError` `invalidOption` for an interval under 1 ms or over 10^9 s, a non-positive tile side, grid
     ///   side, quality outside 1...100, a template without `$index$` (with more than one image), or a
     ///   concurrency below 1.
     public func validate() throws(StoryboardError) {
-        if let interval, !(interval.isFinite && interval >= 0.001 && interval <= 1e9) {
-            throw StoryboardError(.invalidOption, "interval \(interval) is not a positive number of seconds (at least 0.001)")
+        if let interval, !(interval >= .milliseconds(1) && interval <= .seconds(1_000_000_000)) {
+            throw StoryboardError(.invalidOption, "interval \(interval.seconds) s is not between 0.001 s and 10^9 s")
         }
         guard (1...4096).contains(tileWidth) else {
             throw StoryboardError(.invalidOption, "tile width \(tileWidth) is outside 1...4096")

@@ -58,7 +58,7 @@ public struct StoryboardPlan: Sendable {
             throw StoryboardError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
         }
         let duration = max(1, Int64((seconds * 1000).rounded()))
-        let interval = options.interval.map { max(1, Int64(($0 * 1000).rounded())) }
+        let interval = options.interval.map { max(1, Int64($0.milliseconds.rounded())) }
             ?? StoryboardOptions.defaultIntervalMilliseconds(forDuration: seconds)
         let count = (duration + interval - 1) / interval
         guard count <= Self.maximumCueCount else {

@@ -15,7 +15,7 @@ struct StoryboardQuery {
     /// - Throws: `ServerError` `badParameter`.
     init(_ parameters: QueryParameters) throws(ServerError) {
         var options = StoryboardOptions()
-        options.interval = try parameters.double("interval", in: 0.5...3_600)
+        options.interval = try parameters.double("interval", in: 0.5...3_600).map { .seconds($0) }
         options.tileWidth = try parameters.int("width", in: 16...640) ?? 160
         options.columns = try parameters.int("columns", in: 1...20) ?? 10
         options.rows = try parameters.int("rows", in: 1...20) ?? 10
@@ -24,7 +24,7 @@ struct StoryboardQuery {
         options.sheetTemplate = "$index$.jpg"
         options.firstSheetIndex = 0
         self.options = options
-        canonical = ["i\(options.interval.map { String($0) } ?? "default")", "w\(options.tileWidth)",
+        canonical = ["i\(options.interval.map { String($0.seconds) } ?? "default")", "w\(options.tileWidth)",
                      "\(options.columns)x\(options.rows)", "q\(quality)"].joined(separator: ";")
     }
 }

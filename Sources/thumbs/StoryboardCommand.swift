@@ -73,6 +73,9 @@ struct StoryboardCommand: AsyncParsableCommand {
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
             throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls, dash and bif")
         }
+        if let interval, !(interval.isFinite && abs(interval) < 3e13) {
+            throw ValidationError("--interval must be a number of seconds, not \(interval)")
+        }
         do {
             try options.validate()
         } catch {
@@ -92,7 +95,7 @@ struct StoryboardCommand: AsyncParsableCommand {
 
     private var options: StoryboardOptions {
         var options = StoryboardOptions()
-        options.interval = interval
+        options.interval = interval.map { .seconds($0) }
         if let (tileWidth, tileHeight) = parsedTile {
             options.tileWidth = tileWidth
             options.tileHeight = tileHeight

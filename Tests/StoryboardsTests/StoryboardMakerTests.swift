@@ -142,7 +142,7 @@ import Thumbs
     /// A byte cap starts a new sheet before the estimate passes it; then the grid cannot address tiles.
     @Test func byteCapStartsNewSheets() async throws {
         var options = StoryboardOptions()
-        options.interval = 0.25
+        options.interval = .milliseconds(250)
         let uncapped = try await StoryboardOracles.make("h264-bframes", options: options)
         #expect(uncapped.storyboard.sheets.count == 1)
         options.maximumSheetBytes = uncapped.storyboard.sheets[0].byteCount / 3
@@ -162,7 +162,7 @@ import Thumbs
     /// `singleImages`: one image per cue, cues without regions; cues sharing a keyframe get the same picture.
     @Test func singleImagesHaveOneImagePerCue() async throws {
         var options = StoryboardOptions()
-        options.interval = 0.2  // 15 cues, 7 keyframes
+        options.interval = .milliseconds(200)  // 15 cues, 7 keyframes
         options.singleImages = true
         options.format = .png
         let (storyboard, files) = try await StoryboardOracles.make("h264-faststart", options: options)
@@ -199,7 +199,7 @@ import Thumbs
 
         let source = RecordingByteSource(try FileByteSource(path: Fixtures.path(name)))
         var options = StoryboardOptions()
-        options.interval = 0.04  // 75 cues, one a frame
+        options.interval = .milliseconds(40)  // 75 cues, one a frame
         let (storyboard, _) = try await StoryboardOracles.make(name, options: options, source: source, locator: locator)
         #expect(storyboard.cues.count == 75)
         let keyPTS = Set(storyboard.cues.compactMap { StoryboardOracles.nearestKeyPTS(to: $0.startMilliseconds, in: expectation) })
@@ -219,7 +219,7 @@ import Thumbs
     @Test func progressReachesEveryCue() async throws {
         let reports = Mutex<[StoryboardProgress]>([])
         var options = StoryboardOptions()
-        options.interval = 0.5
+        options.interval = .milliseconds(500)
         let maker = StoryboardMaker(source: try FileByteSource(path: Fixtures.path("hevc-main10")), options: options)
         let storyboard = try await maker.make(progress: { progress in reports.withLock { $0.append(progress) } }) { _, _ in }
         let seen = reports.withLock { $0 }

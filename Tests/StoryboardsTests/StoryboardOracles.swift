@@ -36,7 +36,7 @@ enum StoryboardOracles {
     static func options(interval: Double, columns: Int = 10, rows: Int = 10, tileWidth: Int? = nil,
                         format: ImageFormat? = nil) -> StoryboardOptions {
         var options = StoryboardOptions()
-        options.interval = interval
+        options.interval = .seconds(interval)
         options.columns = columns
         options.rows = rows
         if let tileWidth { options.tileWidth = tileWidth }

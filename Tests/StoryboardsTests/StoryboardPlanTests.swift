@@ -15,7 +15,7 @@ import Thumbs
         let expectation = try Fixtures.expectation(name)
         let track = try #require(try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path(name))).movie.primaryVideoTrack)
         var options = StoryboardOptions()
-        options.interval = Double(interval) / 1000
+        options.interval = .milliseconds(interval)
         let plan = try StoryboardPlan(track: track, options: options)
         let duration = StoryboardOracles.durationMilliseconds(expectation)
         #expect(plan.durationMilliseconds == duration)
@@ -47,7 +47,7 @@ import Thumbs
         movie.compositionOffsets = [463, 554, 177, 451, 796, 5, 352, 769]
         let track = try #require(try await MovieLocator().locate(in: MemoryByteSource(movie.bytes())).movie.primaryVideoTrack)
         var options = StoryboardOptions()
-        options.interval = 0.1
+        options.interval = .milliseconds(100)
         let error = #expect(throws: StoryboardError.self) { try StoryboardPlan(track: track, options: options) }
         #expect(error?.code == .unorderedKeyframes)
         #expect(error?.detail == "cue 6 (600 ms) is nearest the keyframe at 377 ms again, after cue 5's at 463 ms: "
@@ -71,7 +71,7 @@ import Thumbs
         // and with a gap as large as the file every keyframe is one read.
         let track = try #require(try await MovieLocator().locate(in: FileByteSource(path: Fixtures.path("h264-bframes"))).movie.primaryVideoTrack)
         var options = StoryboardOptions()
-        options.interval = 0.04
+        options.interval = .milliseconds(40)
         let plan = try StoryboardPlan(track: track, options: options)
         #expect(plan.fetchGroups(maximumGap: 0).count == plan.keyframes.count)
         let merged = plan.fetchGroups(maximumGap: 1 << 20)
@@ -90,7 +90,7 @@ import Thumbs
         movie.edits = [(4_000_000_000, 1024, 0x10000)]  // 4e6 s on the movie timeline
         let track = try await Self.syntheticTrack(movie)
         var options = StoryboardOptions()
-        options.interval = 1
+        options.interval = .seconds(1)
         #expect { try StoryboardPlan(track: track, options: options) } throws: {
             ($0 as? StoryboardError)?.code == .invalidOption
         }
@@ -107,8 +107,8 @@ import Thumbs
 
     @Test func optionsOutOfRangeAreInvalid() {
         let changes: [(inout StoryboardOptions) -> Void] = [
-            { $0.interval = 0 },
-            { $0.interval = .nan },
+            { $0.interval = .zero },
+            { $0.interval = .seconds(-1) },
             { $0.tileWidth = 0 },
             { $0.columns = 0 },
             { $0.format = .jpeg(quality: 101) },

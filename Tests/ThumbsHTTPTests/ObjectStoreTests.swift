@@ -43,7 +43,7 @@ struct ObjectStoreTests {
         let name = "h264-bframes"
         try await RoundTripTests.withFreshClient { client in
             var options = StoryboardOptions()
-            options.interval = 0.25
+            options.interval = .milliseconds(250)
             var locatorOptions = MovieLocator.Options()
             locatorOptions.headSize = 16 * 1024
             locatorOptions.tailSize = 16 * 1024

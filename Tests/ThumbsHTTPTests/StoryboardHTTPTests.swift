@@ -54,7 +54,7 @@ import Thumbs
         server.resetLog()
 
         var options = StoryboardOptions()
-        options.interval = 0.25
+        options.interval = .milliseconds(250)
         var written = 0
         let maker = StoryboardMaker(source: try HTTPByteSource(url: url), options: options, locator: locator)
         let storyboard = try await maker.make { _, bytes in
@@ -91,7 +91,7 @@ import Thumbs
         let server = try await TestHTTPServer(files: ["/\(name).mp4": try Fixtures.bytes(name)])
         defer { Task { try? await server.shutdown() } }
         var options = StoryboardOptions()
-        options.interval = 0.25
+        options.interval = .milliseconds(250)
         func make() async throws -> (Storyboard, [String: [UInt8]]) {
             try await RoundTripTests.withFreshClient { client in
                 var files: [String: [UInt8]] = [:]
