@@ -50,4 +50,23 @@ import Thumbs
         case .failure(let error): #expect(error is CancellationError, "\(error)")
         }
     }
+
+    /// A call waiting for another's locating that is cancelled stops waiting: with every response held 20 s, it ends
+    /// (cancelled) while the locating is still under way, whatever the load on the machine; the call that started
+    /// goes on, and ends when it is cancelled too.
+    @Test func aCancelledWaitingCallEndsWithoutWaitingForTheLocating() async throws {
+        let server = try await Self.server(delay: 20)
+        defer { Task { try? await server.shutdown() } }
+        let session = MovieSession(source: try HTTPByteSource(url: server.url("/movie.mp4")))
+        let starter = Task { try await session.loadMovie() }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }  // its first read is held
+        let waiter = Task { try await session.loadMovie() }
+        try await Task.sleep(for: .milliseconds(50))
+        waiter.cancel()
+        let result = await waiter.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(await !session.hasMovie)  // the locating had not ended
+        starter.cancel()
+        _ = await starter.result
+    }
 }

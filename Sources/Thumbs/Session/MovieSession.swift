@@ -103,11 +103,10 @@ public actor MovieSession {
             if let movie { return movie }
             let (task, started) = locating.map { ($0, false) } ?? startLocating()
             do {
-                let located = try await withTaskCancellationHandler {
-                    try await task.value
-                } onCancel: {
-                    if started { task.cancel() }
-                }
+                // The call that started the locating cancels it with itself; one that waits for it only stops waiting.
+                let located = started
+                    ? try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+                    : try await cancellableValue(of: task)
                 if movie == nil {
                     movie = located.movie
                     heldBytes = located.heldBytes
