@@ -49,7 +49,7 @@ struct AnimateCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        for (name, seconds) in [("--start", start), ("--end", end ?? 0)] where !(seconds.isFinite && abs(seconds) < 3e13) {
+        for (name, seconds) in [("--start", start), ("--end", end ?? 0)] where !Duration.holds(seconds: seconds) {
             throw ValidationError("\(name) must be a number of seconds, not \(seconds)")
         }
         do {

@@ -1,7 +1,13 @@
 extension Duration {
-    /// A non-negative number of seconds from the command line as a limit: nil (no limit) for one past a million years
-    /// or infinite, which `Duration` cannot hold and no run would reach.
+    /// Whether a number of seconds from the command line makes a `Duration`: finite and within a million years
+    /// either way (`Duration.seconds(_:)` traps past its range).
+    static func holds(seconds: Double) -> Bool {
+        seconds.isFinite && abs(seconds) < 3e13
+    }
+
+    /// A non-negative number of seconds from the command line as a limit: nil (no limit) for one that `holds(seconds:)`
+    /// refuses (infinite, or past a million years), which no run would reach.
     static func limit(seconds: Double) -> Duration? {
-        seconds < 3e13 ? .seconds(seconds) : nil
+        holds(seconds: seconds) ? .seconds(seconds) : nil
     }
 }

@@ -73,7 +73,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
             throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls, dash and bif")
         }
-        if let interval, !(interval.isFinite && abs(interval) < 3e13) {
+        if let interval, !Duration.holds(seconds: interval) {
             throw ValidationError("--interval must be a number of seconds, not \(interval)")
         }
         do {
