@@ -68,6 +68,11 @@ extension HTTPByteSource {
         if error is CancellationError { return error }
         if let fetchError = error as? FetchError { return fetchError }
         if let clientError = error as? HTTPClientError {
+            // AsyncHTTPClient's deadline is the time left before ours: our deadline passed, whichever of it and the
+            // check on each chunk of the body saw it first.
+            if clientError == .deadlineExceeded, let deadline = options.deadline {
+                return FetchError(.budgetExceeded, url: url, range: range, "deadline of \(deadline) passed")
+            }
             switch clientError {
             case .connectTimeout, .readTimeout, .deadlineExceeded:
                 return Retryable(final: FetchError(.timedOut, url: url, range: range, "timed out (\(clientError))"))
