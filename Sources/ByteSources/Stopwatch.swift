@@ -1,4 +1,4 @@
-/// Milliseconds since it was started, for read and stage timings (within this package).
+/// The time since it was started, for read and stage timings (within this package).
 package struct Stopwatch: Sendable {
     /// When it was started.
     package let start = ContinuousClock.now
@@ -6,6 +6,9 @@ package struct Stopwatch: Sendable {
     /// Starts it now.
     package init() {}
 
+    /// The time elapsed.
+    package var elapsed: Duration { ContinuousClock.now - start }
+
     /// Milliseconds elapsed.
-    package var milliseconds: Double { (ContinuousClock.now - start).milliseconds }
+    package var milliseconds: Double { elapsed.milliseconds }
 }

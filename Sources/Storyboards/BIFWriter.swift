@@ -3,12 +3,14 @@
 /// (timestamp, absolute offset) pairs ending with timestamp `0xFFFFFFFF` and the offset where the data ends, then the
 /// JPEG images; every number is 32-bit little-endian, and image n is shown from n × separation.
 public enum BIFWriter {
-    /// The file for `frames` (one JPEG per cue, in order), a cue every `intervalMilliseconds`.
+    /// The file for `frames` (one JPEG per cue, in order), a cue every `interval` (whole milliseconds, rounded
+    /// toward zero).
     /// - Throws: `StoryboardError` `invalidOption` when the interval is not 1 ms to 2^32 - 1 ms, or the file would
     ///   pass the 4 GiB its 32-bit offsets can address.
-    public static func write(frames: [[UInt8]], intervalMilliseconds: Int64) throws(StoryboardError) -> [UInt8] {
-        guard let separation = UInt32(exactly: intervalMilliseconds), separation > 0 else {
-            throw StoryboardError(.invalidOption, "a BIF interval of \(intervalMilliseconds) ms is outside 1...\(UInt32.max)")
+    public static func write(frames: [[UInt8]], interval: Duration) throws(StoryboardError) -> [UInt8] {
+        let milliseconds = interval.wholeMilliseconds
+        guard let separation = UInt32(exactly: milliseconds), separation > 0 else {
+            throw StoryboardError(.invalidOption, "a BIF interval of \(milliseconds) ms is outside 1...\(UInt32.max)")
         }
         let dataStart = 64 + 8 * (frames.count + 1)
         let total = frames.reduce(dataStart) { $0 + $1.count }

@@ -16,15 +16,16 @@ public enum DASHThumbnailWriter {
             throw StoryboardError(.invalidOption, "DASH thumbnail tiles need every sheet but the last full, and a byte cap cut "
                                   + "sheets short: write HLS, WebVTT or JSON for this storyboard")
         }
-        let segment = Int64(perSheet) * storyboard.intervalMilliseconds
+        let (product, overflow) = storyboard.interval.wholeMilliseconds.multipliedReportingOverflow(by: Int64(perSheet))
+        let segment = overflow ? Int64.max : product
         let (width, height) = storyboard.singleImages
             ? (storyboard.tileSize.width, storyboard.tileSize.height)
             : (storyboard.tileSize.width * storyboard.columns, storyboard.tileSize.height * storyboard.rows)
         let bytes = storyboard.sheets.reduce(0) { $0 + Int64($1.byteCount) }
-        let bandwidth = max(1, bytes * 8 * 1000 / max(1, storyboard.durationMilliseconds))
+        let bandwidth = max(1, bytes * 8 * 1000 / max(1, storyboard.duration.wholeMilliseconds))
         let grid = storyboard.singleImages ? "1x1" : "\(storyboard.columns)x\(storyboard.rows)"
         let repeats = storyboard.sheets.count - 1
-        let duration = "PT" + Storyboard.seconds(storyboard.durationMilliseconds) + "S"
+        let duration = "PT" + Storyboard.seconds(storyboard.duration) + "S"
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" \

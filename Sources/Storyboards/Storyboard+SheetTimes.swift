@@ -1,13 +1,13 @@
 extension Storyboard {
-    /// For each sheet, the span of the movie timeline its cues cover, in milliseconds: from its first cue's start to
-    /// its last cue's end (cues are contiguous, so one sheet's end is the next one's start).
-    var sheetTimes: [Range<Int64>] {
-        var spans = [Range<Int64>?](repeating: nil, count: sheets.count)
+    /// For each sheet, the span of the movie timeline its cues cover: from its first cue's start to its last cue's
+    /// end (cues are contiguous, so one sheet's end is the next one's start).
+    var sheetTimes: [Range<Duration>] {
+        var spans = [Range<Duration>?](repeating: nil, count: sheets.count)
         for cue in cues where spans.indices.contains(cue.sheet) {
-            let span = spans[cue.sheet].map { min($0.lowerBound, cue.startMilliseconds)..<max($0.upperBound, cue.endMilliseconds) }
-            spans[cue.sheet] = span ?? cue.startMilliseconds..<cue.endMilliseconds
+            let span = spans[cue.sheet].map { min($0.lowerBound, cue.start)..<max($0.upperBound, max(cue.start, cue.end)) }
+            spans[cue.sheet] = span ?? cue.start..<max(cue.start, cue.end)
         }
-        return spans.map { $0 ?? 0..<0 }
+        return spans.map { $0 ?? .zero ..< .zero }
     }
 
     /// The tile grid of sheet `index`, columns by rows, as its pixel size holds it (a last sheet may have fewer rows).
@@ -16,8 +16,9 @@ extension Storyboard {
         return (max(1, sheets[index].width / tileSize.width), max(1, sheets[index].height / tileSize.height))
     }
 
-    /// `milliseconds` as seconds with three decimals, as manifests write times.
-    static func seconds(_ milliseconds: Int64) -> String {
+    /// `time` as seconds with three decimals (whole milliseconds, rounded toward zero), as manifests write times.
+    static func seconds(_ time: Duration) -> String {
+        let milliseconds = time.wholeMilliseconds
         let sign = milliseconds < 0 ? "-" : ""
         let magnitude = milliseconds.magnitude
         let fraction = String(magnitude % 1000)

@@ -1,30 +1,32 @@
+import MP4Box
 import Thumbs
 
 /// A made storyboard: the cues, where each cue's picture is, and the sheets that hold them.
 ///
-/// Times are whole milliseconds, the resolution of WebVTT timestamps, so the cues are exactly contiguous:
-/// cue i covers `i * interval ..< min((i + 1) * interval, duration)`.
+/// A maker's times are whole milliseconds, the resolution of WebVTT timestamps, so the cues are exactly
+/// contiguous: cue i covers `i * interval ..< min((i + 1) * interval, duration)`. The writers (WebVTT, HLS, DASH,
+/// the manifest) write whole milliseconds, rounding any finer time toward zero.
 public struct Storyboard: Sendable, Equatable {
     /// One cue: a time range and the region of a sheet that shows it.
     public struct Cue: Sendable, Equatable {
-        /// Start, in milliseconds on the movie timeline.
-        public var startMilliseconds: Int64
-        /// End (exclusive), in milliseconds.
-        public var endMilliseconds: Int64
+        /// Start, on the movie timeline.
+        public var start: Duration
+        /// End (exclusive).
+        public var end: Duration
         /// Position of the sheet in `Storyboard.sheets`.
         public var sheet: Int
         /// The tile's place in the sheet, in pixels (the whole image for single images).
         public var region: PixelRegion
-        /// The presentation time of the keyframe shown, in seconds.
-        public var keyframeTime: Double
+        /// The presentation time of the keyframe shown, in the track's timescale.
+        public var keyframeTime: MediaTime
         /// The keyframe's sample index (decode order) in the track.
         public var keyframeSample: Int
 
         /// Makes a cue.
-        public init(startMilliseconds: Int64, endMilliseconds: Int64, sheet: Int, region: PixelRegion,
-                    keyframeTime: Double, keyframeSample: Int) {
-            self.startMilliseconds = startMilliseconds
-            self.endMilliseconds = endMilliseconds
+        public init(start: Duration, end: Duration, sheet: Int, region: PixelRegion, keyframeTime: MediaTime,
+                    keyframeSample: Int) {
+            self.start = start
+            self.end = end
             self.sheet = sheet
             self.region = region
             self.keyframeTime = keyframeTime
@@ -55,10 +57,10 @@ public struct Storyboard: Sendable, Equatable {
         }
     }
 
-    /// The video's presentation duration, in milliseconds (the end of the last cue).
-    public var durationMilliseconds: Int64
-    /// The time between cue starts, in milliseconds.
-    public var intervalMilliseconds: Int64
+    /// The video's presentation duration (the end of the last cue).
+    public var duration: Duration
+    /// The time between cue starts.
+    public var interval: Duration
     /// The tile size.
     public var tileSize: PixelSize
     /// Tiles across a full sheet (1 for single images).
@@ -83,11 +85,11 @@ public struct Storyboard: Sendable, Equatable {
     public var keyframeBytes: UInt64
 
     /// Makes a storyboard description.
-    public init(durationMilliseconds: Int64, intervalMilliseconds: Int64, tileSize: PixelSize, columns: Int, rows: Int,
+    public init(duration: Duration, interval: Duration, tileSize: PixelSize, columns: Int, rows: Int,
                 singleImages: Bool, sheetTemplate: String, firstSheetIndex: Int, format: ImageFormat,
                 cues: [Cue], sheets: [Sheet], keyframeCount: Int, keyframeBytes: UInt64) {
-        self.durationMilliseconds = durationMilliseconds
-        self.intervalMilliseconds = intervalMilliseconds
+        self.duration = duration
+        self.interval = interval
         self.tileSize = tileSize
         self.columns = columns
         self.rows = rows

@@ -1,3 +1,4 @@
+import MP4Box
 import Thumbs
 
 /// Places tiles in cue order into sheets (or single images) and writes each image when it is finished.
@@ -30,14 +31,14 @@ struct Assembler {
     mutating func place(_ tile: RGBImage, encoded: [UInt8]?, write: (String, [UInt8]) async throws -> Void) async throws {
         let index = cues.count
         let keyframe = plan.keyframes[plan.cueKeyframes[index]]
-        let keyframeTime = Double(keyframe.presentationTime) / Double(plan.timescale)
+        let keyframeTime = MediaTime(value: keyframe.presentationTime, timescale: plan.timescale)
         if options.bifFileName != nil { try addBIFFrame(tile, encoded: encoded, sameAsLast: index > 0
                                                         && plan.cueKeyframes[index - 1] == plan.cueKeyframes[index]) }
         if options.singleImages {
             let bytes = try encoded ?? options.format.encode(tile)
             let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
             try await write(name, bytes)
-            cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
+            cues.append(Storyboard.Cue(start: plan.cueStart(index), end: plan.cueEnd(index),
                                        sheet: sheets.count, region: PixelRegion(x: 0, y: 0, width: tile.width, height: tile.height),
                                        keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
             sheets.append(Storyboard.Sheet(fileName: name, width: tile.width, height: tile.height, tileCount: 1,
@@ -53,7 +54,7 @@ struct Assembler {
             throw StoryboardError(.invalidGrid, "a new sheet of \(options.columns)x\(options.rows) tiles has no room for a tile")
         }
         sheet = current
-        cues.append(Storyboard.Cue(startMilliseconds: plan.cueStart(index), endMilliseconds: plan.cueEnd(index),
+        cues.append(Storyboard.Cue(start: plan.cueStart(index), end: plan.cueEnd(index),
                                    sheet: sheets.count, region: region,
                                    keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
     }

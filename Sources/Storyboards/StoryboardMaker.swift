@@ -139,7 +139,7 @@ public struct StoryboardMaker: Sendable {
                     }
                     progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
                                                  keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
-                                                 elapsedSeconds: watch.milliseconds / 1000))
+                                                 elapsed: watch.elapsed))
                     enqueue()
                 }
             }
@@ -150,9 +150,9 @@ public struct StoryboardMaker: Sendable {
         }
         await canvas.giveBack()
         if let name = options.bifFileName {
-            try await write(name, try BIFWriter.write(frames: assembler.bifFrames, intervalMilliseconds: plan.intervalMilliseconds))
+            try await write(name, try BIFWriter.write(frames: assembler.bifFrames, interval: plan.interval))
         }
-        return Storyboard(durationMilliseconds: plan.durationMilliseconds, intervalMilliseconds: plan.intervalMilliseconds,
+        return Storyboard(duration: plan.duration, interval: plan.interval,
                           tileSize: tileSize, columns: sheetColumns, rows: sheetRows, singleImages: options.singleImages,
                           sheetTemplate: options.effectiveSheetTemplate, firstSheetIndex: options.firstSheetIndex,
                           format: options.format, cues: assembler.cues, sheets: assembler.sheets,

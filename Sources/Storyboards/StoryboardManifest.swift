@@ -82,10 +82,10 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
     /// The manifest of `storyboard`.
     public init(_ storyboard: Storyboard) {
         version = 1
-        durationMs = storyboard.durationMilliseconds
-        duration = Double(storyboard.durationMilliseconds) / 1000
-        intervalMs = storyboard.intervalMilliseconds
-        interval = Double(storyboard.intervalMilliseconds) / 1000
+        durationMs = storyboard.duration.wholeMilliseconds
+        duration = Double(durationMs) / 1000
+        intervalMs = storyboard.interval.wholeMilliseconds
+        interval = Double(intervalMs) / 1000
         tileWidth = storyboard.tileSize.width
         tileHeight = storyboard.tileSize.height
         columns = storyboard.columns
@@ -105,9 +105,9 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
         cues = storyboard.cues.map { cue in
             let file = storyboard.sheets.indices.contains(cue.sheet) ? storyboard.sheets[cue.sheet].fileName : ""
             let single = storyboard.singleImages
-            return Cue(startMs: cue.startMilliseconds, endMs: cue.endMilliseconds, file: file,
+            return Cue(startMs: cue.start.wholeMilliseconds, endMs: cue.end.wholeMilliseconds, file: file,
                        x: single ? nil : cue.region.x, y: single ? nil : cue.region.y, w: single ? nil : cue.region.width,
-                       h: single ? nil : cue.region.height, keyframeTime: cue.keyframeTime)
+                       h: single ? nil : cue.region.height, keyframeTime: cue.keyframeTime.seconds)
         }
     }
 

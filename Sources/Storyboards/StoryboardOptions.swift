@@ -7,8 +7,8 @@ import Thumbs
 /// (`interval` nil), tiles 160 pixels wide with the height from the picture's aspect ratio, 10 x 10 tiles a
 /// sheet, JPEG at quality 75.
 public struct StoryboardOptions: Sendable, Hashable {
-    /// The time between cue starts, in whole milliseconds (the resolution of WebVTT times); nil picks one from the
-    /// duration (`defaultIntervalMilliseconds(forDuration:)`).
+    /// The time between cue starts, rounded to the nearest millisecond (the resolution of WebVTT times); nil picks
+    /// one from the duration (`defaultInterval(forDuration:)`).
     public var interval: Duration?
     /// Tile width in pixels. Default 160.
     public var tileWidth: Int = 160
@@ -52,14 +52,15 @@ public struct StoryboardOptions: Sendable, Hashable {
         sheetTemplate ?? "storyboard-$index$.\(format.fileExtension)"
     }
 
-    /// The interval players expect for a video of `seconds`: about 50 cues under 15 minutes, about 100 from 15
-    /// minutes on, never below one second, rounded up to a tenth of a second. Returned in milliseconds.
-    public static func defaultIntervalMilliseconds(forDuration seconds: Double) -> Int64 {
-        guard seconds.isFinite, seconds > 0 else { return 1000 }
-        let target = seconds < 15 * 60 ? 50.0 : 100.0
-        let raw = (seconds * 1000 / target).rounded(.up)
-        let tenths = (raw / 100).rounded(.up) * 100
-        return Int64(max(1000, min(tenths, 1e12)))
+    /// The interval players expect for a video of `duration`: about 50 cues under 15 minutes, about 100 from 15
+    /// minutes on, never below one second, rounded up to a tenth of a second.
+    public static func defaultInterval(forDuration duration: Duration) -> Duration {
+        guard duration > .zero else { return .seconds(1) }
+        let milliseconds = duration.wholeMilliseconds
+        let target: Int64 = duration < .seconds(15 * 60) ? 50 : 100
+        let raw = milliseconds / target + (milliseconds % target == 0 ? 0 : 1)
+        let tenths = (raw / 100 + (raw % 100 == 0 ? 0 : 1)) * 100
+        return .milliseconds(max(1000, min(tenths, 1_000_000_000_000)))
     }
 
     /// The file name of sheet (or image) number `index`, counted from `firstSheetIndex`.

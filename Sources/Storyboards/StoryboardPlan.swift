@@ -21,10 +21,10 @@ public struct StoryboardPlan: Sendable {
     /// Plans above this many cues are refused (a 24-hour video at one cue a second is 86 400).
     public static let maximumCueCount = 200_000
 
-    /// The presentation duration in milliseconds.
-    public var durationMilliseconds: Int64
-    /// Milliseconds between cue starts.
-    public var intervalMilliseconds: Int64
+    /// The presentation duration, in whole milliseconds.
+    public var duration: Duration
+    /// The time between cue starts, in whole milliseconds.
+    public var interval: Duration
     /// For each cue, the position of its keyframe in `keyframes`.
     public var cueKeyframes: [Int]
     /// The distinct keyframes, in presentation order.
@@ -35,11 +35,11 @@ public struct StoryboardPlan: Sendable {
     /// How many cues.
     public var cueCount: Int { cueKeyframes.count }
 
-    /// The start of cue `index`, in milliseconds.
-    public func cueStart(_ index: Int) -> Int64 { Int64(index) * intervalMilliseconds }
+    /// The start of cue `index`.
+    public func cueStart(_ index: Int) -> Duration { interval * index }
 
-    /// The end of cue `index` (exclusive), in milliseconds.
-    public func cueEnd(_ index: Int) -> Int64 { min(cueStart(index) + intervalMilliseconds, durationMilliseconds) }
+    /// The end of cue `index` (exclusive).
+    public func cueEnd(_ index: Int) -> Duration { min(cueStart(index) + interval, duration) }
 
     /// The sum of the distinct keyframes' sizes.
     public var keyframeBytes: UInt64 { keyframes.reduce(0) { $0 + UInt64($1.sample.size) } }
@@ -58,15 +58,16 @@ public struct StoryboardPlan: Sendable {
             throw StoryboardError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
         }
         let duration = max(1, Int64((seconds * 1000).rounded()))
-        let interval = options.interval.map { max(1, Int64($0.milliseconds.rounded())) }
-            ?? StoryboardOptions.defaultIntervalMilliseconds(forDuration: seconds)
+        // The nearest millisecond: a command line's 0.3 s is 0.29999999999999998890 s as a Double.
+        let interval = max(1, Int64((options.interval ?? StoryboardOptions.defaultInterval(forDuration: .milliseconds(duration)))
+            .milliseconds.rounded()))
         let count = (duration + interval - 1) / interval
         guard count <= Self.maximumCueCount else {
             throw StoryboardError(.invalidOption, "an interval of \(interval) ms over \(duration) ms gives \(count) cues, "
                                  + "more than \(Self.maximumCueCount)")
         }
-        durationMilliseconds = duration
-        intervalMilliseconds = interval
+        self.duration = .milliseconds(duration)
+        self.interval = .milliseconds(interval)
         timescale = track.timescale
 
         var chosen: [Sample] = []
@@ -97,7 +98,7 @@ public struct StoryboardPlan: Sendable {
                 let milliseconds = { (ordinal: Int) in
                     MediaTime(value: keyframes[ordinal].presentationTime, timescale: track.timescale).converted(to: 1000).value
                 }
-                throw StoryboardError(.unorderedKeyframes, "cue \(cue) (\(cueStart(cue)) ms) is nearest the keyframe at "
+                throw StoryboardError(.unorderedKeyframes, "cue \(cue) (\(Int64(cue) * interval) ms) is nearest the keyframe at "
                                       + "\(milliseconds(cueKeyframes[cue])) ms again, after cue \(cue - 1)'s at "
                                       + "\(milliseconds(cueKeyframes[cue - 1])) ms: the sync samples' presentation times are "
                                       + "out of decode order")

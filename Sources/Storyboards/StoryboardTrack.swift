@@ -6,10 +6,10 @@ import Thumbs
 public struct StoryboardTrack: Sendable, Equatable {
     /// One cue (made by the track's readers only: a track is always read).
     public struct Cue: Sendable, Equatable {
-        /// Start in milliseconds.
-        public var startMilliseconds: Int64
-        /// End (exclusive) in milliseconds.
-        public var endMilliseconds: Int64
+        /// Start.
+        public var start: Duration
+        /// End (exclusive; after the start).
+        public var end: Duration
         /// The image and region.
         public var reference: StoryboardReference
         /// The 1-based line of the timing line in the WebVTT text (0 for a grid).
@@ -22,10 +22,10 @@ public struct StoryboardTrack: Sendable, Equatable {
         public var url: String
         /// The region of the image, or nil for the whole image.
         public var region: PixelRegion?
-        /// The cue's start, in seconds.
-        public var start: Double
-        /// The cue's end, in seconds.
-        public var end: Double
+        /// The cue's start.
+        public var start: Duration
+        /// The cue's end.
+        public var end: Duration
     }
 
     /// The cues, sorted by start time (stable: cues that start together keep their order).
@@ -95,25 +95,28 @@ public struct StoryboardTrack: Sendable, Equatable {
             guard parsed.count < Self.maximumCueCount else {
                 throw StoryboardError(.malformedTiming, line: timing + 1, "more than \(Self.maximumCueCount) cues")
             }
-            parsed.append(Cue(startMilliseconds: cueStart, endMilliseconds: cueEnd, reference: reference, line: timing + 1))
+            parsed.append(Cue(start: cueStart, end: cueEnd, reference: reference, line: timing + 1))
         }
         cues = Self.sorted(parsed)
     }
 
     /// A track from grid parameters: tile n covers `n * interval ..< min((n + 1) * interval, duration)` and is
     /// at column `n % columns`, row `n / columns % rows` of image `firstIndex + n / (columns * rows)` (the
-    /// template with `$index$` replaced). With `singleImages`, each tile is a whole image.
-    /// - Throws: `StoryboardError` `invalidGrid` for non-positive sizes, interval or duration, a template without
-    ///   `$index$`, or more than `maximumCueCount` tiles.
+    /// template with `$index$` replaced). With `singleImages`, each tile is a whole image. The interval and duration
+    /// are taken in whole milliseconds (rounded toward zero), as grids are written.
+    /// - Throws: `StoryboardError` `invalidGrid` for non-positive sizes, an interval or duration under 1 ms, a template
+    ///   without `$index$`, or more than `maximumCueCount` tiles.
     public init(gridTemplate template: String, tileWidth: Int, tileHeight: Int, columns: Int, rows: Int,
-                intervalMilliseconds: Int64, durationMilliseconds: Int64, firstIndex: Int = 1, singleImages: Bool = false,
+                interval: Duration, duration: Duration, firstIndex: Int = 1, singleImages: Bool = false,
                 baseURL: String? = nil) throws(StoryboardError) {
+        let intervalMilliseconds = interval.wholeMilliseconds
+        let durationMilliseconds = duration.wholeMilliseconds
         guard tileWidth > 0, tileHeight > 0, columns > 0, rows > 0, columns <= 1 << 16, rows <= 1 << 16,
               intervalMilliseconds > 0, durationMilliseconds > 0 else {
-            throw StoryboardError(.invalidGrid, "the grid's sizes, interval and duration must be positive")
+            throw StoryboardError(.invalidGrid, "the grid's sizes must be positive, its interval and duration 1 ms or more")
         }
         guard template.contains("$index$") else { throw StoryboardError(.invalidGrid, "template '\(template)' has no $index$") }
-        let count = (durationMilliseconds + intervalMilliseconds - 1) / intervalMilliseconds
+        let count = durationMilliseconds / intervalMilliseconds + (durationMilliseconds % intervalMilliseconds == 0 ? 0 : 1)
         guard count <= Int64(Self.maximumCueCount) else {
             throw StoryboardError(.invalidGrid, "the grid has \(count) tiles, more than \(Self.maximumCueCount)")
         }
@@ -125,7 +128,7 @@ public struct StoryboardTrack: Sendable, Equatable {
             let url = StoryboardOptions.fileName(template: template, index: firstIndex + tile / perSheet)
             let region = singleImages ? nil : PixelRegion(slot: slot, columns: columns, tileSize: tileSize)
             let start = Int64(tile) * intervalMilliseconds
-            return Cue(startMilliseconds: start, endMilliseconds: min(start + intervalMilliseconds, durationMilliseconds),
+            return Cue(start: .milliseconds(start), end: .milliseconds(min(start + intervalMilliseconds, durationMilliseconds)),
                        reference: StoryboardReference(url: url, region: region), line: 0)
         }
     }
@@ -137,39 +140,36 @@ public struct StoryboardTrack: Sendable, Equatable {
             throw StoryboardError(.invalidGrid, "the manifest's sheets were cut early: tiles are not addressable by index")
         }
         try self.init(gridTemplate: manifest.sheetTemplate, tileWidth: manifest.tileWidth, tileHeight: manifest.tileHeight,
-                      columns: manifest.columns, rows: manifest.rows, intervalMilliseconds: manifest.intervalMs,
-                      durationMilliseconds: manifest.durationMs, firstIndex: manifest.firstSheetIndex,
+                      columns: manifest.columns, rows: manifest.rows, interval: .milliseconds(manifest.intervalMs),
+                      duration: .milliseconds(manifest.durationMs), firstIndex: manifest.firstSheetIndex,
                       singleImages: manifest.singleImages, baseURL: baseURL)
     }
 
-    /// The tile for `seconds`: the cue containing it; else the nearest cue that ends at or before it; else
-    /// the first cue after it. nil only for a track without cues or a time that is not a number.
-    public func tile(at seconds: Double) -> Tile? {
-        guard !cues.isEmpty, !seconds.isNaN else { return nil }
-        // Milliseconds, saturating: a finite time past ±2^63 ms (about 292 million years) is the end or the start.
-        let milliseconds = (seconds * 1000).rounded(.down)
-        let time = milliseconds >= 0x1p63 ? Int64.max : milliseconds < -0x1p63 ? Int64.min : Int64(milliseconds)
+    /// The tile for `time`: the cue containing it; else the nearest cue that ends at or before it; else the first
+    /// cue after it. nil only for a track without cues.
+    public func tile(at time: Duration) -> Tile? {
+        guard !cues.isEmpty else { return nil }
         // The last cue starting at or before `time`.
-        let low = BinarySearch.prefixCount(cues.count) { cues[$0].startMilliseconds <= time }
+        let low = BinarySearch.prefixCount(cues.count) { cues[$0].start <= time }
         guard low > 0 else { return answer(cues[0]) }
         // Among the cues that start at or before `time`, one that still runs at `time`, latest start first.
         var index = low - 1
         while index >= 0, index >= low - 64 {
-            if cues[index].endMilliseconds > time { return answer(cues[index]) }
+            if cues[index].end > time { return answer(cues[index]) }
             index -= 1
         }
         // None runs at `time`: the one that ended last before it.
-        let before = cues[..<low].max { $0.endMilliseconds < $1.endMilliseconds } ?? cues[low - 1]
+        let before = cues[..<low].max { $0.end < $1.end } ?? cues[low - 1]
         return answer(before)
     }
 
     private func answer(_ cue: Cue) -> Tile {
         Tile(url: StoryboardReference.resolve(cue.reference.url, against: baseURL), region: cue.reference.region,
-             start: Double(cue.startMilliseconds) / 1000, end: Double(cue.endMilliseconds) / 1000)
+             start: cue.start, end: cue.end)
     }
 
     /// Parses `start --> end [settings]`.
-    private static func timing(_ text: Substring, line: Int) throws(StoryboardError) -> (Int64, Int64) {
+    private static func timing(_ text: Substring, line: Int) throws(StoryboardError) -> (Duration, Duration) {
         guard let arrow = text.firstRange(of: "-->") else {
             throw StoryboardError(.malformedTiming, line: line, "no '-->'")
         }
@@ -189,7 +189,7 @@ public struct StoryboardTrack: Sendable, Equatable {
     }
 
     private static func sorted(_ cues: [Cue]) -> [Cue] {
-        cues.enumerated().sorted { ($0.element.startMilliseconds, $0.offset) < ($1.element.startMilliseconds, $1.offset) }
+        cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
             .map(\.element)
     }
 }

@@ -1,8 +1,9 @@
 /// WebVTT timestamps (W3C WebVTT, "WebVTT timestamp"): `HH:MM:SS.mmm`, the hours two digits or more.
 public enum WebVTTTimestamp {
-    /// `milliseconds` as `HH:MM:SS.mmm` (hours padded to two digits; negative times are written as 0).
-    public static func format(_ milliseconds: Int64) -> String {
-        let total = max(0, milliseconds)
+    /// `time` as `HH:MM:SS.mmm`, in whole milliseconds rounded toward zero (hours padded to two digits; negative
+    /// times are written as 0).
+    public static func format(_ time: Duration) -> String {
+        let total = max(0, time.wholeMilliseconds)
         let hours = total / 3_600_000
         let minutes = total / 60_000 % 60
         let seconds = total / 1000 % 60
@@ -12,7 +13,7 @@ public enum WebVTTTimestamp {
 
     /// Parses `[HH:]MM:SS.mmm` (hours any number of digits, at least two when present; minutes and seconds
     /// two digits below 60; exactly three digits of milliseconds). Returns nil when `text` is not one.
-    public static func parse<S: StringProtocol>(_ text: S) -> Int64? {
+    public static func parse<S: StringProtocol>(_ text: S) -> Duration? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3 else { return nil }
         let last = parts[parts.count - 1].split(separator: ".", omittingEmptySubsequences: false)
@@ -25,7 +26,7 @@ public enum WebVTTTimestamp {
             guard parts[0].count >= 2, parts[0].count <= 9, let value = digits(parts[0]) else { return nil }
             hours = value
         }
-        return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+        return .milliseconds(((hours * 60 + minutes) * 60 + seconds) * 1000 + millis)
     }
 
     /// The value of a run of ASCII digits (nil for anything else, or an empty run).

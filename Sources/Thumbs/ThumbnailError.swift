@@ -36,13 +36,14 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
     public var detail: String
     /// The path or URL of the movie, when the thrower knew it.
     public var input: String?
-    /// The time asked for, in seconds on the movie's timeline, when there was one.
-    public var time: Double?
+    /// The time asked for, when there was one: seconds, a rational time, a fraction of the duration or a frame.
+    public var time: ThumbnailTime?
     /// The sample (0-based, decode order) the failure concerns, if one.
     public var sample: Int?
 
     /// Makes an error.
-    public init(_ code: Code, _ detail: String, input: String? = nil, time: Double? = nil, sample: Int? = nil) {
+    public init(_ code: Code, _ detail: String, input: String? = nil, time: ThumbnailTime? = nil,
+                sample: Int? = nil) {
         self.code = code
         self.detail = detail
         self.input = input
@@ -51,7 +52,7 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// This error with the input and time filled in where they are missing.
-    func located(input: String?, time: Double?) -> ThumbnailError {
+    func located(input: String?, time: ThumbnailTime?) -> ThumbnailError {
         var located = self
         located.input = self.input ?? input
         located.time = self.time ?? time
@@ -61,7 +62,7 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         var place: [String] = []
         if let input { place.append(input) }
-        if let time { place.append("at \(time) s") }
+        if let time { place.append("at \(time)") }
         if let sample { place.append("sample \(sample)") }
         return place.isEmpty ? detail : place.joined(separator: ", ") + ": " + detail
     }

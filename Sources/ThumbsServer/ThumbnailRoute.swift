@@ -72,8 +72,8 @@ struct ThumbnailRoute: Sendable {
 
     /// `Server-Timing` of the stages, in milliseconds.
     static func serverTimingValue(_ timings: Thumbnail.Timings) -> String {
-        [("index", timings.indexMilliseconds), ("fetch", timings.fetchMilliseconds), ("decode", timings.decodeMilliseconds),
-         ("render", timings.renderMilliseconds), ("encode", timings.encodeMilliseconds)]
+        [("index", timings.index.milliseconds), ("fetch", timings.fetch.milliseconds), ("decode", timings.decode.milliseconds),
+         ("render", timings.render.milliseconds), ("encode", timings.encode.milliseconds)]
             .map { name, milliseconds in "\(name);dur=\((milliseconds * 10).rounded() / 10)" }
             .joined(separator: ", ")
     }

@@ -69,7 +69,7 @@ struct AnimateCommand: AsyncParsableCommand {
                 "frames": Double(preview.frames.count), "keyframeFrames": Double(keyframes),
                 "samplesFetched": Double(preview.samplesFetched), "samplesDecoded": Double(preview.samplesDecoded),
                 "width": Double(preview.width), "height": Double(preview.height),
-                "durationMs": Double(preview.durationMilliseconds),
+                "durationMs": preview.duration.milliseconds,
                 "wallMs": ((ContinuousClock.now - started).milliseconds * 100).rounded() / 100,
             ])
         }

@@ -169,9 +169,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let timings = thumbnail.timings
         await source.printStats(of: session.source, extra: [
             "actualTime": thumbnail.actualTime, "keyframeTime": thumbnail.keyframeTime,
-            "indexMs": rounded(timings.indexMilliseconds), "fetchMs": rounded(timings.fetchMilliseconds),
-            "decodeMs": rounded(timings.decodeMilliseconds), "renderMs": rounded(timings.renderMilliseconds),
-            "encodeMs": rounded(timings.encodeMilliseconds), "wallMs": rounded(wall),
+            "indexMs": rounded(timings.index.milliseconds), "fetchMs": rounded(timings.fetch.milliseconds),
+            "decodeMs": rounded(timings.decode.milliseconds), "renderMs": rounded(timings.render.milliseconds),
+            "encodeMs": rounded(timings.encode.milliseconds), "wallMs": rounded(wall),
             "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
             "decodedSamples": Double(thumbnail.decodedSamples),
         ], labels: ["placeholder": thumbnail.placeholder?.base64])

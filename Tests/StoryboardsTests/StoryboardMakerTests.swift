@@ -38,8 +38,8 @@ import Thumbs
         var compared = 0
         for (index, cue) in storyboard.cues.enumerated() {
             // The keyframe shown is the key packet nearest the cue's start (ffprobe).
-            let keyPTS = try #require(StoryboardOracles.nearestKeyPTS(to: cue.startMilliseconds, in: expectation))
-            #expect(Int64((cue.keyframeTime * timescale).rounded()) == keyPTS, "\(name) cue \(index)")
+            let keyPTS = try #require(StoryboardOracles.nearestKeyPTS(to: cue.start, in: expectation))
+            #expect(Int64((cue.keyframeTime.seconds * timescale).rounded()) == keyPTS, "\(name) cue \(index)")
             for reference in references.frames where reference.pts == keyPTS && reference.role != "frameAtMid" {
                 let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
                     ThumbnailReferences.path(name, role: reference.role)))))
@@ -135,7 +135,7 @@ import Thumbs
         let fromGrid = try StoryboardTrack(manifest: manifest)
         #expect(fromGrid.cues.map(\.reference) == fromVTT.cues.map(\.reference))
         for tenth in 0...31 {
-            #expect(fromGrid.tile(at: Double(tenth) / 10) == fromVTT.tile(at: Double(tenth) / 10))
+            #expect(fromGrid.tile(at: .milliseconds(100 * tenth)) == fromVTT.tile(at: .milliseconds(100 * tenth)))
         }
     }
 
@@ -202,7 +202,7 @@ import Thumbs
         options.interval = .milliseconds(40)  // 75 cues, one a frame
         let (storyboard, _) = try await StoryboardOracles.make(name, options: options, source: source, locator: locator)
         #expect(storyboard.cues.count == 75)
-        let keyPTS = Set(storyboard.cues.compactMap { StoryboardOracles.nearestKeyPTS(to: $0.startMilliseconds, in: expectation) })
+        let keyPTS = Set(storyboard.cues.compactMap { StoryboardOracles.nearestKeyPTS(to: $0.start, in: expectation) })
         let keyRanges = expectation.packets.filter { $0.key && keyPTS.contains($0.pts) }.map { $0.pos..<$0.pos + UInt64($0.size) }
         #expect(keyRanges.count == storyboard.keyframeCount)
         let unheld = keyRanges.filter { key in !held.contains { $0.lowerBound <= key.lowerBound && key.upperBound <= $0.upperBound } }

@@ -15,8 +15,16 @@ enum StoryboardOracles {
         Int64(((expectation.duration ?? 0) * 1000).rounded())
     }
 
-    /// The pts (stream time base) of the key packet nearest `milliseconds`, the earlier one on a tie.
-    static func nearestKeyPTS(to milliseconds: Int64, in expectation: FixtureExpectation) -> Int64? {
+    /// `time` in milliseconds, exactly (the storyboard's times are whole milliseconds).
+    static func milliseconds(_ time: Duration) -> Int64 {
+        let (seconds, attoseconds) = time.components
+        #expect(attoseconds % 1_000_000_000_000_000 == 0, "\(time) is not a whole number of milliseconds")
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The pts (stream time base) of the key packet nearest `time` (whole milliseconds), the earlier one on a tie.
+    static func nearestKeyPTS(to time: Duration, in expectation: FixtureExpectation) -> Int64? {
+        let milliseconds = milliseconds(time)
         let timescale = Int64(expectation.timescale ?? 1000)
         let keys = expectation.packets.filter(\.key).map(\.pts).sorted()
         // Compare |pts / timescale - ms / 1000| exactly: |pts * 1000 - ms * timescale|.
@@ -76,14 +84,13 @@ enum StoryboardOracles {
         let track = try StoryboardTrack(webVTT: text)
         #expect(track.cues.count == timingLines.count, sourceLocation: sourceLocation)
         let cues = track.cues
-        #expect(cues.first?.startMilliseconds == 0, sourceLocation: sourceLocation)
-        #expect(cues.last?.endMilliseconds == durationMilliseconds, sourceLocation: sourceLocation)
+        #expect(cues.first?.start == .zero, sourceLocation: sourceLocation)
+        #expect(cues.last?.end == .milliseconds(durationMilliseconds), sourceLocation: sourceLocation)
         for (previous, next) in zip(cues, cues.dropFirst()) {
-            #expect(previous.endMilliseconds == next.startMilliseconds, "gap or overlap at \(previous.endMilliseconds) ms",
-                    sourceLocation: sourceLocation)
+            #expect(previous.end == next.start, "gap or overlap at \(previous.end)", sourceLocation: sourceLocation)
         }
         for cue in cues {
-            #expect(cue.endMilliseconds > cue.startMilliseconds, sourceLocation: sourceLocation)
+            #expect(cue.end > cue.start, sourceLocation: sourceLocation)
             guard let image = images[cue.reference.url] else {
                 Issue.record("cue at line \(cue.line) names \(cue.reference.url), which was not written", sourceLocation: sourceLocation)
                 continue

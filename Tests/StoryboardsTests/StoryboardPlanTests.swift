@@ -18,12 +18,12 @@ import Thumbs
         options.interval = .milliseconds(interval)
         let plan = try StoryboardPlan(track: track, options: options)
         let duration = StoryboardOracles.durationMilliseconds(expectation)
-        #expect(plan.durationMilliseconds == duration)
+        #expect(plan.duration == .milliseconds(duration))
         #expect(plan.cueCount == Int((duration + interval - 1) / interval))
-        #expect(plan.cueStart(0) == 0)
-        #expect(plan.cueEnd(plan.cueCount - 1) == duration)
+        #expect(plan.cueStart(0) == .zero)
+        #expect(plan.cueEnd(plan.cueCount - 1) == .milliseconds(duration))
         for cue in 0..<plan.cueCount {
-            #expect(plan.cueStart(cue) == Int64(cue) * interval)
+            #expect(plan.cueStart(cue) == .milliseconds(Int64(cue) * interval))
             let expected = StoryboardOracles.nearestKeyPTS(to: plan.cueStart(cue), in: expectation)
             #expect(plan.keyframes[plan.cueKeyframes[cue]].presentationTime == expected, "\(name) cue \(cue)")
         }
@@ -58,12 +58,14 @@ import Thumbs
     }
 
     @Test func defaultIntervalGivesAboutFiftyOrAHundredCues() {
-        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 60) == 1200)   // 50 cues
-        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 600) == 12000)  // 50 cues
-        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 7200) == 72000) // 100 cues
-        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 3) == 1000)     // never below 1 s
-        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 899) == 18000)  // under 15 min: 50
-        #expect(StoryboardOptions.defaultIntervalMilliseconds(forDuration: 900) == 9000)   // from 15 min: 100
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(60)) == .milliseconds(1200))   // 50 cues
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(600)) == .milliseconds(12000))  // 50 cues
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(7200)) == .milliseconds(72000)) // 100 cues
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(3)) == .milliseconds(1000))     // never below 1 s
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(899)) == .milliseconds(18000))  // under 15 min: 50
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(900)) == .milliseconds(9000))   // from 15 min: 100
+        #expect(StoryboardOptions.defaultInterval(forDuration: .seconds(61)) == .milliseconds(1300))   // 1.22 s, up to a tenth
+        #expect(StoryboardOptions.defaultInterval(forDuration: .zero) == .seconds(1))
     }
 
     @Test func fetchGroupsMergeOnlyFollowingRanges() async throws {

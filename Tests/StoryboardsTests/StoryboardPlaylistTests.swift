@@ -95,7 +95,7 @@ import Thumbs
         #expect(storyboard.sheets.count == 2 && storyboard.cues.count == 10)
         let segments = try Self.parseHLS(storyboard.hlsImagePlaylist())
         #expect(segments.map(\.uri) == storyboard.sheets.map(\.fileName))
-        #expect(abs(segments.reduce(0) { $0 + $1.duration } - Double(storyboard.durationMilliseconds) / 1000) < 0.0005)
+        #expect(abs(segments.reduce(0) { $0 + $1.duration } - Double(StoryboardOracles.milliseconds(storyboard.duration)) / 1000) < 0.0005)
         for (segment, sheet) in zip(segments, storyboard.sheets) {
             let tile = try #require(segment.tile)
             let layout = try #require(segment.layout)
@@ -103,7 +103,7 @@ import Thumbs
             #expect(layout.columns * tile.width == sheet.width && layout.rows * tile.height == sheet.height)
         }
         for cue in storyboard.cues {
-            for time in [cue.startMilliseconds, (cue.startMilliseconds + cue.endMilliseconds) / 2, cue.endMilliseconds - 1] {
+            for time in [StoryboardOracles.milliseconds(cue.start), (StoryboardOracles.milliseconds(cue.start) + StoryboardOracles.milliseconds(cue.end)) / 2, StoryboardOracles.milliseconds(cue.end) - 1] {
                 let found = try #require(Self.tile(at: time, in: segments), "no segment at \(time) ms")
                 #expect(found.file == storyboard.sheets[cue.sheet].fileName, "at \(time) ms")
                 #expect(found.region == cue.region, "at \(time) ms")
@@ -117,7 +117,7 @@ import Thumbs
         #expect(segments.count == storyboard.cues.count)
         #expect(segments.allSatisfy { $0.tile == nil })
         for cue in storyboard.cues {
-            #expect(Self.tile(at: cue.startMilliseconds, in: segments)?.file == storyboard.sheets[cue.sheet].fileName)
+            #expect(Self.tile(at: StoryboardOracles.milliseconds(cue.start), in: segments)?.file == storyboard.sheets[cue.sheet].fileName)
         }
     }
 
@@ -171,7 +171,7 @@ import Thumbs
         let tileHeight = height / grid[1]
         #expect(tileWidth == storyboard.tileSize.width && tileHeight == storyboard.tileSize.height)
         for cue in storyboard.cues {
-            for time in [cue.startMilliseconds, cue.endMilliseconds - 1] {
+            for time in [StoryboardOracles.milliseconds(cue.start), StoryboardOracles.milliseconds(cue.end) - 1] {
                 let ticks = time * timescale / 1000
                 let segment = try #require(segments.first { ticks >= $0.start && ticks < $0.start + $0.duration })
                 let index = Int((ticks - segment.start) * Int64(grid[0] * grid[1]) / segment.duration)
@@ -189,7 +189,7 @@ import Thumbs
         // HLS describes each sheet's own grid: still every cue finds its tile.
         let segments = try Self.parseHLS(storyboard.hlsImagePlaylist())
         for cue in storyboard.cues {
-            let found = try #require(Self.tile(at: cue.startMilliseconds, in: segments))
+            let found = try #require(Self.tile(at: StoryboardOracles.milliseconds(cue.start), in: segments))
             #expect(found.file == storyboard.sheets[cue.sheet].fileName && found.region == cue.region)
         }
     }
@@ -224,14 +224,14 @@ import Thumbs
         let count = Int(Self.u32(bif, 12))
         #expect(count == storyboard.cues.count)
         let separation = Int64(Self.u32(bif, 16))
-        #expect(separation == storyboard.intervalMilliseconds)
+        #expect(separation == StoryboardOracles.milliseconds(storyboard.interval))
         #expect(bif[20..<64].allSatisfy { $0 == 0 })
         // Index: count entries of (timestamp, offset), then 0xFFFFFFFF and the end of the data.
         #expect(Self.u32(bif, 64 + 8 * count) == .max)
         #expect(Int(Self.u32(bif, 64 + 8 * count + 4)) == bif.count)
         for (index, cue) in storyboard.cues.enumerated() {
             let timestamp = Int64(Self.u32(bif, 64 + 8 * index))
-            #expect(timestamp * separation == cue.startMilliseconds, "image \(index) is shown from its cue's start")
+            #expect(timestamp * separation == StoryboardOracles.milliseconds(cue.start), "image \(index) is shown from its cue's start")
             let start = Int(Self.u32(bif, 64 + 8 * index + 4))
             let end = Int(Self.u32(bif, 64 + 8 * index + 12))
             #expect(start < end && end <= bif.count)
@@ -247,8 +247,9 @@ import Thumbs
     }
 
     @Test func bifRefusesAnIntervalItsHeaderCannotHold() throws {
-        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], intervalMilliseconds: 0) }
-        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], intervalMilliseconds: 1 << 32) }
-        #expect(try BIFWriter.write(frames: [], intervalMilliseconds: 1000).count == 72)  // header and the end entry
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .zero) }
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .microseconds(999)) }
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .milliseconds(1 << 32)) }
+        #expect(try BIFWriter.write(frames: [], interval: .seconds(1)).count == 72)  // header and the end entry
     }
 }

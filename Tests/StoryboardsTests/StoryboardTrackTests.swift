@@ -27,8 +27,8 @@ import Thumbs
     @Test func readsEveryReferenceForm() throws {
         let track = try StoryboardTrack(webVTT: Self.sprite)
         #expect(track.cues.count == 4)
-        #expect(track.cues.map(\.startMilliseconds) == [0, 5000, 10000, 20000])
-        #expect(track.cues.map(\.endMilliseconds) == [5000, 10000, 15000, 25000])
+        #expect(track.cues.map(\.start) == [0, 5, 10, 20].map(Duration.seconds))
+        #expect(track.cues.map(\.end) == [5, 10, 15, 25].map(Duration.seconds))
         #expect(track.cues[0].reference == StoryboardReference(url: "sprite.jpg", region: .init(x: 0, y: 0, width: 160, height: 90)))
         #expect(track.cues[1].reference.region == .init(x: 160, y: 0, width: 160, height: 90))
         #expect(track.cues[2].reference == StoryboardReference(url: "https://cdn.example/other.jpg",
@@ -39,30 +39,30 @@ import Thumbs
 
     @Test func thumbnailAtPicksTheContainingCueElseBeforeElseFirst() throws {
         let track = try StoryboardTrack(webVTT: Self.sprite, baseURL: "https://media.example/videos/a/thumbs.vtt?token=1")
-        #expect(track.tile(at: 0)?.region?.x == 0)
-        #expect(track.tile(at: 4.999)?.region?.x == 0)
-        #expect(track.tile(at: 5)?.region?.x == 160)          // ends are exclusive
-        #expect(track.tile(at: 12)?.url == "https://cdn.example/other.jpg")
-        let gap = try #require(track.tile(at: 17))               // between cues: the one before
-        #expect(gap.start == 10 && gap.end == 15)
-        #expect(track.tile(at: 99)?.url == "https://media.example/videos/shared/single.jpg")  // after all: the last
-        #expect(track.tile(at: -3)?.start == 0)                  // before all: the first
-        #expect(track.tile(at: 1)?.url == "https://media.example/videos/a/sprite.jpg")
-        #expect(track.tile(at: .nan) == nil)
-        #expect(try StoryboardTrack(webVTT: "WEBVTT\n").tile(at: 1) == nil)
+        #expect(track.tile(at: .zero)?.region?.x == 0)
+        #expect(track.tile(at: .milliseconds(4999))?.region?.x == 0)
+        #expect(track.tile(at: .nanoseconds(4_999_999_999))?.region?.x == 0)  // finer than WebVTT's milliseconds
+        #expect(track.tile(at: .seconds(5))?.region?.x == 160)          // ends are exclusive
+        #expect(track.tile(at: .seconds(12))?.url == "https://cdn.example/other.jpg")
+        let gap = try #require(track.tile(at: .seconds(17)))               // between cues: the one before
+        #expect(gap.start == .seconds(10) && gap.end == .seconds(15))
+        #expect(track.tile(at: .seconds(99))?.url == "https://media.example/videos/shared/single.jpg")  // after all: the last
+        #expect(track.tile(at: .seconds(-3))?.start == .zero)                  // before all: the first
+        #expect(track.tile(at: .seconds(1))?.url == "https://media.example/videos/a/sprite.jpg")
+        #expect(try StoryboardTrack(webVTT: "WEBVTT\n").tile(at: .seconds(1)) == nil)
     }
 
-    @Test func thumbnailAtTimesPastAnyMillisecondCountSaturate() throws {
-        // 1e300 s is finite but no Int64 of milliseconds: before, converting it trapped.
+    @Test func thumbnailAtTheEndsOfDuration() throws {
+        // Past any Int64 count of milliseconds (the unit of the cues as written): the last cue, or the first.
         let track = try StoryboardTrack(webVTT: Self.sprite)
-        #expect(track.tile(at: 1e300)?.start == 20)
-        #expect(track.tile(at: -1e300)?.start == 0)
-        #expect(track.tile(at: 9.3e15)?.start == 20)
+        #expect(track.tile(at: .seconds(Int64.max))?.start == .seconds(20))
+        #expect(track.tile(at: .seconds(Int64.min))?.start == .zero)
+        #expect(track.tile(at: .milliseconds(Int64.max))?.start == .seconds(20))
     }
 
     @Test func thumbnailAtHandlesALeadingFirstCueAfterZero() throws {
         let track = try StoryboardTrack(webVTT: "WEBVTT\n\n00:00:02.000 --> 00:00:04.000\na.jpg\n")
-        #expect(track.tile(at: 1)?.start == 2)
+        #expect(track.tile(at: .seconds(1))?.start == .seconds(2))
     }
 
     @Test func readsCRLFAndByteOrderMark() throws {
@@ -85,13 +85,15 @@ import Thumbs
     }
 
     @Test func timestampsRoundTrip() {
-        #expect(WebVTTTimestamp.format(0) == "00:00:00.000")
-        #expect(WebVTTTimestamp.format(3_723_004) == "01:02:03.004")
-        #expect(WebVTTTimestamp.format(360_000_000) == "100:00:00.000")
+        #expect(WebVTTTimestamp.format(.zero) == "00:00:00.000")
+        #expect(WebVTTTimestamp.format(.milliseconds(3_723_004)) == "01:02:03.004")
+        #expect(WebVTTTimestamp.format(.seconds(360_000)) == "100:00:00.000")
+        #expect(WebVTTTimestamp.format(.microseconds(1_999_999)) == "00:00:01.999")  // whole milliseconds, toward zero
+        #expect(WebVTTTimestamp.format(.seconds(-2)) == "00:00:00.000")
         for value: Int64 in [0, 1, 999, 59_999, 3_599_999, 7_200_000, 360_000_001] {
-            #expect(WebVTTTimestamp.parse(WebVTTTimestamp.format(value)) == value)
+            #expect(WebVTTTimestamp.parse(WebVTTTimestamp.format(.milliseconds(value))) == .milliseconds(value))
         }
-        #expect(WebVTTTimestamp.parse("01:02.003") == 62_003)
+        #expect(WebVTTTimestamp.parse("01:02.003") == .milliseconds(62_003))
         for bad in ["1:02.003", "00:60.000", "00:00:00.00", "00:00:00,000", "0:00:00.000", "aa:00.000", "00:00:00.0000", ""] {
             #expect(WebVTTTimestamp.parse(bad) == nil, "\(bad)")
         }
@@ -119,31 +121,35 @@ import Thumbs
 
     @Test func gridTemplateAddressesTilesByIndex() throws {
         let grid = try StoryboardTrack(gridTemplate: "tiles/$index$.jpg", tileWidth: 100, tileHeight: 50, columns: 3, rows: 2,
-                                       intervalMilliseconds: 2000, durationMilliseconds: 15_000, firstIndex: 0)
+                                       interval: .seconds(2), duration: .seconds(15), firstIndex: 0)
         #expect(grid.cues.count == 8)
-        #expect(grid.cues.last?.endMilliseconds == 15_000)
-        let seventh = try #require(grid.tile(at: 13.5))  // tile 6: sheet 1, slot 0
+        #expect(grid.cues.last?.end == .seconds(15))
+        let seventh = try #require(grid.tile(at: .milliseconds(13_500)))  // tile 6: sheet 1, slot 0
         #expect(seventh.url == "tiles/1.jpg" && seventh.region == .init(x: 0, y: 0, width: 100, height: 50))
-        let fifth = try #require(grid.tile(at: 9))       // tile 4: sheet 0, column 1, row 1
+        let fifth = try #require(grid.tile(at: .seconds(9)))       // tile 4: sheet 0, column 1, row 1
         #expect(fifth.url == "tiles/0.jpg" && fifth.region == .init(x: 100, y: 50, width: 100, height: 50))
-        #expect(fifth.start == 8 && fifth.end == 10)
+        #expect(fifth.start == .seconds(8) && fifth.end == .seconds(10))
         #expect { try StoryboardTrack(gridTemplate: "a.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
-                                      intervalMilliseconds: 1, durationMilliseconds: 1) } throws: {
+                                      interval: .milliseconds(1), duration: .milliseconds(1)) } throws: {
             ($0 as? StoryboardError)?.code == .invalidGrid
         }
         #expect { try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 0, tileHeight: 1, columns: 1, rows: 1,
-                                      intervalMilliseconds: 1, durationMilliseconds: 1) } throws: {
+                                      interval: .milliseconds(1), duration: .milliseconds(1)) } throws: {
             ($0 as? StoryboardError)?.code == .invalidGrid
+        }
+        #expect { try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
+                                      interval: .microseconds(999), duration: .seconds(1)) } throws: {
+            ($0 as? StoryboardError)?.code == .invalidGrid   // under the millisecond grids are written in
         }
     }
 
     @Test func writerOutputReadsBack() throws {
         let cues = (0..<3).map { index in
-            Storyboard.Cue(startMilliseconds: Int64(index) * 1500, endMilliseconds: min(Int64(index + 1) * 1500, 4000), sheet: 0,
-                           region: PixelRegion(x: index * 16, y: 0, width: 16, height: 9), keyframeTime: Double(index),
-                           keyframeSample: index)
+            Storyboard.Cue(start: .milliseconds(1500 * index), end: min(.milliseconds(1500 * (index + 1)), .seconds(4)), sheet: 0,
+                           region: PixelRegion(x: index * 16, y: 0, width: 16, height: 9),
+                           keyframeTime: MediaTime(value: Int64(index), timescale: 1), keyframeSample: index)
         }
-        let storyboard = Storyboard(durationMilliseconds: 4000, intervalMilliseconds: 1500, tileSize: PixelSize(width: 16, height: 9),
+        let storyboard = Storyboard(duration: .seconds(4), interval: .milliseconds(1500), tileSize: PixelSize(width: 16, height: 9),
                                     columns: 3, rows: 1, singleImages: false, sheetTemplate: "s-$index$.jpg", firstSheetIndex: 1,
                                     format: .jpeg(quality: 80), cues: cues,
                                     sheets: [.init(fileName: "s-1.jpg", width: 48, height: 9, tileCount: 3, byteCount: 1)],

@@ -39,9 +39,9 @@ import Thumbs
         #expect(preview.samplesDecoded == preview.frames.count)
         #expect(preview.samplesFetched == preview.samplesDecoded)
         let expected = try Self.expectedTimes("hevc-8bit", start: 0, end: 3, fps: 2)
-        #expect(preview.frames.map(\.sourceTime) == expected)
-        #expect(preview.frames.map(\.startMilliseconds) == [0, 500, 1000, 1500, 2000, 2500])
-        #expect(preview.durationMilliseconds == 3000)
+        #expect(preview.frames.map(\.sourceTime.seconds) == expected)
+        #expect(preview.frames.map(\.start) == [0, 500, 1000, 1500, 2000, 2500].map(Duration.milliseconds))
+        #expect(preview.duration == .seconds(3))
     }
 
     @Test(arguments: ["h264-p-only", "hevc-8bit"])
@@ -50,11 +50,11 @@ import Thumbs
         // add the leading pictures' previous keyframe runs, at most one GOP more).
         let preview = try await Self.make(name) { $0.framesPerSecond = 25; $0.start = .zero; $0.end = .seconds(2) }
         let expected = try Self.expectedTimes(name, start: 0, end: 2, fps: 25)
-        #expect(preview.frames.map(\.sourceTime) == expected)
+        #expect(preview.frames.map(\.sourceTime.seconds) == expected)
         #expect(preview.frames.count == 50)
         #expect(preview.samplesDecoded >= 50 && preview.samplesDecoded <= 50 + 12, "\(preview.samplesDecoded) samples")
         let contiguous = zip(preview.frames, preview.frames.dropFirst()).allSatisfy {
-            $0.startMilliseconds + $0.durationMilliseconds == $1.startMilliseconds
+            $0.start + $0.duration == $1.start
         }
         #expect(contiguous)
     }
@@ -68,37 +68,37 @@ import Thumbs
         let (frames, loops) = try AnimatedWebPDecoder.frames(in: preview.encoded)
         #expect(loops == 0)
         #expect(frames.count == preview.frames.count)
-        #expect(frames.map(\.milliseconds) == preview.frames.map(\.startMilliseconds))
+        #expect(frames.map { Duration.milliseconds($0.milliseconds) } == preview.frames.map(\.start))
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: 320, height: 0)
         options.requestedTimeToleranceBefore = .zero
         options.requestedTimeToleranceAfter = .zero
         let generator = try ThumbnailGenerator(path: Fixtures.path(name), options: options)
         for (frame, read) in zip(preview.frames, frames) {
-            let reference = try await generator.image(at: .seconds(frame.sourceTime)).image
+            let reference = try await generator.image(at: .seconds(frame.sourceTime.seconds)).image
             #expect(read.image.width == reference.width && read.image.height == reference.height)
             let rgb = stride(from: 0, to: read.image.pixels.count, by: 4).flatMap { read.image.pixels[$0..<$0 + 3] }
             if lossless {
-                #expect(rgb == reference.pixels, "frame at \(frame.sourceTime) s")
+                #expect(rgb == reference.pixels, "frame at \(frame.sourceTime.seconds) s")
             } else {
                 // Against the same picture as a still WebP at the same quality. The first frame is one; libwebp's
                 // animation encoder codes later ones against the frame before and keeps pixels that changed less than
                 // its lossy threshold, so they lose more: 2.5-4.4 dB more than a still on testsrc2 (measured).
                 let still = try ImageDecoder().decode(try ImageFormat.webp(quality: 75, lossless: false).encode(reference))
                 let (animated, alone) = (psnr(rgb, reference.pixels), psnr(still.pixels, reference.pixels))
-                let allowed = frame.startMilliseconds == 0 ? 0.01 : 6
-                #expect(animated >= alone - allowed, "frame at \(frame.sourceTime) s: \(animated) dB, a still WebP \(alone) dB")
+                let allowed = frame.start == .zero ? 0.01 : 6
+                #expect(animated >= alone - allowed, "frame at \(frame.sourceTime.seconds) s: \(animated) dB, a still WebP \(alone) dB")
                 // Measured 28.4-29.6 dB for the later frames at quality 75 (2026-11-25).
-                #expect(animated >= 27, "frame at \(frame.sourceTime) s: \(animated) dB")
+                #expect(animated >= 27, "frame at \(frame.sourceTime.seconds) s: \(animated) dB")
             }
         }
     }
 
     @Test func theSpanStopsAtTheEndOfTheMovie() async throws {
         let preview = try await Self.make("h264-p-only") { $0.start = .seconds(2); $0.framesPerSecond = 5 }
-        #expect(preview.durationMilliseconds == 1000)
+        #expect(preview.duration == .seconds(1))
         let expected = try Self.expectedTimes("h264-p-only", start: 2, end: 3, fps: 5)
-        #expect(preview.frames.map(\.sourceTime) == expected)
+        #expect(preview.frames.map(\.sourceTime.seconds) == expected)
     }
 
     @Test func optionsPastTheCeilingsAreRefused() async throws {

@@ -20,9 +20,15 @@ import Testing
         }
         #expect(error.code == .limitExceeded)
         #expect(error.input == path)
-        #expect(error.time == times[0])
+        #expect(error.time == .seconds(times[0]))
         #expect(error.sample != nil)
         #expect(error.description.hasPrefix("\(path), at \(times[0]) s, sample \(error.sample ?? -1): "))
+        // A frame number is named as it was asked for: frame 11 ends the first GOP (12 frames, 0.48 s at 25 fps).
+        let byFrame = try await #require(throws: ThumbnailError.self) {
+            _ = try await ThumbnailGenerator(path: path, options: options).image(at: .frame(11))
+        }
+        #expect(byFrame.code == .limitExceeded && byFrame.time == .frame(11))
+        #expect(byFrame.description.hasPrefix("\(path), at frame 11, sample "))
     }
 
     @Test func noVideoTrackAndAVideoTrackWithoutSamplesAreDifferentCodes() async throws {

@@ -1,13 +1,15 @@
+import MP4Box
+
 /// An animated preview: an animated WebP file and what went into it.
 public struct AnimatedPreview: Sendable {
     /// One frame of the animation.
     public struct Frame: Sendable, Equatable {
-        /// When it starts, from the start of the animation.
-        public var startMilliseconds: Int
+        /// When it starts, from the start of the animation (whole milliseconds, as WebP times frames).
+        public var start: Duration
         /// How long it is shown.
-        public var durationMilliseconds: Int
-        /// The time on the movie's timeline it shows, in seconds (the presentation time of its sample).
-        public var sourceTime: Double
+        public var duration: Duration
+        /// The time on the movie's timeline it shows: the presentation time of its sample, in the track's timescale.
+        public var sourceTime: MediaTime
         /// Its sample's index in decode order.
         public var sampleIndex: Int
         /// Whether that sample is a keyframe.
@@ -22,7 +24,7 @@ public struct AnimatedPreview: Sendable {
     /// The frames in order; a movie frame shown for several of the preview's frame times is one frame, shown longer.
     public var frames: [Frame]
     /// The length of the animation.
-    public var durationMilliseconds: Int
+    public var duration: Duration
     /// Samples given to the decoder: keyframes, and the frames between a keyframe and a frame the preview shows when
     /// the frame rate asks for frames that are not keyframes.
     public var samplesDecoded: Int

@@ -103,16 +103,15 @@ public struct AnimatedPreviewMaker: Sendable {
             throw ThumbnailError(.noFrame, "the decoder gave no picture for a frame of the preview", sample: missing)
         }
         let encoded = try encoder.finish(at: plan.durationMilliseconds)
-        let scale = Double(track.timescale)
         let frames = plan.frames.enumerated().map { index, frame in
             let next = index + 1 < plan.frames.count ? plan.frames[index + 1].startMilliseconds : plan.durationMilliseconds
-            return AnimatedPreview.Frame(startMilliseconds: frame.startMilliseconds,
-                                         durationMilliseconds: next - frame.startMilliseconds,
-                                         sourceTime: Double(frame.presentationTime) / scale, sampleIndex: frame.sample.index,
-                                         isSyncSample: frame.sample.isSync)
+            return AnimatedPreview.Frame(start: .milliseconds(frame.startMilliseconds),
+                                         duration: .milliseconds(next - frame.startMilliseconds),
+                                         sourceTime: MediaTime(value: frame.presentationTime, timescale: track.timescale),
+                                         sampleIndex: frame.sample.index, isSyncSample: frame.sample.isSync)
         }
         return AnimatedPreview(encoded: encoded, width: encoder.width, height: encoder.height, frames: frames,
-                               durationMilliseconds: plan.durationMilliseconds, samplesDecoded: samplesDecoded,
+                               duration: .milliseconds(plan.durationMilliseconds), samplesDecoded: samplesDecoded,
                                samplesFetched: samplesFetched,
                                bytesFetched: 0, requests: 0)
     }

@@ -3,18 +3,18 @@ import MP4Box
 
 /// A thumbnail and what it took to make it.
 public struct Thumbnail: Sendable {
-    /// Milliseconds spent in each stage.
+    /// The time spent in each stage.
     public struct Timings: Sendable, Equatable {
-        /// Locating and parsing the index (0 when it was cached).
-        public var indexMilliseconds: Double = 0
+        /// Locating and parsing the index (zero when it was cached).
+        public var index: Duration = .zero
         /// Fetching sample bytes.
-        public var fetchMilliseconds: Double = 0
+        public var fetch: Duration = .zero
         /// Decoding.
-        public var decodeMilliseconds: Double = 0
+        public var decode: Duration = .zero
         /// Cropping, scaling, colour conversion, rotation.
-        public var renderMilliseconds: Double = 0
+        public var render: Duration = .zero
         /// Encoding (PNG, JPEG or WebP) and the placeholder's ThumbHash.
-        public var encodeMilliseconds: Double = 0
+        public var encode: Duration = .zero
 
         /// No time spent yet.
         public init() {}

@@ -131,7 +131,7 @@ public struct ThumbnailGenerator: Sendable {
         var timings = Thumbnail.Timings()
         let watch = Stopwatch()
         let image = try CoverArtRenderer.render(art, options: options)
-        timings.renderMilliseconds = watch.milliseconds
+        timings.render = watch.elapsed
         let (encoded, placeholder) = try encode(image, options: options, timings: &timings)
         let zero = MediaTime(value: 0, timescale: movie.timescale)
         return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: zero, actualTime: zero,
@@ -163,7 +163,7 @@ public struct ThumbnailGenerator: Sendable {
             thumbnail.sourceVersion = await KnownVersion(of: session.source)
             return thumbnail
         } catch let error as ThumbnailError {
-            throw error.located(input: session.inputName, time: time.flatMap(\.seconds))
+            throw error.located(input: session.inputName, time: time)
         }
     }
 
@@ -191,7 +191,7 @@ public struct ThumbnailGenerator: Sendable {
             track = try movie.thumbnailTrack()
             readIndex = true
         }
-        if readIndex { timings.indexMilliseconds = indexWatch.milliseconds }
+        if readIndex { timings.index = indexWatch.elapsed }
         var plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         if let earlier = movie.subsegmentsBefore(plan) {  // a leading picture of the first keyframe read
             movie = try await session.readingFragments(earlier, of: movie)
@@ -265,7 +265,7 @@ public struct ThumbnailGenerator: Sendable {
         try Task.checkCancellation()
         let renderWatch = Stopwatch()
         let image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: options))
-        timings.renderMilliseconds = renderWatch.milliseconds
+        timings.render = renderWatch.elapsed
         let (encoded, placeholder) = try encode(image, options: options, timings: &timings)
         return Picture(image: image, encoded: encoded, placeholder: placeholder, plan: plan, track: track)
     }
@@ -277,7 +277,7 @@ public struct ThumbnailGenerator: Sendable {
         let watch = Stopwatch()
         let encoded = try options.format?.encode(image) ?? []
         let placeholder = options.makesPlaceholder ? try ThumbHash(image: image) : nil
-        timings.encodeMilliseconds = watch.milliseconds
+        timings.encode = watch.elapsed
         return (encoded, placeholder)
     }
 
@@ -286,8 +286,8 @@ public struct ThumbnailGenerator: Sendable {
     private func decode(_ plan: FramePlan, track: MovieTrack, options: ThumbnailOptions, permit: inout PicturePermit,
                         timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
         let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit)
-        timings.fetchMilliseconds += picture.fetchMilliseconds
-        timings.decodeMilliseconds += picture.decodeMilliseconds
+        timings.fetch += .milliseconds(picture.fetchMilliseconds)
+        timings.decode += .milliseconds(picture.decodeMilliseconds)
         return picture.frame
     }
 

@@ -1,7 +1,7 @@
 import ByteSources
 
 /// When in a movie a thumbnail is taken.
-public enum ThumbnailTime: Sendable, Hashable {
+public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
     /// Seconds on the movie timeline.
     case seconds(Double)
     /// An exact time: `value / timescale` seconds.
@@ -39,6 +39,16 @@ public enum ThumbnailTime: Sendable, Hashable {
         case .seconds(let seconds): seconds
         case .rational(let value, let timescale): timescale > 0 ? Double(value) / Double(timescale) : nil
         case .fraction, .frame: nil
+        }
+    }
+
+    /// The time as errors show it: `2.5 s`, `1001/30000 s`, `50.0 % of the duration`, `frame 12`.
+    public var description: String {
+        switch self {
+        case .seconds(let seconds): "\(seconds) s"
+        case .rational(let value, let timescale): "\(value)/\(timescale) s"
+        case .fraction(let fraction): "\(fraction * 100) % of the duration"
+        case .frame(let number): "frame \(number)"
         }
     }
 }
