@@ -4,8 +4,10 @@ extension Storyboard {
     var sheetTimes: [Range<Duration>] {
         var spans = [Range<Duration>?](repeating: nil, count: sheets.count)
         for cue in cues where spans.indices.contains(cue.sheet) {
-            let span = spans[cue.sheet].map { min($0.lowerBound, cue.start)..<max($0.upperBound, max(cue.start, cue.end)) }
-            spans[cue.sheet] = span ?? cue.start..<max(cue.start, cue.end)
+            let span = spans[cue.sheet].map {
+                min($0.lowerBound, cue.timeRange.lowerBound)..<max($0.upperBound, cue.timeRange.upperBound)
+            }
+            spans[cue.sheet] = span ?? cue.timeRange
         }
         return spans.map { $0 ?? .zero ..< .zero }
     }

@@ -9,10 +9,8 @@ import Thumbs
 public struct Storyboard: Sendable, Equatable {
     /// One cue: a time range and the region of a sheet that shows it.
     public struct Cue: Sendable, Equatable {
-        /// Start, on the movie timeline.
-        public var start: Duration
-        /// End (exclusive).
-        public var end: Duration
+        /// The span of the movie timeline it covers.
+        public var timeRange: Range<Duration>
         /// Position of the sheet in `Storyboard.sheets`.
         public var sheet: Int
         /// The tile's place in the sheet, in pixels (the whole image for single images).
@@ -23,10 +21,8 @@ public struct Storyboard: Sendable, Equatable {
         public var keyframeSample: Int
 
         /// Makes a cue.
-        public init(start: Duration, end: Duration, sheet: Int, region: PixelRegion, keyframeTime: MediaTime,
-                    keyframeSample: Int) {
-            self.start = start
-            self.end = end
+        public init(timeRange: Range<Duration>, sheet: Int, region: PixelRegion, keyframeTime: MediaTime, keyframeSample: Int) {
+            self.timeRange = timeRange
             self.sheet = sheet
             self.region = region
             self.keyframeTime = keyframeTime

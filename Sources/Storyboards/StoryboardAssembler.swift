@@ -38,7 +38,7 @@ struct Assembler {
             let bytes = try encoded ?? options.format.encode(tile)
             let name = options.sheetFileName(options.firstSheetIndex + sheets.count)
             try await write(name, bytes)
-            cues.append(Storyboard.Cue(start: plan.cueStart(index), end: plan.cueEnd(index),
+            cues.append(Storyboard.Cue(timeRange: plan.cueStart(index)..<plan.cueEnd(index),
                                        sheet: sheets.count, region: PixelRegion(x: 0, y: 0, width: tile.width, height: tile.height),
                                        keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
             sheets.append(Storyboard.Sheet(fileName: name, width: tile.width, height: tile.height, tileCount: 1,
@@ -54,7 +54,7 @@ struct Assembler {
             throw StoryboardError(.invalidGrid, "a new sheet of \(options.columns)x\(options.rows) tiles has no room for a tile")
         }
         sheet = current
-        cues.append(Storyboard.Cue(start: plan.cueStart(index), end: plan.cueEnd(index),
+        cues.append(Storyboard.Cue(timeRange: plan.cueStart(index)..<plan.cueEnd(index),
                                    sheet: sheets.count, region: region,
                                    keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
     }

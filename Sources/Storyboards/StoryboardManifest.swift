@@ -105,7 +105,7 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
         cues = storyboard.cues.map { cue in
             let file = storyboard.sheets.indices.contains(cue.sheet) ? storyboard.sheets[cue.sheet].fileName : ""
             let single = storyboard.singleImages
-            return Cue(startMs: cue.start.wholeMilliseconds, endMs: cue.end.wholeMilliseconds, file: file,
+            return Cue(startMs: cue.timeRange.lowerBound.wholeMilliseconds, endMs: cue.timeRange.upperBound.wholeMilliseconds, file: file,
                        x: single ? nil : cue.region.x, y: single ? nil : cue.region.y, w: single ? nil : cue.region.width,
                        h: single ? nil : cue.region.height, keyframeTime: cue.keyframeTime.seconds)
         }

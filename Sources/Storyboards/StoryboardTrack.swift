@@ -6,10 +6,8 @@ import Thumbs
 public struct StoryboardTrack: Sendable, Equatable {
     /// One cue (made by the track's readers only: a track is always read).
     public struct Cue: Sendable, Equatable {
-        /// Start.
-        public var start: Duration
-        /// End (exclusive; after the start).
-        public var end: Duration
+        /// The span of the timeline it covers (never empty: a cue ends after it starts).
+        public var timeRange: Range<Duration>
         /// The image and region.
         public var reference: StoryboardReference
         /// The 1-based line of the timing line in the WebVTT text (0 for a grid).
@@ -22,10 +20,8 @@ public struct StoryboardTrack: Sendable, Equatable {
         public var url: String
         /// The region of the image, or nil for the whole image.
         public var region: PixelRegion?
-        /// The cue's start.
-        public var start: Duration
-        /// The cue's end.
-        public var end: Duration
+        /// The cue's span of the timeline.
+        public var timeRange: Range<Duration>
     }
 
     /// The cues, sorted by start time (stable: cues that start together keep their order).
@@ -95,7 +91,7 @@ public struct StoryboardTrack: Sendable, Equatable {
             guard parsed.count < Self.maximumCueCount else {
                 throw StoryboardError(.malformedTiming, line: timing + 1, "more than \(Self.maximumCueCount) cues")
             }
-            parsed.append(Cue(start: cueStart, end: cueEnd, reference: reference, line: timing + 1))
+            parsed.append(Cue(timeRange: cueStart..<cueEnd, reference: reference, line: timing + 1))
         }
         cues = Self.sorted(parsed)
     }
@@ -128,7 +124,7 @@ public struct StoryboardTrack: Sendable, Equatable {
             let url = StoryboardOptions.fileName(template: template, index: firstIndex + tile / perSheet)
             let region = singleImages ? nil : PixelRegion(slot: slot, columns: columns, tileSize: tileSize)
             let start = Int64(tile) * intervalMilliseconds
-            return Cue(start: .milliseconds(start), end: .milliseconds(min(start + intervalMilliseconds, durationMilliseconds)),
+            return Cue(timeRange: .milliseconds(start) ..< .milliseconds(min(start + intervalMilliseconds, durationMilliseconds)),
                        reference: StoryboardReference(url: url, region: region), line: 0)
         }
     }
@@ -150,22 +146,22 @@ public struct StoryboardTrack: Sendable, Equatable {
     public func tile(at time: Duration) -> Tile? {
         guard !cues.isEmpty else { return nil }
         // The last cue starting at or before `time`.
-        let low = BinarySearch.prefixCount(cues.count) { cues[$0].start <= time }
+        let low = BinarySearch.prefixCount(cues.count) { cues[$0].timeRange.lowerBound <= time }
         guard low > 0 else { return answer(cues[0]) }
         // Among the cues that start at or before `time`, one that still runs at `time`, latest start first.
         var index = low - 1
         while index >= 0, index >= low - 64 {
-            if cues[index].end > time { return answer(cues[index]) }
+            if cues[index].timeRange.upperBound > time { return answer(cues[index]) }
             index -= 1
         }
         // None runs at `time`: the one that ended last before it.
-        let before = cues[..<low].max { $0.end < $1.end } ?? cues[low - 1]
+        let before = cues[..<low].max { $0.timeRange.upperBound < $1.timeRange.upperBound } ?? cues[low - 1]
         return answer(before)
     }
 
     private func answer(_ cue: Cue) -> Tile {
         Tile(url: StoryboardReference.resolve(cue.reference.url, against: baseURL), region: cue.reference.region,
-             start: cue.start, end: cue.end)
+             timeRange: cue.timeRange)
     }
 
     /// Parses `start --> end [settings]`.
@@ -189,7 +185,7 @@ public struct StoryboardTrack: Sendable, Equatable {
     }
 
     private static func sorted(_ cues: [Cue]) -> [Cue] {
-        cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        cues.enumerated().sorted { ($0.element.timeRange.lowerBound, $0.offset) < ($1.element.timeRange.lowerBound, $1.offset) }
             .map(\.element)
     }
 }

@@ -15,7 +15,7 @@ public enum WebVTTWriter {
         var text = "WEBVTT\n\n"
         text.reserveCapacity(64 * (storyboard.cues.count + 1))
         for cue in storyboard.cues {
-            text += WebVTTTimestamp.format(cue.start) + " --> " + WebVTTTimestamp.format(cue.end) + "\n"
+            text += WebVTTTimestamp.format(cue.timeRange.lowerBound) + " --> " + WebVTTTimestamp.format(cue.timeRange.upperBound) + "\n"
             let file = storyboard.sheets.indices.contains(cue.sheet) ? storyboard.sheets[cue.sheet].fileName : ""
             if storyboard.singleImages {
                 text += file + "\n\n"

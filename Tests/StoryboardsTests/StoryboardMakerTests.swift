@@ -38,7 +38,7 @@ import Thumbs
         var compared = 0
         for (index, cue) in storyboard.cues.enumerated() {
             // The keyframe shown is the key packet nearest the cue's start (ffprobe).
-            let keyPTS = try #require(StoryboardOracles.nearestKeyPTS(to: cue.start, in: expectation))
+            let keyPTS = try #require(StoryboardOracles.nearestKeyPTS(to: cue.timeRange.lowerBound, in: expectation))
             #expect(Int64((cue.keyframeTime.seconds * timescale).rounded()) == keyPTS, "\(name) cue \(index)")
             for reference in references.frames where reference.pts == keyPTS && reference.role != "frameAtMid" {
                 let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
@@ -202,7 +202,7 @@ import Thumbs
         options.interval = .milliseconds(40)  // 75 cues, one a frame
         let (storyboard, _) = try await StoryboardOracles.make(name, options: options, source: source, locator: locator)
         #expect(storyboard.cues.count == 75)
-        let keyPTS = Set(storyboard.cues.compactMap { StoryboardOracles.nearestKeyPTS(to: $0.start, in: expectation) })
+        let keyPTS = Set(storyboard.cues.compactMap { StoryboardOracles.nearestKeyPTS(to: $0.timeRange.lowerBound, in: expectation) })
         let keyRanges = expectation.packets.filter { $0.key && keyPTS.contains($0.pts) }.map { $0.pos..<$0.pos + UInt64($0.size) }
         #expect(keyRanges.count == storyboard.keyframeCount)
         let unheld = keyRanges.filter { key in !held.contains { $0.lowerBound <= key.lowerBound && key.upperBound <= $0.upperBound } }

@@ -84,13 +84,13 @@ enum StoryboardOracles {
         let track = try StoryboardTrack(webVTT: text)
         #expect(track.cues.count == timingLines.count, sourceLocation: sourceLocation)
         let cues = track.cues
-        #expect(cues.first?.start == .zero, sourceLocation: sourceLocation)
-        #expect(cues.last?.end == .milliseconds(durationMilliseconds), sourceLocation: sourceLocation)
+        #expect(cues.first?.timeRange.lowerBound == .zero, sourceLocation: sourceLocation)
+        #expect(cues.last?.timeRange.upperBound == .milliseconds(durationMilliseconds), sourceLocation: sourceLocation)
         for (previous, next) in zip(cues, cues.dropFirst()) {
-            #expect(previous.end == next.start, "gap or overlap at \(previous.end)", sourceLocation: sourceLocation)
+            #expect(previous.timeRange.upperBound == next.timeRange.lowerBound, "gap or overlap at \(previous.timeRange)", sourceLocation: sourceLocation)
         }
         for cue in cues {
-            #expect(cue.end > cue.start, sourceLocation: sourceLocation)
+            #expect(!cue.timeRange.isEmpty, sourceLocation: sourceLocation)
             guard let image = images[cue.reference.url] else {
                 Issue.record("cue at line \(cue.line) names \(cue.reference.url), which was not written", sourceLocation: sourceLocation)
                 continue

@@ -103,7 +103,9 @@ import Thumbs
             #expect(layout.columns * tile.width == sheet.width && layout.rows * tile.height == sheet.height)
         }
         for cue in storyboard.cues {
-            for time in [StoryboardOracles.milliseconds(cue.start), (StoryboardOracles.milliseconds(cue.start) + StoryboardOracles.milliseconds(cue.end)) / 2, StoryboardOracles.milliseconds(cue.end) - 1] {
+            let start = StoryboardOracles.milliseconds(cue.timeRange.lowerBound)
+            let end = StoryboardOracles.milliseconds(cue.timeRange.upperBound)
+            for time in [start, (start + end) / 2, end - 1] {
                 let found = try #require(Self.tile(at: time, in: segments), "no segment at \(time) ms")
                 #expect(found.file == storyboard.sheets[cue.sheet].fileName, "at \(time) ms")
                 #expect(found.region == cue.region, "at \(time) ms")
@@ -117,7 +119,7 @@ import Thumbs
         #expect(segments.count == storyboard.cues.count)
         #expect(segments.allSatisfy { $0.tile == nil })
         for cue in storyboard.cues {
-            #expect(Self.tile(at: StoryboardOracles.milliseconds(cue.start), in: segments)?.file == storyboard.sheets[cue.sheet].fileName)
+            #expect(Self.tile(at: StoryboardOracles.milliseconds(cue.timeRange.lowerBound), in: segments)?.file == storyboard.sheets[cue.sheet].fileName)
         }
     }
 
@@ -171,7 +173,7 @@ import Thumbs
         let tileHeight = height / grid[1]
         #expect(tileWidth == storyboard.tileSize.width && tileHeight == storyboard.tileSize.height)
         for cue in storyboard.cues {
-            for time in [StoryboardOracles.milliseconds(cue.start), StoryboardOracles.milliseconds(cue.end) - 1] {
+            for time in [StoryboardOracles.milliseconds(cue.timeRange.lowerBound), StoryboardOracles.milliseconds(cue.timeRange.upperBound) - 1] {
                 let ticks = time * timescale / 1000
                 let segment = try #require(segments.first { ticks >= $0.start && ticks < $0.start + $0.duration })
                 let index = Int((ticks - segment.start) * Int64(grid[0] * grid[1]) / segment.duration)
@@ -189,7 +191,7 @@ import Thumbs
         // HLS describes each sheet's own grid: still every cue finds its tile.
         let segments = try Self.parseHLS(storyboard.hlsImagePlaylist())
         for cue in storyboard.cues {
-            let found = try #require(Self.tile(at: StoryboardOracles.milliseconds(cue.start), in: segments))
+            let found = try #require(Self.tile(at: StoryboardOracles.milliseconds(cue.timeRange.lowerBound), in: segments))
             #expect(found.file == storyboard.sheets[cue.sheet].fileName && found.region == cue.region)
         }
     }
@@ -231,7 +233,7 @@ import Thumbs
         #expect(Int(Self.u32(bif, 64 + 8 * count + 4)) == bif.count)
         for (index, cue) in storyboard.cues.enumerated() {
             let timestamp = Int64(Self.u32(bif, 64 + 8 * index))
-            #expect(timestamp * separation == StoryboardOracles.milliseconds(cue.start), "image \(index) is shown from its cue's start")
+            #expect(timestamp * separation == StoryboardOracles.milliseconds(cue.timeRange.lowerBound), "image \(index) is shown from its cue's start")
             let start = Int(Self.u32(bif, 64 + 8 * index + 4))
             let end = Int(Self.u32(bif, 64 + 8 * index + 12))
             #expect(start < end && end <= bif.count)

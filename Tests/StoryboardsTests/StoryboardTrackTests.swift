@@ -27,8 +27,8 @@ import Thumbs
     @Test func readsEveryReferenceForm() throws {
         let track = try StoryboardTrack(webVTT: Self.sprite)
         #expect(track.cues.count == 4)
-        #expect(track.cues.map(\.start) == [0, 5, 10, 20].map(Duration.seconds))
-        #expect(track.cues.map(\.end) == [5, 10, 15, 25].map(Duration.seconds))
+        #expect(track.cues.map(\.timeRange.lowerBound) == [0, 5, 10, 20].map(Duration.seconds))
+        #expect(track.cues.map(\.timeRange.upperBound) == [5, 10, 15, 25].map(Duration.seconds))
         #expect(track.cues[0].reference == StoryboardReference(url: "sprite.jpg", region: .init(x: 0, y: 0, width: 160, height: 90)))
         #expect(track.cues[1].reference.region == .init(x: 160, y: 0, width: 160, height: 90))
         #expect(track.cues[2].reference == StoryboardReference(url: "https://cdn.example/other.jpg",
@@ -45,9 +45,9 @@ import Thumbs
         #expect(track.tile(at: .seconds(5))?.region?.x == 160)          // ends are exclusive
         #expect(track.tile(at: .seconds(12))?.url == "https://cdn.example/other.jpg")
         let gap = try #require(track.tile(at: .seconds(17)))               // between cues: the one before
-        #expect(gap.start == .seconds(10) && gap.end == .seconds(15))
+        #expect(gap.timeRange == .seconds(10) ..< .seconds(15))
         #expect(track.tile(at: .seconds(99))?.url == "https://media.example/videos/shared/single.jpg")  // after all: the last
-        #expect(track.tile(at: .seconds(-3))?.start == .zero)                  // before all: the first
+        #expect(track.tile(at: .seconds(-3))?.timeRange.lowerBound == .zero)                  // before all: the first
         #expect(track.tile(at: .seconds(1))?.url == "https://media.example/videos/a/sprite.jpg")
         #expect(try StoryboardTrack(webVTT: "WEBVTT\n").tile(at: .seconds(1)) == nil)
     }
@@ -55,14 +55,14 @@ import Thumbs
     @Test func thumbnailAtTheEndsOfDuration() throws {
         // Past any Int64 count of milliseconds (the unit of the cues as written): the last cue, or the first.
         let track = try StoryboardTrack(webVTT: Self.sprite)
-        #expect(track.tile(at: .seconds(Int64.max))?.start == .seconds(20))
-        #expect(track.tile(at: .seconds(Int64.min))?.start == .zero)
-        #expect(track.tile(at: .milliseconds(Int64.max))?.start == .seconds(20))
+        #expect(track.tile(at: .seconds(Int64.max))?.timeRange.lowerBound == .seconds(20))
+        #expect(track.tile(at: .seconds(Int64.min))?.timeRange.lowerBound == .zero)
+        #expect(track.tile(at: .milliseconds(Int64.max))?.timeRange.lowerBound == .seconds(20))
     }
 
     @Test func thumbnailAtHandlesALeadingFirstCueAfterZero() throws {
         let track = try StoryboardTrack(webVTT: "WEBVTT\n\n00:00:02.000 --> 00:00:04.000\na.jpg\n")
-        #expect(track.tile(at: .seconds(1))?.start == .seconds(2))
+        #expect(track.tile(at: .seconds(1))?.timeRange.lowerBound == .seconds(2))
     }
 
     @Test func readsCRLFAndByteOrderMark() throws {
@@ -123,12 +123,12 @@ import Thumbs
         let grid = try StoryboardTrack(gridTemplate: "tiles/$index$.jpg", tileWidth: 100, tileHeight: 50, columns: 3, rows: 2,
                                        interval: .seconds(2), duration: .seconds(15), firstIndex: 0)
         #expect(grid.cues.count == 8)
-        #expect(grid.cues.last?.end == .seconds(15))
+        #expect(grid.cues.last?.timeRange.upperBound == .seconds(15))
         let seventh = try #require(grid.tile(at: .milliseconds(13_500)))  // tile 6: sheet 1, slot 0
         #expect(seventh.url == "tiles/1.jpg" && seventh.region == .init(x: 0, y: 0, width: 100, height: 50))
         let fifth = try #require(grid.tile(at: .seconds(9)))       // tile 4: sheet 0, column 1, row 1
         #expect(fifth.url == "tiles/0.jpg" && fifth.region == .init(x: 100, y: 50, width: 100, height: 50))
-        #expect(fifth.start == .seconds(8) && fifth.end == .seconds(10))
+        #expect(fifth.timeRange == .seconds(8) ..< .seconds(10) && fifth.timeRange.contains(.seconds(9)))
         #expect { try StoryboardTrack(gridTemplate: "a.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
                                       interval: .milliseconds(1), duration: .milliseconds(1)) } throws: {
             ($0 as? StoryboardError)?.code == .invalidGrid
@@ -145,7 +145,7 @@ import Thumbs
 
     @Test func writerOutputReadsBack() throws {
         let cues = (0..<3).map { index in
-            Storyboard.Cue(start: .milliseconds(1500 * index), end: min(.milliseconds(1500 * (index + 1)), .seconds(4)), sheet: 0,
+            Storyboard.Cue(timeRange: .milliseconds(1500 * index) ..< min(.milliseconds(1500 * (index + 1)), .seconds(4)), sheet: 0,
                            region: PixelRegion(x: index * 16, y: 0, width: 16, height: 9),
                            keyframeTime: MediaTime(value: Int64(index), timescale: 1), keyframeSample: index)
         }
