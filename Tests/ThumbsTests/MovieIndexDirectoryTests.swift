@@ -88,6 +88,20 @@ import Thumbs
         #expect(await roomy.entry(for: "unversioned") == nil)
     }
 
+    @Test func removingIfKnownLeavesAnIndexOfAnotherVersion() async throws {
+        let located = try await Self.located("h264-bframes")
+        let cache = try Self.directory()
+        let newer = KnownVersion(length: 1, version: "\"v2\"")
+        // Another process (another store on the same directory) kept the index of version 2 meanwhile.
+        try await cache.store(Self.entry(located), for: "x")
+        try await MovieIndexDirectory(path: cache.directory.path).store(Self.entry(located, known: newer), for: "x")
+        await cache.remove("x", ifKnown: Self.version)
+        #expect(await cache.entry(for: "x")?.known == newer)
+        await cache.remove("x", ifKnown: newer)
+        #expect(await cache.entry(for: "x") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).isEmpty)
+    }
+
     @Test func aDamagedFileIsDroppedNotTrusted() async throws {
         let located = try await Self.located("h264-bframes")
         let cache = try Self.directory()

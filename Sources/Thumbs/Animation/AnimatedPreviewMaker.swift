@@ -32,8 +32,7 @@ public struct AnimatedPreviewMaker: Sendable {
         try options.validate()
         let meter = FetchMeter()
         var preview = try await meter.measure { try await makeUnmeasured() }
-        let fetched = meter.statistics
-        (preview.bytesFetched, preview.requests) = (fetched.bytes, fetched.requests)
+        preview.count(meter.statistics)
         return preview
     }
 

@@ -78,6 +78,18 @@ public struct MovieIndexDirectory: MovieIndexStore {
         await BlockingCalls.run { _ = try? FileManager.default.removeItem(at: file) }
     }
 
+    /// Forgets the index kept for `identity` if its file is still of version `known` (not one another process or
+    /// task wrote meanwhile): the file's header is compared and the file removed in one job on a blocking thread,
+    /// without making the movie again.
+    public func remove(_ identity: String, ifKnown known: KnownVersion) async {
+        let file = fileURL(for: identity)
+        await BlockingCalls.run {
+            guard let data = try? Data(contentsOf: file), let stored = IndexFile(data: data), stored.header.identity == identity,
+                  KnownVersion(length: stored.header.length, version: stored.header.version) == known else { return }
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
     /// Removes the least recently used index files until the rest fit in `maximumBytes` (`kept` last of all).
     private func trim(keeping kept: URL) {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]

@@ -53,9 +53,4 @@ extension MovieIndexStore {
         }
         return entry
     }
-
-    /// Checks, then forgets (a store that can do both at once does better).
-    public func remove(_ identity: String, ifKnown known: KnownVersion) async {
-        if await entry(for: identity)?.known == known { await remove(identity) }
-    }
 }

@@ -2,7 +2,7 @@ import ByteSources
 import MP4Box
 
 /// A thumbnail and what it took to make it.
-public struct Thumbnail: Sendable {
+public struct Thumbnail: Sendable, FetchCounted {
     /// The time spent in each stage.
     public struct Timings: Sendable, Equatable {
         /// Locating and parsing the index (zero when it was cached).
@@ -90,11 +90,5 @@ public struct Thumbnail: Sendable {
                   actualTime: microseconds(actualTime), keyframeTime: microseconds(keyframeTime), isSyncSample: isSyncSample,
                   orientation: orientation, isCoverArt: isCoverArt, decodedSamples: decodedSamples,
                   bytesFetched: bytesFetched, requests: requests, timings: timings)
-    }
-
-    /// Takes `bytesFetched` and `requests` from what making it cost.
-    mutating func count(_ fetched: FetchStats) {
-        bytesFetched = fetched.bytes
-        requests = fetched.requests
     }
 }
