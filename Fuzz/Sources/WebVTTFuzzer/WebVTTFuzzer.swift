@@ -10,8 +10,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var sink = 0
     if let track = try? StoryboardTrack(webVTT: text, baseURL: "https://example.com/movies/storyboard.vtt") {
         sink &+= track.cues.count
-        for seconds in [-1, 0, 0.5, 10, 3599.999, 1e9, 1e300, -1e300, .infinity, .nan] {
-            if let tile = track.tile(at: seconds) { sink &+= tile.url.utf8.count }
+        let times: [Duration] = [.seconds(-1), .zero, .milliseconds(500), .seconds(10), .milliseconds(3_599_999),
+                                 .nanoseconds(1), .seconds(1_000_000_000), .seconds(Int64.max), .seconds(Int64.min)]
+        for time in times {
+            if let tile = track.tile(at: time) { sink &+= tile.url.utf8.count }
+        }
+        // A cue's own start is inside the tile answered for it: the cue running then that started last.
+        for cue in track.cues.prefix(16) {
+            let start = cue.timeRange.lowerBound
+            guard let tile = track.tile(at: start), tile.timeRange.contains(start) else {
+                fatalError("tile(at: \(start)) does not contain the time, though a cue starts there")
+            }
         }
     }
     if let line = text.split(separator: "\n").first,

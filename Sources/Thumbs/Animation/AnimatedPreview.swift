@@ -1,7 +1,7 @@
 import MP4Box
 
 /// An animated preview: an animated WebP file and what went into it.
-public struct AnimatedPreview: Sendable, FetchCounted {
+public struct AnimatedPreview: Sendable {
     /// One frame of the animation.
     public struct Frame: Sendable, Equatable {
         /// When it starts, from the start of the animation (whole milliseconds, as WebP times frames).

@@ -2,7 +2,7 @@ import ByteSources
 import MP4Box
 
 /// A thumbnail and what it took to make it.
-public struct Thumbnail: Sendable, FetchCounted {
+public struct Thumbnail: Sendable {
     /// The time spent in each stage.
     public struct Timings: Sendable, Equatable {
         /// Locating and parsing the index (zero when it was cached).

@@ -15,3 +15,7 @@ extension FetchCounted {
         requests = fetched.requests
     }
 }
+
+// Within the package only: the public declarations list what clients can rely on.
+extension Thumbnail: FetchCounted {}
+extension AnimatedPreview: FetchCounted {}
