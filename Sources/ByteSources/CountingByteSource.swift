@@ -101,7 +101,7 @@ public final class CountingByteSource: ByteSource {
     }
 
     private func end(_ request: FetchMeter.Request, start: UInt64, end: UInt64?, suffix: UInt64?, bytes: Int) {
-        request.end(FetchStats.Request(start: start, end: end, suffixLength: suffix, status: 0, bytes: UInt64(bytes),
-                                       milliseconds: 0, firstByteMilliseconds: 0, attempt: 1), firstByte: nil)
+        request.end(FetchStats.Request(start: start, end: end, suffixLength: suffix, status: 0, bytes: UInt64(bytes), attempt: 1),
+                    firstByte: nil)
     }
 }

@@ -53,22 +53,22 @@ public final class FetchMeter: Sendable {
         /// When the request started.
         public let started: ContinuousClock.Instant
 
-        /// Records the end of the request: `record` with its `milliseconds` and `firstByteMilliseconds` set from
+        /// Records the end of the request: `record` with its `elapsed` and `timeToFirstByte` set from
         /// `firstByte` (when the response head came; nil: none came).
         public func end(_ record: FetchStats.Request, firstByte: ContinuousClock.Instant?) {
             let now = ContinuousClock.now
             var entry = record
-            entry.milliseconds = (now - started).milliseconds
-            entry.firstByteMilliseconds = ((firstByte ?? now) - started).milliseconds
+            entry.elapsed = now - started
+            entry.timeToFirstByte = (firstByte ?? now) - started
             for meter in meters {
                 meter.state.withLock { state in
                     state.inFlight -= 1
                     state.stats.log.append(entry)
                     state.stats.bytes += entry.bytes
-                    if state.stats.timeToFirstByteMilliseconds == nil, let firstByte, let first = state.firstStart {
-                        state.stats.timeToFirstByteMilliseconds = (firstByte - first).milliseconds
+                    if state.stats.timeToFirstByte == nil, let firstByte, let first = state.firstStart {
+                        state.stats.timeToFirstByte = firstByte - first
                     }
-                    if let first = state.firstStart { state.stats.wallMilliseconds = (now - first).milliseconds }
+                    if let first = state.firstStart { state.stats.wallTime = now - first }
                 }
             }
         }

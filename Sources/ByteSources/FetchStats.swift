@@ -15,23 +15,23 @@ public struct FetchStats: Sendable, Equatable, Codable {
         public var status: Int
         /// Body bytes received.
         public var bytes: UInt64
-        /// Milliseconds from sending to the last byte read.
-        public var milliseconds: Double
-        /// Milliseconds from sending to the response head.
-        public var firstByteMilliseconds: Double
+        /// The time from sending to the last byte read.
+        public var elapsed: Duration
+        /// The time from sending to the response head.
+        public var timeToFirstByte: Duration
         /// Which attempt this was (1 for the first).
         public var attempt: Int
 
         /// Makes a record.
-        public init(start: UInt64, end: UInt64?, suffixLength: UInt64?, status: Int, bytes: UInt64, milliseconds: Double,
-                    firstByteMilliseconds: Double, attempt: Int) {
+        public init(start: UInt64, end: UInt64?, suffixLength: UInt64?, status: Int, bytes: UInt64, elapsed: Duration = .zero,
+                    timeToFirstByte: Duration = .zero, attempt: Int) {
             self.start = start
             self.end = end
             self.suffixLength = suffixLength
             self.status = status
             self.bytes = bytes
-            self.milliseconds = milliseconds
-            self.firstByteMilliseconds = firstByteMilliseconds
+            self.elapsed = elapsed
+            self.timeToFirstByte = timeToFirstByte
             self.attempt = attempt
         }
     }
@@ -49,10 +49,10 @@ public struct FetchStats: Sendable, Equatable, Codable {
     public var ignoredRangeResponses: Int = 0
     /// Retries after resets or 502/503/504.
     public var retries: Int = 0
-    /// Milliseconds from the first request to the end of the last.
-    public var wallMilliseconds: Double = 0
-    /// Milliseconds from the first request to its response head.
-    public var timeToFirstByteMilliseconds: Double?
+    /// The time from the first request to the end of the last.
+    public var wallTime: Duration = .zero
+    /// The time from the first request to its response head.
+    public var timeToFirstByte: Duration?
     /// Every request, in the order they started.
     public var log: [Request] = []
 

@@ -220,6 +220,6 @@ final class RequestRecord {
         if case .suffix(let count) = spec { suffix = count }
         if case .tailBesideHead(let count) = spec { suffix = count }
         entry = FetchStats.Request(start: spec.range?.lowerBound ?? 0, end: spec.range?.upperBound, suffixLength: suffix,
-                                   status: 0, bytes: 0, milliseconds: 0, firstByteMilliseconds: 0, attempt: attempt)
+                                   status: 0, bytes: 0, attempt: attempt)
     }
 }

@@ -153,16 +153,16 @@ struct StatsLine {
         var object: [String: Any] = [
             "requests": fetch.requests, "bytes": fetch.bytes, "roundTrips": fetch.roundTrips,
             "connections": fetch.connectionsOpened.map { $0 as Any } ?? NSNull(), "ignoredRange": fetch.ignoredRangeResponses, "retries": fetch.retries,
-            "wallMs": (fetch.wallMilliseconds * 10).rounded() / 10,
+            "wallMs": (fetch.wallTime.milliseconds * 10).rounded() / 10,
             "perRequest": fetch.log.map { request -> [String: Any] in
                 var entry: [String: Any] = ["start": request.start, "status": request.status, "bytes": request.bytes,
-                                            "ms": (request.milliseconds * 10).rounded() / 10]
+                                            "ms": (request.elapsed.milliseconds * 10).rounded() / 10]
                 if let end = request.end { entry["end"] = end }
                 if let suffix = request.suffixLength { entry["suffix"] = suffix }
                 return entry
             },
         ]
-        if let firstByte = fetch.timeToFirstByteMilliseconds { object["ttfbMs"] = (firstByte * 10).rounded() / 10 }
+        if let firstByte = fetch.timeToFirstByte { object["ttfbMs"] = (firstByte.milliseconds * 10).rounded() / 10 }
         for (key, value) in extra { object[key] = value }
         for (key, value) in labels { object[key] = value }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)

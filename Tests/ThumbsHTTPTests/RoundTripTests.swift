@@ -271,7 +271,7 @@ import Thumbs
             _ = try await Self.keyframe(from: source, movie: nil, headSize: layout.ends, tailSize: UInt64(layout.ends))
             let requests = known ? layout.roundTrips : layout.roundTrips + 1
             let stats = try #require(await source.statistics)
-            let log = stats.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes) try \($0.attempt) \(Int($0.milliseconds)) ms" }
+            let log = stats.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes) try \($0.attempt) \($0.elapsed)" }
             #expect(try await nginx.sent(path: target, awaiting: requests).requests == requests, "\(log)")
             #expect(stats.requests == requests, "\(log)")
             #expect(stats.roundTrips == layout.roundTrips, "\(log)")
