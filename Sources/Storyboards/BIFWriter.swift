@@ -3,12 +3,12 @@
 /// (timestamp, absolute offset) pairs ending with timestamp `0xFFFFFFFF` and the offset where the data ends, then the
 /// JPEG images; every number is 32-bit little-endian, and image n is shown from n × separation.
 public enum BIFWriter {
-    /// The file for `frames` (one JPEG per cue, in order), a cue every `interval` (whole milliseconds, rounded
-    /// toward zero).
+    /// The file for `frames` (one JPEG per cue, in order), a cue every `interval` (to the nearest
+    /// millisecond).
     /// - Throws: `StoryboardError` `invalidOption` when the interval is not 1 ms to 2^32 - 1 ms, or the file would
     ///   pass the 4 GiB its 32-bit offsets can address.
     public static func write(frames: [[UInt8]], interval: Duration) throws(StoryboardError) -> [UInt8] {
-        let milliseconds = interval.wholeMilliseconds
+        let milliseconds = interval.nearestMilliseconds
         guard let separation = UInt32(exactly: milliseconds), separation > 0 else {
             throw StoryboardError(.invalidOption, "a BIF interval of \(milliseconds) ms is outside 1...\(UInt32.max)")
         }

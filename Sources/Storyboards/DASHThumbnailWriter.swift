@@ -16,13 +16,13 @@ public enum DASHThumbnailWriter {
             throw StoryboardError(.invalidOption, "DASH thumbnail tiles need every sheet but the last full, and a byte cap cut "
                                   + "sheets short: write HLS, WebVTT or JSON for this storyboard")
         }
-        let (product, overflow) = storyboard.interval.wholeMilliseconds.multipliedReportingOverflow(by: Int64(perSheet))
+        let (product, overflow) = storyboard.interval.nearestMilliseconds.multipliedReportingOverflow(by: Int64(perSheet))
         let segment = overflow ? Int64.max : product
         let (width, height) = storyboard.singleImages
             ? (storyboard.tileSize.width, storyboard.tileSize.height)
             : (storyboard.tileSize.width * storyboard.columns, storyboard.tileSize.height * storyboard.rows)
         let bytes = storyboard.sheets.reduce(0) { $0 + Int64($1.byteCount) }
-        let bandwidth = max(1, bytes * 8 * 1000 / max(1, storyboard.duration.wholeMilliseconds))
+        let bandwidth = max(1, bytes * 8 * 1000 / max(1, storyboard.duration.nearestMilliseconds))
         let grid = storyboard.singleImages ? "1x1" : "\(storyboard.columns)x\(storyboard.rows)"
         let repeats = storyboard.sheets.count - 1
         let duration = "PT" + Storyboard.seconds(storyboard.duration) + "S"

@@ -24,7 +24,10 @@ public enum HLSImagePlaylistWriter {
     public static func write(_ storyboard: Storyboard) -> String {
         let times = storyboard.sheetTimes
         // RFC 8216 4.3.3.1: every EXTINF, rounded to the nearest integer, is at most the target duration.
-        let target = times.map { (($0.upperBound - $0.lowerBound).wholeMilliseconds + 500) / 1000 }.max() ?? 1
+        let target = times.map { span -> Int64 in
+            let milliseconds = (span.upperBound - span.lowerBound).nearestMilliseconds
+            return milliseconds / 1000 + (milliseconds % 1000 >= 500 ? 1 : 0)
+        }.max() ?? 1
         var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:\(max(1, target))\n#EXT-X-MEDIA-SEQUENCE:0\n"
             + "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-IMAGES-ONLY\n"
         for (index, sheet) in storyboard.sheets.enumerated() {

@@ -18,9 +18,9 @@ extension Storyboard {
         return (max(1, sheets[index].width / tileSize.width), max(1, sheets[index].height / tileSize.height))
     }
 
-    /// `time` as seconds with three decimals (whole milliseconds, rounded toward zero), as manifests write times.
+    /// `time` as seconds with three decimals (to the nearest millisecond), as manifests write times.
     static func seconds(_ time: Duration) -> String {
-        let milliseconds = time.wholeMilliseconds
+        let milliseconds = time.nearestMilliseconds
         let sign = milliseconds < 0 ? "-" : ""
         let magnitude = milliseconds.magnitude
         let fraction = String(magnitude % 1000)

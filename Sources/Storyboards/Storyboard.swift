@@ -5,7 +5,7 @@ import Thumbs
 ///
 /// A maker's times are whole milliseconds, the resolution of WebVTT timestamps, so the cues are exactly
 /// contiguous: cue i covers `i * interval ..< min((i + 1) * interval, duration)`. The writers (WebVTT, HLS, DASH,
-/// the manifest) write whole milliseconds, rounding any finer time toward zero.
+/// the manifest) write times to the nearest millisecond.
 public struct Storyboard: Sendable, Equatable {
     /// One cue: a time range and the region of a sheet that shows it.
     public struct Cue: Sendable, Equatable {

@@ -82,9 +82,9 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
     /// The manifest of `storyboard`.
     public init(_ storyboard: Storyboard) {
         version = 1
-        durationMs = storyboard.duration.wholeMilliseconds
+        durationMs = storyboard.duration.nearestMilliseconds
         duration = Double(durationMs) / 1000
-        intervalMs = storyboard.interval.wholeMilliseconds
+        intervalMs = storyboard.interval.nearestMilliseconds
         interval = Double(intervalMs) / 1000
         tileWidth = storyboard.tileSize.width
         tileHeight = storyboard.tileSize.height
@@ -105,7 +105,7 @@ public struct StoryboardManifest: Codable, Sendable, Equatable {
         cues = storyboard.cues.map { cue in
             let file = storyboard.sheets.indices.contains(cue.sheet) ? storyboard.sheets[cue.sheet].fileName : ""
             let single = storyboard.singleImages
-            return Cue(startMs: cue.timeRange.lowerBound.wholeMilliseconds, endMs: cue.timeRange.upperBound.wholeMilliseconds, file: file,
+            return Cue(startMs: cue.timeRange.lowerBound.nearestMilliseconds, endMs: cue.timeRange.upperBound.nearestMilliseconds, file: file,
                        x: single ? nil : cue.region.x, y: single ? nil : cue.region.y, w: single ? nil : cue.region.width,
                        h: single ? nil : cue.region.height, keyframeTime: cue.keyframeTime.seconds)
         }

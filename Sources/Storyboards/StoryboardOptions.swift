@@ -56,7 +56,7 @@ public struct StoryboardOptions: Sendable, Hashable {
     /// minutes on, never below one second, rounded up to a tenth of a second.
     public static func defaultInterval(forDuration duration: Duration) -> Duration {
         guard duration > .zero else { return .seconds(1) }
-        let milliseconds = duration.wholeMilliseconds
+        let milliseconds = duration.nearestMilliseconds
         let target: Int64 = duration < .seconds(15 * 60) ? 50 : 100
         let raw = milliseconds / target + (milliseconds % target == 0 ? 0 : 1)
         let tenths = (raw / 100 + (raw % 100 == 0 ? 0 : 1)) * 100

@@ -58,9 +58,8 @@ public struct StoryboardPlan: Sendable {
             throw StoryboardError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
         }
         let duration = max(1, Int64((seconds * 1000).rounded()))
-        // The nearest millisecond: a command line's 0.3 s is 0.29999999999999998890 s as a Double.
-        let interval = max(1, Int64((options.interval ?? StoryboardOptions.defaultInterval(forDuration: .milliseconds(duration)))
-            .milliseconds.rounded()))
+        let interval = max(1, (options.interval ?? StoryboardOptions.defaultInterval(forDuration: .milliseconds(duration)))
+            .nearestMilliseconds)
         let count = (duration + interval - 1) / interval
         guard count <= Self.maximumCueCount else {
             throw StoryboardError(.invalidOption, "an interval of \(interval) ms over \(duration) ms gives \(count) cues, "

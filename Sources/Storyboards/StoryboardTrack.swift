@@ -99,14 +99,14 @@ public struct StoryboardTrack: Sendable, Equatable {
     /// A track from grid parameters: tile n covers `n * interval ..< min((n + 1) * interval, duration)` and is
     /// at column `n % columns`, row `n / columns % rows` of image `firstIndex + n / (columns * rows)` (the
     /// template with `$index$` replaced). With `singleImages`, each tile is a whole image. The interval and duration
-    /// are taken in whole milliseconds (rounded toward zero), as grids are written.
+    /// are taken to the nearest millisecond, as grids are written.
     /// - Throws: `StoryboardError` `invalidGrid` for non-positive sizes, an interval or duration under 1 ms, a template
     ///   without `$index$`, or more than `maximumCueCount` tiles.
     public init(gridTemplate template: String, tileWidth: Int, tileHeight: Int, columns: Int, rows: Int,
                 interval: Duration, duration: Duration, firstIndex: Int = 1, singleImages: Bool = false,
                 baseURL: String? = nil) throws(StoryboardError) {
-        let intervalMilliseconds = interval.wholeMilliseconds
-        let durationMilliseconds = duration.wholeMilliseconds
+        let intervalMilliseconds = interval.nearestMilliseconds
+        let durationMilliseconds = duration.nearestMilliseconds
         guard tileWidth > 0, tileHeight > 0, columns > 0, rows > 0, columns <= 1 << 16, rows <= 1 << 16,
               intervalMilliseconds > 0, durationMilliseconds > 0 else {
             throw StoryboardError(.invalidGrid, "the grid's sizes must be positive, its interval and duration 1 ms or more")
@@ -124,7 +124,8 @@ public struct StoryboardTrack: Sendable, Equatable {
             let url = StoryboardOptions.fileName(template: template, index: firstIndex + tile / perSheet)
             let region = singleImages ? nil : PixelRegion(slot: slot, columns: columns, tileSize: tileSize)
             let start = Int64(tile) * intervalMilliseconds
-            return Cue(timeRange: .milliseconds(start) ..< .milliseconds(min(start + intervalMilliseconds, durationMilliseconds)),
+            let end = durationMilliseconds - start <= intervalMilliseconds ? durationMilliseconds : start + intervalMilliseconds
+            return Cue(timeRange: .milliseconds(start) ..< .milliseconds(end),
                        reference: StoryboardReference(url: url, region: region), line: 0)
         }
     }

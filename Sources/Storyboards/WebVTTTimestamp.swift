@@ -1,9 +1,9 @@
 /// WebVTT timestamps (W3C WebVTT, "WebVTT timestamp"): `HH:MM:SS.mmm`, the hours two digits or more.
 public enum WebVTTTimestamp {
-    /// `time` as `HH:MM:SS.mmm`, in whole milliseconds rounded toward zero (hours padded to two digits; negative
+    /// `time` as `HH:MM:SS.mmm`, to the nearest millisecond (hours padded to two digits; negative
     /// times are written as 0).
     public static func format(_ time: Duration) -> String {
-        let total = max(0, time.wholeMilliseconds)
+        let total = max(0, time.nearestMilliseconds)
         let hours = total / 3_600_000
         let minutes = total / 60_000 % 60
         let seconds = total / 1000 % 60

@@ -250,7 +250,8 @@ import Thumbs
 
     @Test func bifRefusesAnIntervalItsHeaderCannotHold() throws {
         #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .zero) }
-        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .microseconds(999)) }
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .microseconds(499)) }
+        #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .seconds(1e20)) }  // no trap
         #expect(throws: StoryboardError.self) { _ = try BIFWriter.write(frames: [], interval: .milliseconds(1 << 32)) }
         #expect(try BIFWriter.write(frames: [], interval: .seconds(1)).count == 72)  // header and the end entry
     }

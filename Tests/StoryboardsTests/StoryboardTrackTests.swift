@@ -2,7 +2,7 @@ import Storyboards
 import Testing
 import Thumbs
 
-/// Reading WebVTT thumbnail tracks and grid templates; `thumbnail(at:)`; errors with line numbers.
+/// Reading WebVTT thumbnail tracks and grid templates; `tile(at:)`; errors with line numbers.
 @Suite struct StoryboardTrackTests {
     static let sprite = """
         WEBVTT
@@ -58,6 +58,8 @@ import Thumbs
         #expect(track.tile(at: .seconds(Int64.max))?.timeRange.lowerBound == .seconds(20))
         #expect(track.tile(at: .seconds(Int64.min))?.timeRange.lowerBound == .zero)
         #expect(track.tile(at: .milliseconds(Int64.max))?.timeRange.lowerBound == .seconds(20))
+        #expect(track.tile(at: .seconds(1e20))?.timeRange.lowerBound == .seconds(20))   // past Int64 seconds
+        #expect(track.tile(at: .seconds(-1e20))?.timeRange.lowerBound == .zero)
     }
 
     @Test func thumbnailAtHandlesALeadingFirstCueAfterZero() throws {
@@ -88,7 +90,10 @@ import Thumbs
         #expect(WebVTTTimestamp.format(.zero) == "00:00:00.000")
         #expect(WebVTTTimestamp.format(.milliseconds(3_723_004)) == "01:02:03.004")
         #expect(WebVTTTimestamp.format(.seconds(360_000)) == "100:00:00.000")
-        #expect(WebVTTTimestamp.format(.microseconds(1_999_999)) == "00:00:01.999")  // whole milliseconds, toward zero
+        #expect(WebVTTTimestamp.format(.microseconds(1_999_499)) == "00:00:01.999")  // to the nearest millisecond
+        #expect(WebVTTTimestamp.format(.microseconds(1_999_500)) == "00:00:02.000")
+        // Past Int64 seconds (a Duration goes to about 1.7e20 s): the most milliseconds, 2^63 - 1, not a trap.
+        #expect(WebVTTTimestamp.format(.seconds(1e20)) == "2562047788015:12:55.807")
         #expect(WebVTTTimestamp.format(.seconds(-2)) == "00:00:00.000")
         for value: Int64 in [0, 1, 999, 59_999, 3_599_999, 7_200_000, 360_000_001] {
             #expect(WebVTTTimestamp.parse(WebVTTTimestamp.format(.milliseconds(value))) == .milliseconds(value))
@@ -138,9 +143,26 @@ import Thumbs
             ($0 as? StoryboardError)?.code == .invalidGrid
         }
         #expect { try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
-                                      interval: .microseconds(999), duration: .seconds(1)) } throws: {
-            ($0 as? StoryboardError)?.code == .invalidGrid   // under the millisecond grids are written in
+                                      interval: .microseconds(499), duration: .seconds(1)) } throws: {
+            ($0 as? StoryboardError)?.code == .invalidGrid   // 0 ms to the nearest millisecond, the grid's unit
         }
+        #expect { try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
+                                      interval: .seconds(1), duration: .seconds(1e20)) } throws: {
+            ($0 as? StoryboardError)?.code == .invalidGrid   // past Int64 milliseconds: too many tiles, no trap
+        }
+    }
+
+    @Test func gridTimesAreTheMakersNearestMillisecond() throws {
+        // 2.3 s as a Double is 2.2999999999999998 s: 2,300 ms, as StoryboardPlan takes it, so 10 cues over 23 s.
+        let grid = try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
+                                       interval: .seconds(2.3), duration: .seconds(23))
+        #expect(grid.cues.count == 10)
+        #expect(grid.cues.last?.timeRange == .milliseconds(20_700) ..< .seconds(23))
+        // A last tile whose end passes Int64 milliseconds ends at the duration (the sum trapped).
+        let wide = try StoryboardTrack(gridTemplate: "$index$.jpg", tileWidth: 1, tileHeight: 1, columns: 1, rows: 1,
+                                       interval: .milliseconds(5_000_000_000_000_000_000), duration: .milliseconds(Int64.max))
+        #expect(wide.cues.count == 2)
+        #expect(wide.cues.last?.timeRange.upperBound == .milliseconds(Int64.max))
     }
 
     @Test func writerOutputReadsBack() throws {

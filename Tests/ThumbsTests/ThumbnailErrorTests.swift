@@ -29,6 +29,7 @@ import Testing
         }
         #expect(byFrame.code == .limitExceeded && byFrame.time == .frame(11))
         #expect(byFrame.description.hasPrefix("\(path), at frame 11, sample "))
+        #expect(ThumbnailTime.fraction(0.07).description == "7.0 % of the duration")  // not 7.000000000000001
     }
 
     @Test func noVideoTrackAndAVideoTrackWithoutSamplesAreDifferentCodes() async throws {

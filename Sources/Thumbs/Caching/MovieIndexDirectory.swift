@@ -1,6 +1,7 @@
 import ByteSources
 import Foundation
 import MP4Box
+import Synchronization
 
 /// Movie indexes kept on disk from one process to the next (`thumbs thumbnail --cache-dir`): the index boxes a
 /// session read (`MovieSession.indexBytes`) and the version of the resource they are of, one file per input
@@ -68,7 +69,7 @@ public struct MovieIndexDirectory: MovieIndexStore {
                              indexBytes: indexBytes).data
         guard data.count <= maximumBytes else { return }
         let file = fileURL(for: identity)
-        try data.write(to: file, options: .atomic)
+        try Self.fileChanges.withLock { _ in try data.write(to: file, options: .atomic) }
         trim(keeping: file)
     }
 
@@ -78,16 +79,24 @@ public struct MovieIndexDirectory: MovieIndexStore {
         await BlockingCalls.run { _ = try? FileManager.default.removeItem(at: file) }
     }
 
-    /// Forgets the index kept for `identity` if its file is still of version `known` (not one another process or
-    /// task wrote meanwhile): the file's header is compared and the file removed in one job on a blocking thread,
-    /// without making the movie again.
+    /// Forgets the index kept for `identity` if its file is still of version `known` (not one another task of this
+    /// process wrote meanwhile: the check and the removal hold the lock writes take; another process may still
+    /// write between them). The file's header is compared, without making the movie again.
     public func remove(_ identity: String, ifKnown known: KnownVersion) async {
         let file = fileURL(for: identity)
         await BlockingCalls.run {
-            guard let data = try? Data(contentsOf: file), let stored = IndexFile(data: data), stored.header.identity == identity,
-                  KnownVersion(length: stored.header.length, version: stored.header.version) == known else { return }
-            try? FileManager.default.removeItem(at: file)
+            Self.fileChanges.withLock { _ in removeFile(file, identity: identity, ifKnown: known) }
         }
+    }
+
+    /// Writes and version-checked removals of index files in this process, one at a time (reads need no lock: a
+    /// file is replaced whole, by a rename).
+    private static let fileChanges = Mutex(())
+
+    private func removeFile(_ file: URL, identity: String, ifKnown known: KnownVersion) {
+        guard let data = try? Data(contentsOf: file), let stored = IndexFile(data: data), stored.header.identity == identity,
+              KnownVersion(length: stored.header.length, version: stored.header.version) == known else { return }
+        try? FileManager.default.removeItem(at: file)
     }
 
     /// Removes the least recently used index files until the rest fit in `maximumBytes` (`kept` last of all).

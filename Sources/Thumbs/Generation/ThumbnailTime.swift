@@ -47,7 +47,7 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .seconds(let seconds): "\(seconds) s"
         case .rational(let value, let timescale): "\(value)/\(timescale) s"
-        case .fraction(let fraction): "\(fraction * 100) % of the duration"
+        case .fraction(let fraction): "\((fraction * 1e8).rounded() / 1e6) % of the duration"  // 7 %, not 7.000000000000001
         case .frame(let number): "frame \(number)"
         }
     }
