@@ -8,7 +8,4 @@ package struct Stopwatch: Sendable {
 
     /// The time elapsed.
     package var elapsed: Duration { ContinuousClock.now - start }
-
-    /// Milliseconds elapsed.
-    package var milliseconds: Double { elapsed.milliseconds }
 }

@@ -286,8 +286,8 @@ public struct ThumbnailGenerator: Sendable {
     private func decode(_ plan: FramePlan, track: MovieTrack, options: ThumbnailOptions, permit: inout PicturePermit,
                         timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
         let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit)
-        timings.fetch += .milliseconds(picture.fetchMilliseconds)
-        timings.decode += .milliseconds(picture.decodeMilliseconds)
+        timings.fetch += picture.fetchTime
+        timings.decode += picture.decodeTime
         return picture.frame
     }
 

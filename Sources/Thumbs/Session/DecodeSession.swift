@@ -25,10 +25,10 @@ package struct DecodeSession {
     /// Called with every picture the decoder gives, in presentation order, before the session looks for the
     /// target's: how a run of frames (an animated preview) takes the pictures it wants on the way.
     package var onPicture: ((DecodedFrame) throws -> Void)?
-    /// Milliseconds spent waiting for `run`'s batches.
-    private(set) var fetchMilliseconds = 0.0
-    /// Milliseconds spent decoding in `run`.
-    private(set) var decodeMilliseconds = 0.0
+    /// Time spent waiting for `run`'s batches.
+    private(set) var fetchTime = Duration.zero
+    /// Time spent decoding in `run`.
+    private(set) var decodeTime = Duration.zero
     /// Times the run started again from its first sample (`restartFromKeyframe`).
     private(set) var restarts = 0
     /// The samples whose pictures `onPicture` was given.
@@ -125,17 +125,17 @@ package struct DecodeSession {
         while let batch = nextBatch() {
             let fetchWatch = Stopwatch()
             let bytes = try await fetch(batch)
-            fetchMilliseconds += fetchWatch.milliseconds
+            fetchTime += fetchWatch.elapsed
             try Task.checkCancellation()
             if let frame = try timed({ try $0.decode(batch, bytes: bytes) }) { return frame }
         }
         return try timed { try $0.finish() }
     }
 
-    /// Runs the synchronous decode `step` on this session, adding its time to `decodeMilliseconds`.
+    /// Runs the synchronous decode `step` on this session, adding its time to `decodeTime`.
     private mutating func timed<T>(_ step: (inout DecodeSession) throws -> T) rethrows -> T {
         let watch = Stopwatch()
-        defer { decodeMilliseconds += watch.milliseconds }
+        defer { decodeTime += watch.elapsed }
         return try step(&self)
     }
 

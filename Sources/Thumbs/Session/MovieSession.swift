@@ -217,8 +217,8 @@ public actor MovieSession {
     package struct DecodedPicture {
         package var frame: DecodedFrame
         package var samplesAskedFor: Int
-        package var fetchMilliseconds: Double
-        package var decodeMilliseconds: Double
+        package var fetchTime: Duration
+        package var decodeTime: Duration
     }
 
     /// Decodes `plan` of `track` batch by batch (`DecodeSession`): each batch's bytes from `bytes(of:keeping:)`, held
@@ -235,12 +235,12 @@ public actor MovieSession {
                                     onPicture: ((DecodedFrame) throws -> Void)? = nil) async throws -> DecodedPicture {
         try DecodeSession.checkSampleSizes(of: plan, limits: limits)
         var prefetched: [Int: [UInt8]] = [:]
-        var fetchMilliseconds = 0.0
+        var fetchTime = Duration.zero
         var asked = 0
         if plan.isKeyframeOnly, !permit.isHeld {
             let watch = Stopwatch()
             prefetched = try await bytes(of: plan.samples, maximumGap: maximumGap, keeping: keepingSamples)
-            fetchMilliseconds += watch.milliseconds
+            fetchTime += watch.elapsed
             asked += plan.samples.count
         }
         try await permit.take()
@@ -255,7 +255,7 @@ public actor MovieSession {
         }
         if onPicture != nil { try session.drain() }
         return DecodedPicture(frame: frame, samplesAskedFor: asked,
-                              fetchMilliseconds: fetchMilliseconds + session.fetchMilliseconds,
-                              decodeMilliseconds: session.decodeMilliseconds)
+                              fetchTime: fetchTime + session.fetchTime,
+                              decodeTime: session.decodeTime)
     }
 }
