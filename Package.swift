@@ -25,6 +25,7 @@ let package = Package(
     products: [
         .library(name: "ByteSources", targets: ["ByteSources"]),
         .library(name: "MP4Box", targets: ["MP4Box"]),
+        .library(name: "StreamManifests", targets: ["StreamManifests"]),
         .library(name: "RangeFetch", targets: ["RangeFetch"]),
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
@@ -61,6 +62,10 @@ let package = Package(
         // The standard library only.
         .target(name: "MP4Box"),
 
+        // HLS playlists and DASH manifests read into one model of periods, renditions and segments, with URL
+        // resolution and exact times. The standard library only: the text comes from whoever fetched it.
+        .target(name: "StreamManifests"),
+
         // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput, S3Input signed with AWS Signature
         // Version 4 by swift-crypto's HMAC-SHA256), its validators, budgets and retries.
         .target(
@@ -89,7 +94,7 @@ let package = Package(
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.
-        .target(name: "Storyboards", dependencies: ["Thumbs", "ByteSources", "MP4Box", "FrameDecode"]),
+        .target(name: "Storyboards", dependencies: ["Thumbs", "ByteSources", "MP4Box", "FrameDecode", "StreamManifests"]),
 
         // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures, metrics.
         .target(
@@ -112,6 +117,7 @@ let package = Package(
         .target(name: "MP4BoxTestSupport", dependencies: ["ByteSources", "MP4Box"], path: "Tests/MP4BoxTestSupport"),
         .testTarget(name: "ByteSourcesTests", dependencies: ["ByteSources"]),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "StreamManifestsTests", dependencies: ["StreamManifests"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport"]),
@@ -131,8 +137,8 @@ let package = Package(
                                                           "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport", httpTypes]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [
-            "ThumbsServer", "Thumbs", "Storyboards", "RangeFetch", "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport",
-            asyncHTTPClient, nioCore, logging, serviceLifecycle,
+            "ThumbsServer", "Thumbs", "Storyboards", "StreamManifests", "RangeFetch", "MP4Box", "MP4BoxTestSupport",
+            "RangeFetchTestSupport", asyncHTTPClient, nioCore, logging, serviceLifecycle,
         ]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.
         .testTarget(name: "ThumbsCLITests", dependencies: [

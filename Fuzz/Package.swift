@@ -25,6 +25,8 @@ let package = Package(
                                                                 .product(name: "Thumbs", package: "Thumbs")]),
         // The WebVTT thumbnail-track reader.
         .executableTarget(name: "WebVTTFuzzer", dependencies: ["FuzzSupport", .product(name: "Storyboards", package: "Thumbs")]),
+        // HLS playlists and DASH manifests: StreamManifest.read and the segment lookups.
+        .executableTarget(name: "ManifestFuzzer", dependencies: [.product(name: "StreamManifests", package: "Thumbs")]),
         // HTTPByteSource's response handling over a scripted server, with MovieLocator on top.
         .executableTarget(name: "HTTPFuzzer", dependencies: ["FuzzSupport",
                                                              .product(name: "RangeFetchTestSupport", package: "Thumbs")]),

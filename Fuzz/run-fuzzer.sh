@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets and fuzzes one of them for N seconds (default 600) on one core.
 #
 #   Fuzz/run-fuzzer.sh [seconds] [target]
-#     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, HTTPFuzzer, FrameFuzzer or SPSFuzzer
+#     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, HTTPFuzzer, FrameFuzzer, SPSFuzzer
+#     or ManifestFuzzer
 #   FUZZ_RUNS=N stops after N executions (as well as after the seconds), for figures of a fixed size.
 #
 # Seeds (copied into Fuzz/corpus/<target>/, git-ignored; the corpus grows across runs): the fixtures, the tiny
@@ -25,10 +26,10 @@ cd "$here"
 # the root package's targets, so -Xswiftc repeats the sanitizers for MP4Box (coverage would otherwise be 0).
 # One build of every fuzz target, a product at a time (later runs reuse them): a build of the whole package would also
 # link the root package's `thumbs`, whose own main clashes with libFuzzer's. The library modules are compiled once.
-# FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it, and a
+# FUZZ_PRODUCTS="A B" builds only those (CI builds the one it runs). FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it, and a
 # build must never relink a binary that is running).
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-    for product in MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer; do
+    for product in ${FUZZ_PRODUCTS:-MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer ManifestFuzzer}; do
         swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
             -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product"
     done
@@ -63,6 +64,12 @@ if [ -z "$(ls -A "$corpus")" ]; then
             # multipart/byteranges: honest, and with the body's part bent (kind 7: 5 bytes taken out) and one retry.
             framed_seeds multipart '\x40\x00\x00' multipart-bent '\x41\x00\x04\x07\x00\x03\xfb' ;;
         WebVTTFuzzer) cp seeds/webvtt/*.vtt "$corpus/" ;;
+        # The real streams' playlists and manifests, and the hand-made ones of seeds/manifests/.
+        ManifestFuzzer)
+            find ../Fixtures/streams \( -name '*.m3u8' -o -name '*.mpd' \) | while read -r f; do
+                cp "$f" "$corpus/$(echo "${f#../Fixtures/streams/}" | tr / -)"
+            done
+            cp seeds/manifests/* "$corpus/" ;;
         SPSFuzzer)
             # Selector byte (modulo 3: H.264, HEVC, AV1), then an H.264 SPS, or the fixtures' AV1 configOBUs (one
             # sequence header OBU each: libaom 8-bit, SVT-AV1 10-bit).
@@ -77,6 +84,8 @@ fi
 max_len=200000
 case "$target" in
     WebVTTFuzzer) dict=(-dict=webvtt.dict); max_len=16384 ;;
+    # The real manifests here are under 3 KB; 32 KB leaves room for long playlists without slowing every run.
+    ManifestFuzzer) dict=(-dict=manifest.dict); max_len=32768 ;;
     SPSFuzzer) dict=() ;;
     *) dict=(-dict=mp4.dict) ;;
 esac

@@ -37,3 +37,8 @@ fi
 scripts/docs.sh
 # The README's example, as a package of its own that depends on this one by path.
 scripts/check-example.sh
+# A brief fuzz of the playlist and manifest readers (in-process, so a crash fails the run; the corpus starts from the
+# seeds on a fresh clone). Longer runs: Fuzz/README.md.
+if [ $# -eq 0 ]; then
+    FUZZ_FORK=0 FUZZ_PRODUCTS=ManifestFuzzer Fuzz/run-fuzzer.sh 60 ManifestFuzzer
+fi

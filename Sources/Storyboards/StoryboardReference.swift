@@ -1,3 +1,5 @@
+import StreamManifests
+
 /// An image reference of a thumbnail cue: the image's URL and, for a sprite, the region of it to show.
 ///
 /// Reads the media-fragment form `image.jpg#xywh=x,y,w,h` (also `#xywh=pixel:x,y,w,h`) and the bare form
@@ -55,62 +57,5 @@ public struct StoryboardReference: Sendable, Equatable {
         guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let width = numbers[2], let height = numbers[3],
               width > 0, height > 0 else { return nil }
         return PixelRegion(x: x, y: y, width: width, height: height)
-    }
-
-    /// `url` resolved against `base` (the URL or path of the track it came from), as RFC 3986 section 5.2 does for
-    /// the common cases: absolute URLs (with a scheme) are kept, `//host/...` takes the base's scheme, `/path`
-    /// the base's scheme and authority, anything else replaces the base's last path segment, with `.` and `..`
-    /// segments removed. The base's query and fragment are dropped.
-    public static func resolve(_ url: String, against base: String?) -> String {
-        guard let base, !base.isEmpty, !hasScheme(url) else { return url }
-        var trimmedBase = Substring(base)
-        if let cut = trimmedBase.firstIndex(where: { $0 == "?" || $0 == "#" }) { trimmedBase = trimmedBase[..<cut] }
-        var prefix = Substring("")
-        var path = trimmedBase
-        if let schemeEnd = trimmedBase.firstRange(of: "://") {
-            let scheme = trimmedBase[..<schemeEnd.lowerBound]
-            if url.hasPrefix("//") { return scheme + ":" + url }
-            let afterScheme = trimmedBase[schemeEnd.upperBound...]
-            let pathStart = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-            prefix = trimmedBase[..<pathStart]
-            path = afterScheme[pathStart...]
-        }
-        if url.hasPrefix("/") { return prefix + removingDotSegments(url) }
-        let directory = path.lastIndex(of: "/").map { path[...$0] } ?? ""
-        let joined = String(directory) + url
-        return prefix + removingDotSegments(joined)
-    }
-
-    private static func hasScheme(_ url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex else { return false }
-        let scheme = url[..<colon]
-        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
-    }
-
-    /// `path` with `.` and `..` segments applied (a leading `/` and a relative start are kept).
-    private static func removingDotSegments(_ path: String) -> String {
-        let absolute = path.hasPrefix("/")
-        var output: [Substring] = []
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        for (position, segment) in segments.enumerated() {
-            if position == 0 && absolute { continue }
-            if segment == "." { continue }
-            if segment == ".." {
-                if let last = output.last, last != ".." { output.removeLast() } else if !absolute { output.append("..") }
-                continue
-            }
-            output.append(segment)
-        }
-        return (absolute ? "/" : "") + output.joined(separator: "/")
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs, carriage returns and line feeds.
-    func trimmingASCIIWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -1,4 +1,5 @@
 import MP4Box
+import StreamManifests
 import Thumbs
 
 /// A thumbnail track read back: from a WebVTT file (sprites with `#xywh=`, the bare `#x,y,w,h` form, or single
@@ -161,7 +162,7 @@ public struct StoryboardTrack: Sendable, Equatable {
     }
 
     private func answer(_ cue: Cue) -> Tile {
-        Tile(url: StoryboardReference.resolve(cue.reference.url, against: baseURL), region: cue.reference.region,
+        Tile(url: URLReference.resolve(cue.reference.url, against: baseURL), region: cue.reference.region,
              timeRange: cue.timeRange)
     }
 

@@ -73,19 +73,6 @@ import Thumbs
         #expect(track.cues.count == 1 && track.cues[0].reference.url == "a.png")
     }
 
-    @Test func resolvesRelativeReferences() {
-        let base = "https://h.example/a/b/track.vtt#frag"
-        #expect(StoryboardReference.resolve("s.jpg", against: base) == "https://h.example/a/b/s.jpg")
-        #expect(StoryboardReference.resolve("./s.jpg", against: base) == "https://h.example/a/b/s.jpg")
-        #expect(StoryboardReference.resolve("../../s.jpg", against: base) == "https://h.example/s.jpg")
-        #expect(StoryboardReference.resolve("/img/s.jpg", against: base) == "https://h.example/img/s.jpg")
-        #expect(StoryboardReference.resolve("//cdn.example/s.jpg", against: base) == "https://cdn.example/s.jpg")
-        #expect(StoryboardReference.resolve("http://x.example/s.jpg", against: base) == "http://x.example/s.jpg")
-        #expect(StoryboardReference.resolve("s.jpg", against: "/var/www/thumbs.vtt") == "/var/www/s.jpg")
-        #expect(StoryboardReference.resolve("s.jpg", against: "out/thumbs.vtt") == "out/s.jpg")
-        #expect(StoryboardReference.resolve("s.jpg", against: nil) == "s.jpg")
-    }
-
     @Test func timestampsRoundTrip() {
         #expect(WebVTTTimestamp.format(.zero) == "00:00:00.000")
         #expect(WebVTTTimestamp.format(.milliseconds(3_723_004)) == "01:02:03.004")

@@ -2,6 +2,7 @@ import Foundation
 import MP4BoxTestSupport
 import RangeFetchTestSupport
 import Storyboards
+import StreamManifests
 import Testing
 import Thumbs
 @testable import ThumbsServer
@@ -26,7 +27,7 @@ import Thumbs
             for cue in track.cues {
                 let region = try #require(cue.reference.region)
                 #expect(region.width == 64 && region.height == 48)
-                sheets.insert(StoryboardReference.resolve(cue.reference.url, against: server.base + trackPath))
+                sheets.insert(URLReference.resolve(cue.reference.url, against: server.base + trackPath))
             }
             #expect(sheets.count == 3)  // six cues, two to a sheet
             for url in sheets {
@@ -58,7 +59,7 @@ import Thumbs
             let answer = try await server.get(trackPath)
             #expect(answer.status == 200)
             let track = try StoryboardTrack(webVTT: String(decoding: answer.body, as: UTF8.self), baseURL: server.base + trackPath)
-            let url = StoryboardReference.resolve(try #require(track.cues.first?.reference.url), against: server.base + trackPath)
+            let url = URLReference.resolve(try #require(track.cues.first?.reference.url), against: server.base + trackPath)
             #expect(try await server.get(String(url.dropFirst(server.base.count))).status == 200)
             let unsigned = try await server.get("/storyboard/0.jpg?" + query)
             #expect(unsigned.status == 403)

@@ -1,0 +1,24 @@
+import Foundation
+import StreamManifests
+import Testing
+
+/// Inputs ManifestFuzzer found that trapped (Fuzz/findings/manifest/), each with the answer its construction implies.
+@Suite struct ManifestFuzzFindingTests {
+    static let findings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/findings/manifest")
+
+    /// A live manifest with a fixed-duration template asked for segments at the ends of `Duration`: the time less the
+    /// period's start passed Int64 seconds, where `Duration.components` traps. No segment plays then.
+    @Test func timesPastInt64SecondsFindNoSegment() throws {
+        let url = Self.findings.appendingPathComponent("time-past-int64-seconds.mpd")
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        let presentation = try StreamManifest.read(text, url: "https://example.com/streams/a/manifest")
+        var asked = 0
+        for segments in presentation.periods.flatMap(\.renditions).compactMap(\.segments) {
+            #expect(segments.segment(containing: .seconds(Int64.min)) == nil)
+            #expect(segments.segment(containing: .seconds(Int64.max)) == nil)
+            asked += 1
+        }
+        #expect(asked > 0)
+    }
+}
