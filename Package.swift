@@ -90,7 +90,8 @@ let package = Package(
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
         // a user of local files builds no networking.
-        .target(name: "Thumbs", dependencies: ["ByteSources", "MP4Box", "FrameDecode", "CPNG", "CTurboJPEG", "CWebP"]),
+        .target(name: "Thumbs", dependencies: ["ByteSources", "MP4Box", "StreamManifests", "FrameDecode", "CPNG", "CTurboJPEG",
+                                              "CWebP"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.
@@ -108,8 +109,8 @@ let package = Package(
         .executableTarget(
             name: "thumbs",
             dependencies: [
-                "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "ThumbsServer",
-                httpTypes, argumentParser, logging,
+                "ByteSources", "MP4Box", "StreamManifests", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
+                "ThumbsServer", httpTypes, argumentParser, logging,
             ]
         ),
 
@@ -119,7 +120,8 @@ let package = Package(
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "StreamManifestsTests", dependencies: ["StreamManifests"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport",
+                                                     "StreamManifests"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport"]),
         .target(
             name: "RangeFetchTestSupport",

@@ -9,10 +9,15 @@ For every manifest:
   - ffprobeDuration: the duration FFmpeg gives the stream, in seconds as it prints them;
 and for the media files:
   - fragments: each file of several movie fragments, as [first byte, end] of each fragment run (from a styp, sidx,
-    emsg or moof after the moov or an mdat, to the end of that mdat), read from the top-level boxes;
+    emsg or moof after the moov or an mdat, or at the start of a segment file, to the end of that mdat), read from
+    the top-level boxes;
   - firstDecodeTimes: for each separate segment file beside an init segment, the decode time of its first video
     packet (ffprobe on the init segment followed by the segment), in seconds as ffprobe prints them.
-Run it from anywhere; it needs ffmpeg and ffprobe. FFmpeg's DASH reader can spin on some SegmentList manifests:
+  - references/<name>.png: ffmpeg's picture at a keyframe time of a stream (REFERENCES), read through the
+    playlist or manifest by ffmpeg's own HLS or DASH reader (`-ss T -i <manifest>`), or where that reader cannot
+    (REFERENCES says why) from the media file itself; fitted inside 160x160 and converted as
+    Fixtures/reference_pictures.py does for every other reference picture.
+Run it from anywhere; it needs ffmpeg (with zscale) and ffprobe. FFmpeg's DASH reader can spin on some SegmentList manifests:
 each run is stopped after 60 s.
 """
 import glob
@@ -21,9 +26,12 @@ import os
 import re
 import struct
 import subprocess
+import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import reference_pictures as refs  # noqa: E402  (geometry and filter chain shared with the other references)
 
 MANIFESTS = [
     "media3-cmaf-multi-segment/playlist.m3u8",
@@ -45,6 +53,58 @@ SEGMENT_FILES = [
     ("livesim2-testpic-alt-seg-dur-stl/V300/init.mp4", "livesim2-testpic-alt-seg-dur-stl/V300/*.m4s"),
     ("shaka-7401/init-stream0.m4s", "shaka-7401/chunk-stream0-*.m4s"),
 ]
+
+
+# (name, what ffmpeg reads, a time in seconds, what to add to ffmpeg's time to make the stream's). ffmpeg decodes
+# from the start and takes the first keyframe at or after the time (`select=gte(t,T)*eq(pict_type,I)`; its HLS
+# reader fails to seek in this fMP4 stream, -ss gives no frame): the nearest keyframe to the time, where it is a
+# segment's start. Its time, from showinfo with -copyts, plus the offset, is the picture's time on the stream. Where ffmpeg reads the media file
+# instead: shaka 6339's manifest it refuses; shaka's SegmentBase periods it reads as one period of length 0, so the
+# second period's picture comes from its file, which starts at the period's start (2.06874 s, no
+# presentationTimeOffset); in livesim2's, FFmpeg's DASH reader skips the first segment and shows the 8 s picture at
+# 4 s (the test pattern's burnt-in timecode says 00:00:08:00), so its picture comes from the segment behind its init
+# segment (ffmpeg's concat protocol), where the segment's first picture is at 4.0667 s (two B frames' delay, no
+# edit list) and on the stream at 4 s (its SegmentTimeline `t`).
+REFERENCES = [
+    ("cmaf-hls-1s", "media3-cmaf-multi-segment/playlist.m3u8", 1.0, 0.0),
+    ("cmaf-dash-2.2s", "media3-cmaf-multi-segment/manifest.mpd", 2.2, 0.0),
+    ("livesim2-4s", "concat:V300/init.mp4|V300/360000.m4s", 4.0, -0.066667),
+    ("shaka7401-static-4s", "shaka-7401/dash_2.mpd", 4.0, 0.0),
+    ("shaka6339-19.9s", "shaka-6339/v.mp4", 19.9, 0.0),
+    ("multitype-period2", "shaka-dash-multitype-variant/second-period.mp4", 0.0, 2.06874),
+]
+
+
+def reference_picture(name, source, seconds):
+    """ffmpeg's picture of the first keyframe at or after `seconds` in `source`: its fitted size and ffmpeg's time."""
+    # A concat: source is read in livesim2's folder.
+    if source.startswith("concat:"):
+        folder, name_read = os.path.join(HERE, "livesim2-testpic-alt-seg-dur-stl"), source
+    else:
+        folder, name_read = os.path.dirname(os.path.join(HERE, source)), os.path.basename(source)
+    probe = json.loads(subprocess.run(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+         "stream=width,height,sample_aspect_ratio,color_space,color_range,pix_fmt:stream_side_data=rotation",
+         "-of", "json", name_read], cwd=folder, capture_output=True, text=True,
+        timeout=60).stdout)["streams"][0]
+    rotation = next((side.get("rotation") for side in probe.get("side_data_list", []) if "rotation" in side), None)
+    size = refs.fitted(*refs.display_size(probe["width"], probe["height"], probe.get("sample_aspect_ratio"), rotation), 160)
+    matrix, rng = refs.colour_of(probe.get("color_space"), probe.get("color_range"), probe["width"], probe["height"])
+    chain = refs.filter_chain(size, "10" in probe.get("pix_fmt", ""), matrix, rng, None, None)
+    os.makedirs(os.path.join(HERE, "references"), exist_ok=True)
+    target = os.path.join(HERE, "references", name + ".png")
+    if os.path.exists(target):
+        os.remove(target)
+    select = f"select=gte(t\\,{seconds})*eq(pict_type\\,I),showinfo"
+    command = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "info", "-y", "-copyts", "-sws_flags", refs.SWSCALE_FLAGS,
+               "-i", name_read, "-map", "0:v:0", "-vf", f"{select},{chain}", "-fps_mode", "passthrough",
+               "-frames:v", "1", "-c:v", "png", "-pred", "mixed", "-compression_level", "9", "-map_metadata", "-1",
+               "-fflags", "+bitexact", "-flags:v", "+bitexact", "-f", "image2", target]
+    run = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
+    shown = re.search(r"Parsed_showinfo.*? pts_time:\s*([-0-9.]+)", run.stderr)
+    if not os.path.exists(target) or not shown:
+        raise RuntimeError("ffmpeg wrote no " + target + ": " + run.stderr[-500:])
+    return list(size), shown.group(1)
 
 
 def ffmpeg_requests(manifest):
@@ -94,7 +154,7 @@ def top_level_boxes(path):
 def fragments(path):
     runs = []
     start = None
-    after_index = False
+    after_index = path.endswith(".m4s")  # a media segment has no moov
     for kind, first, end in top_level_boxes(path):
         if kind == "moov":
             after_index = True
@@ -123,7 +183,18 @@ def first_decode_time(init, segment):
 
 
 def main():
-    result = {"manifests": [], "fragments": {}, "firstDecodeTimes": {}}
+    result = {"manifests": [], "fragments": {}, "firstDecodeTimes": {}, "references": []}
+    for name, source, seconds, offset in REFERENCES:
+        size, shown = reference_picture(name, source, seconds)
+        result["references"].append({"name": name, "source": source, "seconds": seconds, "ffmpegTime": shown,
+                                     "offset": offset, "size": size})
+    if os.environ.get("REFERENCES_ONLY"):
+        MANIFESTS.clear()
+        SEGMENT_FILES.clear()
+        with open(os.path.join(HERE, "expectations.json")) as f:
+            kept = json.load(f)
+        kept["references"] = result["references"]
+        result = kept
     for relative in MANIFESTS:
         manifest = os.path.join(HERE, relative)
         requests, note = ffmpeg_requests(manifest)
@@ -131,7 +202,7 @@ def main():
         if note:
             entry["ffmpegNote"] = note
         result["manifests"].append(entry)
-    for path in sorted(glob.glob(os.path.join(HERE, "*", "*.mp4"))):
+    for path in sorted(glob.glob(os.path.join(HERE, "*", "*.mp4")) + glob.glob(os.path.join(HERE, "*", "*", "*.m4s"))):
         runs = fragments(path)
         if len(runs) > 1:
             result["fragments"][os.path.relpath(path, HERE)] = runs

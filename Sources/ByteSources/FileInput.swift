@@ -20,6 +20,20 @@ public struct FileInput: MovieInput {
         try FileByteSource(path: path, name: name)
     }
 
+    /// The path: a playlist's relative references are resolved against it.
+    public var referenceBase: String? { path }
+
+    /// The file at `reference`, a path (a playlist on disk names files on disk; a URL is refused). A file named
+    /// by a path relative to the input's name is named the same way.
+    /// - Throws: `ReadError` `cannotOpen` for a reference with a URL scheme.
+    public func input(at reference: String) throws -> any MovieInput {
+        if let colon = reference.firstIndex(of: ":"), reference[..<colon].allSatisfy({ $0.isLetter }), colon != reference.startIndex,
+           reference[colon...].hasPrefix("://") {
+            throw ReadError(.cannotOpen, input: name, "a file on disk names '\(reference)': only files can be read from it")
+        }
+        return FileInput(path: reference)
+    }
+
     /// The device, inode, size and modification time now (one `stat`, off the tasks' threads).
     public func currentVersion() async -> String? {
         let path = path

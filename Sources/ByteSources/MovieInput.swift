@@ -17,6 +17,16 @@ public protocol MovieInput: Sendable {
     /// The version of the bytes now, where it can be known without a read (a local file's, from one `stat`), else
     /// nil. A cached picture of a version other than the current one is not used.
     func currentVersion() async -> String?
+
+    /// The path or URL that references in the input's text resolve against (a playlist's segments), nil when it
+    /// names nothing else.
+    var referenceBase: String? { get }
+
+    /// The input at `reference` (a path or URL resolved against `referenceBase`, as a playlist names its segments),
+    /// read the way this one is: the same headers and policies, credentials only for the same origin.
+    /// - Throws: `ReadError` `cannotOpen` when this input names nothing else, or the reference is not one it can
+    ///   read (the input's own error where it has one, as a URL outside allowed origins).
+    func input(at reference: String) throws -> any MovieInput
 }
 
 extension MovieInput {
@@ -25,6 +35,14 @@ extension MovieInput {
 
     /// Inputs that cannot tell their version without a read.
     public func currentVersion() async -> String? { nil }
+
+    /// Inputs that name nothing else.
+    public var referenceBase: String? { nil }
+
+    /// Inputs that name nothing else.
+    public func input(at reference: String) throws -> any MovieInput {
+        throw ReadError(.cannotOpen, input: name, "cannot read '\(reference)' that it names: the input names no other")
+    }
 }
 
 /// What a source learnt about the version it read (`ByteSource.knownLength` and `version`), kept with an index so

@@ -1,4 +1,5 @@
 import ByteSources
+import HTTPTypes
 
 /// An http(s) URL fetched with given options: a `MovieInput` whose sources are `HTTPByteSource`s.
 ///
@@ -30,6 +31,27 @@ public struct HTTPInput: MovieInput {
     public var identity: String {
         let headers = options.responseIdentity
         return headers.isEmpty ? url : url + "\n" + headers
+    }
+
+    /// The URL: a playlist's relative references are resolved against it.
+    public var referenceBase: String? { url }
+
+    /// The resource at `reference`, an absolute http(s) URL, fetched with these options and client; the credential
+    /// headers (Authorization, Cookie, Proxy-Authorization) go only to the same origin, as on a redirect.
+    /// - Throws: `FetchError` `unsupportedURL` for anything but http and https, `redirectRefused` when
+    ///   `options.allowsRedirect` refuses the URL (a service's allowed origins hold for what a playlist names too).
+    public func input(at reference: String) throws -> any MovieInput {
+        guard HTTPByteSource.isHTTP(reference) else {
+            throw FetchError(.unsupportedURL, url: reference, "\(name) names a url that is not http or https")
+        }
+        if let allowsRedirect = options.allowsRedirect, !allowsRedirect(reference) {
+            throw FetchError(.redirectRefused, url: reference, "\(name) names a url outside the allowed origins")
+        }
+        var options = options
+        if OriginRangeSupport.origin(of: reference) != OriginRangeSupport.origin(of: url) {
+            options.headers = HTTPFields(options.headers.filter { !HTTPByteSource.credentialHeaders.contains($0.name) })
+        }
+        return try HTTPInput(url: reference, options: options, client: client)
     }
 
     /// A new `HTTPByteSource`, starting from `known` (its requests carry If-Range with the known validator).

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import MP4Box
 import RangeFetch
+import StreamManifests
 import Thumbs
 
 /// The input options every subcommand shares: a path or URL, request headers and `--stats`.
@@ -34,6 +35,14 @@ struct InputOptions: ParsableArguments {
         var options = MovieLocator.Options(fragmentReading: fragments)
         options.readsOnlyVideoTracks = index == "video"
         return MovieLocator(options: options)
+    }
+
+    /// Whether the input's name says it is an HLS playlist or a DASH manifest (`.m3u8`, `.m3u`, `.mpd`, before any
+    /// query). Others are recognised by content when they are not movies (`InputIsAStream`).
+    var namesStream: Bool {
+        let path = input.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? input
+        let lowered = path.lowercased()
+        return [".m3u8", ".m3u", ".mpd"].contains { lowered.hasSuffix($0) }
     }
 
     /// Whether the input is a URL (http, https or s3).
@@ -113,6 +122,8 @@ struct InputOptions: ParsableArguments {
             return try await body()
         } catch let error as ExitCode {
             throw error
+        } catch let error as InputIsAStream {
+            throw error
         } catch {
             printError(errorMessage(error, about: input))
             if let source = source() { await printStats(of: source) }
@@ -137,8 +148,29 @@ struct InputOptions: ParsableArguments {
 
     /// Prints the source's fetch statistics as one JSON line on standard error, when `--stats` asked for it.
     func printStats(of source: any ByteSource, extra: [String: Double] = [:], labels: [String: String?] = [:]) async {
+        printStats(await source.statistics ?? FetchStats(), extra: extra, labels: labels)
+    }
+
+    /// Prints `fetched` and the figures as one JSON line on standard error, when `--stats` asked for it.
+    func printStats(_ fetched: FetchStats, extra: [String: Double] = [:], labels: [String: String?] = [:]) {
         guard stats else { return }
-        printError(StatsLine(fetch: await source.statistics ?? FetchStats(), extra: extra, labels: labels.compactMapValues { $0 }).json)
+        printError(StatsLine(fetch: fetched, extra: extra, labels: labels.compactMapValues { $0 }).json)
+    }
+}
+
+/// Thrown when an input read as a movie turns out to be an HLS playlist or a DASH manifest: the command reads it as
+/// a stream instead.
+struct InputIsAStream: Error {}
+
+extension MovieSession {
+    /// Throws `InputIsAStream` when `error` says the input is not a movie and its first bytes are a playlist or a
+    /// manifest (one more read of them), else `error`.
+    func streamOrRethrow(_ error: any Error) async throws -> Never {
+        if let movieError = error as? MP4Error, movieError.code == .notAMovie,
+           let head = try? await source.read(0 ..< 4_096), StreamManifest.format(of: head) != nil {
+            throw InputIsAStream()
+        }
+        throw error
     }
 }
 

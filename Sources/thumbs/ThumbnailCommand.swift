@@ -124,8 +124,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     private var outputFormat: ImageFormat { ImageFormat(named: outputFormatName, quality: quality, lossless: lossless) ?? .png }
 
-    func run() async throws {
-        let started = ContinuousClock.now
+    /// The thumbnail options the flags ask for.
+    private func thumbnailOptions() throws -> ThumbnailOptions {
         var options = ThumbnailOptions()
         options.maximumSize = try parsedMaximumSize()
         options.fitMode = parsedFit ?? .fit
@@ -140,8 +140,28 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         if let toleranceBefore { options.requestedTimeToleranceBefore = .limit(seconds: toleranceBefore) }
         if let toleranceAfter { options.requestedTimeToleranceAfter = .limit(seconds: toleranceAfter) }
-        let time: ThumbnailTime? = if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
+        return options
+    }
+
+    /// The time the flags ask for (nil: the default).
+    private var requestedTime: ThumbnailTime? {
+        if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else if let frame { .frame(frame) } else { nil }
+    }
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        if source.namesStream { return try await runStream(started: started) }
+        do {
+            try await runMovie(started: started)
+        } catch is InputIsAStream {
+            try await runStream(started: started)
+        }
+    }
+
+    private func runMovie(started: ContinuousClock.Instant) async throws {
+        let options = try thumbnailOptions()
+        let time = requestedTime
         let cache = source.isURL ? try openedCacheDirectory() : nil
         let originsFile = cache?.directory.appendingPathComponent(Self.originsFileName)
         if let originsFile { source.rangeSupport.learn(contentsOf: originsFile) }
@@ -149,7 +169,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
                                                                 onStoreFailure: { error in
             printError("thumbs: warning: --cache-dir \(cache?.directory.path ?? ""): the index was not kept: \(fileFailureReason(error))")
         }) { session in
-            (try await ThumbnailGenerator(session: session, options: options).image(at: time), session)
+            do {
+                return (try await ThumbnailGenerator(session: session, options: options).image(at: time), session)
+            } catch {
+                try await session.streamOrRethrow(error)
+            }
         }
         if let originsFile, let cache {
             do {
@@ -158,23 +182,55 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 printError("thumbs: warning: --cache-dir \(cache.directory.path): what origins answer was not kept: \(fileFailureReason(error))")
             }
         }
-        try await source.reportingErrors(statisticsOf: { session.source }) {
-            if let output { try writeOutput(thumbnail.encoded, to: output) }
-            if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
-            if let placeholderImage, let hash = thumbnail.placeholder {
-                try writeOutput(try ImageFormat.png.encode(hash.image()), to: placeholderImage)
-            }
+        try await source.reportingErrors(statisticsOf: { session.source }) { try write(thumbnail) }
+        let fetched = await session.source.statistics ?? FetchStats()
+        source.printStats(fetched, extra: figures(of: thumbnail, started: started),
+                          labels: ["placeholder": thumbnail.placeholder?.base64])
+    }
+
+    /// An HLS playlist or a DASH manifest: the picture of a rendition's segment (`StreamThumbnailGenerator`).
+    private func runStream(started: ContinuousClock.Instant) async throws {
+        let options = try thumbnailOptions()
+        let time = requestedTime
+        let made = try await source.reportingErrors(statisticsOf: { nil }) {
+            try await StreamThumbnailGenerator(input: try source.movieInput(), options: options).image(at: time)
         }
+        try await source.reportingErrors(statisticsOf: { nil }) { try write(made.thumbnail) }
+        let rendition = made.rendition
+        source.printStats(made.fetchStatistics, extra: figures(of: made.thumbnail, started: started).merging([
+            "segmentNumber": Double(made.segment.number),
+            "segmentStart": Double(made.segment.timeRange.lowerBound.components.seconds)
+                + Double(made.segment.timeRange.lowerBound.components.attoseconds) / 1e18,
+        ]) { $1 }, labels: [
+            "rendition": [rendition.id, rendition.width.map { "\($0)x\(rendition.height ?? 0)" },
+                          rendition.bandwidth.map { "\($0) bit/s" }, rendition.codecs].compactMap { $0 }.joined(separator: " "),
+            "segment": made.segment.resource.description,
+            "programDateTime": made.programDateTime?.description,
+            "placeholder": made.thumbnail.placeholder?.base64,
+        ])
+    }
+
+    /// Writes the picture and the placeholder where the flags ask.
+    private func write(_ thumbnail: Thumbnail) throws {
+        if let output { try writeOutput(thumbnail.encoded, to: output) }
+        if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
+        if let placeholderImage, let hash = thumbnail.placeholder {
+            try writeOutput(try ImageFormat.png.encode(hash.image()), to: placeholderImage)
+        }
+    }
+
+    /// The `--stats` figures of a thumbnail.
+    private func figures(of thumbnail: Thumbnail, started: ContinuousClock.Instant) -> [String: Double] {
         let wall = (ContinuousClock.now - started).milliseconds
         let timings = thumbnail.timings
-        await source.printStats(of: session.source, extra: [
+        return [
             "actualTime": thumbnail.actualTime, "keyframeTime": thumbnail.keyframeTime,
             "indexMs": rounded(timings.index.milliseconds), "fetchMs": rounded(timings.fetch.milliseconds),
             "decodeMs": rounded(timings.decode.milliseconds), "renderMs": rounded(timings.render.milliseconds),
             "encodeMs": rounded(timings.encode.milliseconds), "wallMs": rounded(wall),
             "width": Double(thumbnail.image.width), "height": Double(thumbnail.image.height),
             "decodedSamples": Double(thumbnail.decodedSamples),
-        ], labels: ["placeholder": thumbnail.placeholder?.base64])
+        ]
     }
 
     /// The file in the `--cache-dir` directory that keeps what origins answer to several ranges at once

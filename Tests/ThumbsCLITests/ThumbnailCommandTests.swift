@@ -292,4 +292,33 @@ import Thumbs
     static func chattr(_ flag: String, _ path: String) -> Bool {
         (try? CapturedRun.waiting(URL(fileURLWithPath: "/usr/bin/chattr"), [flag, path]))?.status == 0
     }
+
+    /// An HLS playlist (by its name) and a DASH manifest without an extension (by its content) give their streams'
+    /// pictures, and `--stats` says which rendition and segment, and what was read: the playlists, the init segment
+    /// and the segment.
+    @Test func playlistsGiveTheirStreamsPictures() async throws {
+        let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams/media3-cmaf-multi-segment")
+        let path = Self.temporaryPath("stream.png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let hls = try await InfoCommandTests.run(["thumbnail", folder.appendingPathComponent("playlist.m3u8").path,
+                                                  "--time", "1", "--max-size", "160", "-o", path, "--stats"])
+        #expect(hls.status == 0, "\(hls.stderr)")
+        #expect(Self.pngSize(try Data(contentsOf: URL(fileURLWithPath: path))) == [160, 90])
+        let stats = try #require(hls.stderr.split(separator: "\n").last.map(String.init))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        #expect(object["requests"] as? Int == 4)
+        #expect((object["rendition"] as? String)?.hasPrefix("640x360") == true)
+        #expect((object["segment"] as? String)?.hasSuffix("video_5.m4s") == true)
+        #expect(object["actualTime"] as? Double == 1)
+
+        // The manifest under a name without an extension, beside its segments.
+        let copy = URL(fileURLWithPath: Self.temporaryPath("cmaf"))
+        try FileManager.default.copyItem(at: folder, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.moveItem(at: copy.appendingPathComponent("manifest.mpd"), to: copy.appendingPathComponent("manifest"))
+        let dash = try await InfoCommandTests.run(["thumbnail", copy.appendingPathComponent("manifest").path, "--time", "2",
+                                                   "--max-size", "160", "-o", path])
+        #expect(dash.status == 0, "\(dash.stderr)")
+        #expect(Self.pngSize(try Data(contentsOf: URL(fileURLWithPath: path))) == [160, 90])
+    }
 }

@@ -41,7 +41,9 @@ extension MovieLocator {
                    keepingMedia: Bool = false, diagnostics: inout [ParseDiagnostic]) throws -> (moofs: [ContainerBox], moofBytes: HeldBytes, reads: [Read], media: HeldBytes, following: [[UInt8]])? {
         let probe = max(64, options.fragmentProbeSize)
         let ranges = subsegments.map { $0.lowerBound..<($0.lowerBound + min(probe, UInt64($0.count))) }
-        let kept = ranges.map { held.bytes($0) }
+        let kept = ranges.indices.map { index in
+            held.bytes(ranges[index]) ?? heldMoof(at: ranges[index].lowerBound, in: subsegments[index], held: held)
+        }
         let missing = ranges.indices.filter { kept[$0] == nil }
         let readHere = Set(missing)
         let fetched = try supplied.bytes(ranges: missing.map { ranges[$0] })
@@ -109,6 +111,17 @@ extension MovieLocator {
 
     /// How many bytes after a moof are kept to read the header of the box that follows it (a largesize header).
     static let followingSize: UInt64 = 16
+
+    /// The held bytes from `start`, when they hold a whole moof there and the header after it (or the rest of the
+    /// `subsegment`): as good as a probe, though shorter (a stream segment's head read holds its first moof).
+    func heldMoof(at start: UInt64, in subsegment: Range<UInt64>, held: HeldBytes) -> [UInt8]? {
+        let prefix = held.prefix(of: start..<subsegment.upperBound)
+        var reader = BoxReader(bytes: prefix, fileOffset: start, limits: options.limits)
+        guard let header = try? BoxHeader.read(from: &reader, available: UInt64(subsegment.count)), header.type == "moof",
+              let size = header.size, size <= UInt64(subsegment.count) else { return nil }
+        let needed = min(size.saturatingAdd(Self.followingSize), UInt64(subsegment.count))
+        return UInt64(prefix.count) >= needed ? prefix : nil
+    }
 
     /// Whether the boxes from `start` (the end of a moof) end exactly at `end` (the end of its subsegment), as far as
     /// `bytes` (the bytes at `start`) show: true when `start` is `end`, or when the box there ends exactly at `end`

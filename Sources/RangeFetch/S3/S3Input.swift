@@ -47,6 +47,15 @@ public struct S3Input: MovieInput {
         return [location.description, url, headers].filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
+    /// The `s3://bucket/key` URL: a playlist's relative references are resolved against it (to keys in the bucket).
+    public var referenceBase: String? { location.description }
+
+    /// The object at `reference`, an `s3://bucket/key` URL, read with this configuration, options and client.
+    /// - Throws: `FetchError` `unsupportedURL` for anything else (an S3 playlist names objects in a store).
+    public func input(at reference: String) throws -> any MovieInput {
+        try S3Input(url: reference, configuration: configuration, options: options, client: client)
+    }
+
     /// A new `HTTPByteSource` of the object's URL, its requests signed when there are credentials.
     public func open(known: KnownVersion?) throws -> any ByteSource {
         var options = self.options

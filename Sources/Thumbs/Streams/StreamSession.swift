@@ -1,0 +1,147 @@
+import ByteSources
+import MP4Box
+import StreamManifests
+
+/// One HLS or DASH stream being read: its playlist or manifest, the media playlists and init segments read for it,
+/// and a `MovieSession` for each segment a picture was taken from (the last few kept, so a second picture of the
+/// same segment costs no read).
+///
+/// Everything is read through the stream's `MovieInput`: the playlist through `open(known:)`, what it names through
+/// `input(at:)`, so headers, credentials and a service's allowed origins hold for every segment.
+public actor StreamSession {
+    /// The playlist or manifest.
+    public nonisolated let input: any MovieInput
+    /// Caps on what the playlists may make the reader hold.
+    public nonisolated let limits: ManifestLimits
+    /// Largest init segment read, in bytes (they are a few hundred bytes to a few KiB).
+    public static let maximumInitializationBytes = 4 << 20
+    /// Segment sessions kept for later pictures.
+    static let keptSegmentSessions = 4
+
+    private var presentation: StreamPresentation?
+    private var mediaPlaylists: [String: StreamPresentation] = [:]
+    private var initializations: [StreamResource: [UInt8]] = [:]
+    private var segmentSessions: [(key: StreamResource, movie: SegmentMovie)] = []
+
+    /// A segment read as a movie.
+    package struct SegmentMovie: Sendable {
+        /// The session that reads it.
+        package var session: MovieSession
+        /// Whether the session reads the segment's whole resource as a movie of its own (a DASH SegmentBase file,
+        /// a representation without segments): its timeline is the track's own, where the segment's `mediaStart`
+        /// is. Otherwise it reads an init segment followed by the segment, and the segment's first picture is where
+        /// the segment starts.
+        package var isWholeResource: Bool
+    }
+
+    /// A session for the stream whose playlist or manifest `input` reads.
+    public init(input: any MovieInput, limits: ManifestLimits = ManifestLimits()) {
+        self.input = input
+        self.limits = limits
+    }
+
+    /// The playlist or manifest, read on first use.
+    /// - Throws: `ManifestError`, or the input's errors.
+    public func loadPresentation() async throws -> StreamPresentation {
+        if let presentation { return presentation }
+        let read = try StreamManifest.read(try await text(of: input), url: input.referenceBase, limits: limits)
+        presentation = read
+        return read
+    }
+
+    /// The whole text `input` reads, up to `limits.maximumTextBytes`.
+    private func text(of input: any MovieInput) async throws -> String {
+        let source = CountingByteSource(try input.open(known: nil))
+        let bytes = try await source.read(0 ..< UInt64(limits.maximumTextBytes) + 1)
+        guard bytes.count <= limits.maximumTextBytes else {
+            throw ManifestError(.limitExceeded, url: input.name, "the text is longer than \(limits.maximumTextBytes) bytes")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `rendition` with its segments: as it is, or read from the media playlist it names (kept for later calls).
+    /// - Throws: `ManifestError` (`empty` when the media playlist has no rendition), or the input's errors.
+    public func withSegments(_ rendition: StreamRendition) async throws -> StreamRendition {
+        guard case .mediaPlaylist(let url) = rendition.content else { return rendition }
+        let media: StreamPresentation
+        if let kept = mediaPlaylists[url] {
+            media = kept
+        } else {
+            media = try StreamManifest.read(try await text(of: try input.input(at: url)), url: url, limits: limits)
+            mediaPlaylists[url] = media
+        }
+        guard let read = media.periods.first?.renditions.first else {
+            throw ManifestError(.empty, url: url, "the media playlist has no segments")
+        }
+        var complete = rendition
+        complete.content = read.content
+        complete.isEncrypted = rendition.isEncrypted || read.isEncrypted
+        complete.isIFrameOnly = rendition.isIFrameOnly || read.isIFrameOnly
+        return complete
+    }
+
+    /// Whether the media playlist at `url` (read by `withSegments(_:)`) is live.
+    public func isLive(mediaPlaylist url: String) -> Bool {
+        mediaPlaylists[url]?.isLive ?? false
+    }
+
+    /// The bytes of an init segment, read once.
+    /// - Throws: `ThumbnailError` `limitExceeded` past `maximumInitializationBytes`, or the input's errors.
+    private func initialization(_ resource: StreamResource) async throws -> [UInt8] {
+        if let kept = initializations[resource] { return kept }
+        let source = CountingByteSource(try input.input(at: resource.url).open(known: nil))
+        let range = resource.byteRange ?? 0 ..< UInt64(Self.maximumInitializationBytes) + 1
+        guard resource.byteRange == nil || range.count <= Self.maximumInitializationBytes else {
+            throw ThumbnailError(.limitExceeded, "the init segment \(resource) is larger than \(Self.maximumInitializationBytes) bytes",
+                                 input: input.name)
+        }
+        let bytes = try await source.read(range)
+        guard bytes.count <= Self.maximumInitializationBytes else {
+            throw ThumbnailError(.limitExceeded, "the init segment \(resource) is larger than \(Self.maximumInitializationBytes) bytes",
+                                 input: input.name)
+        }
+        initializations[resource] = bytes
+        return bytes
+    }
+
+    /// The movie session of `segment`: its init segment followed by its bytes, as one fragmented movie, or its whole
+    /// resource when that holds its own index (the last few kept). The locator of a segment reads its head alone: a
+    /// segment's moof comes first.
+    /// - Throws: `ThumbnailError` `noSamples` for a segment the playlist marks as a gap; the input's errors.
+    package func movie(of segment: StreamSegment) async throws -> SegmentMovie {
+        if let index = segmentSessions.firstIndex(where: { $0.key == segment.resource }) {
+            let kept = segmentSessions.remove(at: index)
+            segmentSessions.append(kept)
+            return kept.movie
+        }
+        guard !segment.isGap else {
+            throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) is a gap in the playlist",
+                                 input: input.name)
+        }
+        // Counted where the source does not count itself (a file), so a picture's cost includes the segment's reads.
+        let resource = CountingByteSource(try input.input(at: segment.resource.url).open(known: nil))
+        let movie: SegmentMovie
+        let holdsItsOwnInitialization = segment.resource.byteRange == nil && segment.initialization?.url == segment.resource.url
+        if !holdsItsOwnInitialization, segment.initialization != nil || segment.resource.byteRange != nil {
+            // An init segment and a media segment: read as one fragmented movie, the segment's head alone first.
+            var initialization: [UInt8] = []
+            if let resource = segment.initialization { initialization = try await self.initialization(resource) }
+            let source = SegmentByteSource(initialization: initialization, segment: resource,
+                                           byteRange: segment.resource.byteRange, name: segment.resource.description)
+            // The head of the segment alone, as much as a fragment probe: its moof (a few KiB) and the start of the
+            // keyframe after it; the rest of the keyframe is one more read, and the rest of the segment is not read.
+            // A segment whose sidx lists several fragments has those read as a time needs them.
+            var options = MovieLocator.Options(fragmentReading: .onDemand)
+            options.headSize = Int(options.fragmentProbeSize)
+            options.tailSize = 0
+            movie = SegmentMovie(session: MovieSession(source: source, locator: MovieLocator(options: options)), isWholeResource: false)
+        } else {
+            // A whole movie (a DASH SegmentBase file with its sidx, a representation without segments): read as any
+            // movie is, its fragments on demand.
+            movie = SegmentMovie(session: MovieSession(source: resource), isWholeResource: true)
+        }
+        segmentSessions.append((segment.resource, movie))
+        if segmentSessions.count > Self.keptSegmentSessions { segmentSessions.removeFirst() }
+        return movie
+    }
+}

@@ -1,0 +1,181 @@
+import ByteSources
+import MP4Box
+import StreamManifests
+
+/// Makes thumbnails of an HLS or DASH stream with `ThumbnailGenerator`'s semantics, reading the playlists, the
+/// chosen rendition's init segment and the head of one segment (with its keyframe): a time on the stream's
+/// timeline, tolerances, a maximum size (which also picks the rendition: the smallest whose picture covers it, else
+/// the largest), the preferred track transform.
+///
+/// The segment playing at the time is read as a fragmented movie (its init segment, then its bytes); with the
+/// default tolerance, the keyframe nearest the time is taken from it, or from the next segment when that one starts
+/// nearer (segments start with a keyframe). Exact and bounded requests stay in the segment playing at the time.
+/// Fragmented MP4 (CMAF) segments are read; MPEG-TS segments are not yet.
+public struct StreamThumbnailGenerator: Sendable {
+    /// The stream read.
+    public let session: StreamSession
+    /// What the thumbnails look like.
+    public let options: ThumbnailOptions
+
+    /// A generator of thumbnails of `session`'s stream.
+    public init(session: StreamSession, options: ThumbnailOptions = ThumbnailOptions()) {
+        self.session = session
+        self.options = options
+    }
+
+    /// A generator for the stream whose playlist or manifest `input` reads.
+    public init(input: any MovieInput, options: ThumbnailOptions = ThumbnailOptions()) {
+        self.init(session: StreamSession(input: input), options: options)
+    }
+
+    /// The thumbnail at `time` on the stream's timeline (nil: 10 % of the duration; `.frame` is refused: a stream's
+    /// frames are not numbered).
+    /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo` when no rendition has pictures this reader can read,
+    ///   `noSamples`), `ManifestError`, and what `ThumbnailGenerator.image(at:)` throws for the segment.
+    public func image(at time: ThumbnailTime? = nil) async throws -> StreamThumbnail {
+        try time?.validate()
+        let meter = FetchMeter()
+        var made = try await meter.measure { try await make(at: time) }
+        made.fetchStatistics = meter.statistics
+        made.thumbnail.count(made.fetchStatistics)
+        return made
+    }
+
+    private func make(at time: ThumbnailTime?) async throws -> StreamThumbnail {
+        let presentation = try await session.loadPresentation()
+        // The period where the time falls when the duration is known; an HLS master playlist has one.
+        var target = try presentation.duration.map { duration throws(ThumbnailError) in try resolve(time, duration: duration) }
+        guard let period = target.flatMap(presentation.period(at:)) ?? presentation.periods.first else {
+            throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name, time: time)
+        }
+        let size = options.maximumSize
+        guard let chosen = period.videoRendition(fitting: size.width > 0 ? size.width : nil, size.height > 0 ? size.height : nil)
+        else {
+            throw ThumbnailError(.noVideo, "the stream has no video rendition that is not encrypted", input: session.input.name,
+                                 time: time)
+        }
+        let rendition = try await session.withSegments(chosen)
+        guard let segments = rendition.segments, let first = segments.first else {
+            throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name, time: time)
+        }
+        if target == nil {
+            target = try resolve(time, duration: segments.timeRange?.upperBound ?? first.timeRange.upperBound)
+        }
+        let wanted = target ?? .zero
+        // The segment playing at the time, or the nearer end.
+        let index: Int
+        if let found = segments.index(containing: wanted) {
+            index = found
+        } else if wanted < first.timeRange.lowerBound {
+            index = 0
+        } else if let count = segments.count, count > 0 {
+            index = count - 1
+        } else {
+            throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
+        }
+        guard var segment = segments.segment(at: index) else {
+            throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
+        }
+        var placed = try await placement(of: segment)
+        var movieTime = placed.movieTime(at: wanted, in: segment)
+        // The nearest keyframe may start the next segment.
+        if options.requestedTimeToleranceBefore == nil, options.requestedTimeToleranceAfter == nil,
+           let next = segments.segment(at: index + 1), !next.isGap, next.timeRange.lowerBound > wanted {
+            let nearest = try placed.track.syncSample(nearest: movieTime).map { placed.track.presentationTime(of: $0) }
+            let distance = nearest.map { ($0 - movieTime).magnitude } ?? .max
+            let nextDistance = Self.ticks(next.timeRange.lowerBound - wanted, timescale: placed.track.timescale)
+            if UInt64(clamping: nextDistance) < distance {
+                segment = next
+                placed = try await placement(of: next)
+                movieTime = placed.firstPresentation
+            }
+        }
+        let generator = ThumbnailGenerator(session: placed.session, options: options)
+        var thumbnail = try await generator.image(at: placed.time(movieTime))
+        // Back on the stream's timeline.
+        let offset = Self.ticks(segment.timeRange.lowerBound, timescale: placed.track.timescale) &- placed.firstPresentation
+        thumbnail.requestedMediaTime = MediaTime(value: Self.ticks(wanted, timescale: placed.track.timescale),
+                                                 timescale: placed.track.timescale)
+        thumbnail.actualMediaTime = Self.shifted(thumbnail.actualMediaTime, by: offset, timescale: placed.track.timescale)
+        thumbnail.keyframeMediaTime = Self.shifted(thumbnail.keyframeMediaTime, by: offset, timescale: placed.track.timescale)
+        let pictureOffset = Duration.seconds(thumbnail.actualTime) - segment.timeRange.lowerBound
+        let date = segment.programDateTime.map {
+            StreamDate(sinceEpoch: $0.sinceEpoch + pictureOffset, text: $0.text)
+        }
+        return StreamThumbnail(thumbnail: thumbnail, rendition: rendition, segment: segment, programDateTime: date,
+                               fetchStatistics: FetchStats())
+    }
+
+    /// `time` on a stream that lasts `duration`, clamped to what a Duration holds.
+    private func resolve(_ time: ThumbnailTime?, duration: Duration) throws(ThumbnailError) -> Duration {
+        let seconds: Double
+        switch time {
+        case nil: return duration / 10
+        case .seconds(let value): seconds = value
+        case .rational(let value, let timescale): seconds = Double(value) / Double(timescale)
+        case .fraction(let fraction): seconds = Self.seconds(duration) * min(max(fraction, 0), 1)
+        case .frame:
+            throw ThumbnailError(.invalidOption, "a stream's frames are not numbered: ask for a time or a fraction",
+                                 input: session.input.name, time: time)
+        }
+        return .seconds(min(max(seconds, -1e12), 1e12))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// `duration` in ticks of `timescale`, to the nearest tick (saturated).
+    static func ticks(_ duration: Duration, timescale: UInt32) -> Int64 {
+        let value = (seconds(duration) * Double(timescale)).rounded()
+        return value >= 9.2e18 ? .max : value <= -9.2e18 ? .min : Int64(value)
+    }
+
+    private static func shifted(_ time: MediaTime, by offset: Int64, timescale: UInt32) -> MediaTime {
+        guard time.timescale == timescale else { return time }
+        return MediaTime(value: time.value.addingReportingOverflow(offset).overflow ? time.value : time.value + offset,
+                         timescale: timescale)
+    }
+
+    /// A segment read as a movie: its session, its video track, and where its first picture is on the track's
+    /// presentation timeline.
+    struct Placement {
+        var session: MovieSession
+        var track: MovieTrack
+        var firstPresentation: Int64
+
+        /// The track's time of `time` on the stream, in `segment`.
+        func movieTime(at time: Duration, in segment: StreamSegment) -> Int64 {
+            firstPresentation &+ StreamThumbnailGenerator.ticks(time - segment.timeRange.lowerBound, timescale: track.timescale)
+        }
+
+        /// `value` on the track's timeline as a time to ask a generator for.
+        func time(_ value: Int64) -> ThumbnailTime {
+            if track.timescale <= UInt32(Int32.max) {
+                return .rational(value: value, timescale: Int32(track.timescale))
+            }
+            return .seconds(Double(value) / Double(track.timescale))
+        }
+    }
+
+    private func placement(of segment: StreamSegment) async throws -> Placement {
+        let segmentMovie = try await session.movie(of: segment)
+        var movie = try await segmentMovie.session.loadMovie()
+        if !segmentMovie.isWholeResource, movie.hasUnreadFragments, movie.readSubsegments.isEmpty {
+            // The first fragment (its moof is in the segment's head): where the segment's first picture is.
+            movie = try await segmentMovie.session.readingFragments([0], of: movie)
+        }
+        let track = try movie.thumbnailTrack()
+        if segmentMovie.isWholeResource {
+            // The resource's own timeline: the segment starts where the manifest puts its media.
+            let start = Self.ticks(segment.mediaStart ?? .zero, timescale: track.timescale)
+            return Placement(session: segmentMovie.session, track: track, firstPresentation: start)
+        }
+        guard let first = try track.firstPresentedSample() else {
+            throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) has no video samples",
+                                 input: session.input.name)
+        }
+        return Placement(session: segmentMovie.session, track: track, firstPresentation: track.presentationTime(of: first))
+    }
+}

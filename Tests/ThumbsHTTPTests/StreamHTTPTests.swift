@@ -1,0 +1,60 @@
+import ByteSources
+import Foundation
+import MP4BoxTestSupport
+import RangeFetch
+import RangeFetchTestSupport
+import Testing
+import Thumbs
+
+/// Stream thumbnails over HTTP from nginx: what they cost against what the stream's files hold.
+@Suite(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
+struct StreamHTTPTests {
+    static let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams")
+    static let nginx: Nginx? = try? Nginx(root: folder.path)
+
+    static func size(_ relative: String) throws -> UInt64 {
+        try #require(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(relative).path)[.size] as? UInt64)
+    }
+
+    /// (manifest, time, the playlists and init segment read, in the folder, and whether the segment before the one
+    /// read is probed): at most 6 requests and one more for each moof/mdat chunk of the segment after its first (the
+    /// locator walks to each moof of a segment without a sidx: livesim2's 8 s segment is four, by the box walk of
+    /// Fixtures/streams/make-expectations.py), and no more bytes than those files, the segment and a probe (16 KiB)
+    /// of the one before it. At 2.2 s Media3's CMAF manifest plays the segment from 1.93 s, whose keyframe is
+    /// farther than the next segment's start at 2.27 s, so both are read.
+    static let cases: [(manifest: String, seconds: Double, texts: [String], probesBefore: Bool)] = [
+        ("media3-cmaf-multi-segment/playlist.m3u8", 1, ["media3-cmaf-multi-segment/stream_1.m3u8",
+                                                        "media3-cmaf-multi-segment/video_init.mp4"], false),
+        ("media3-cmaf-multi-segment/manifest.mpd", 2.2, ["media3-cmaf-multi-segment/video_init.mp4"], true),
+        ("livesim2-testpic-alt-seg-dur-stl/Manifest.mpd", 6, ["livesim2-testpic-alt-seg-dur-stl/V300/init.mp4"], false),
+        ("shaka-7401/dash_2.mpd", 30, ["shaka-7401/init-stream0.m4s"], false),
+    ]
+
+    /// The moof/mdat chunks of each segment file of several (Fixtures/streams/expectations.json).
+    static let chunks: [String: [[UInt64]]] = {
+        struct Expectations: Decodable { var fragments: [String: [[UInt64]]] }
+        do {
+            let data = try Data(contentsOf: folder.appendingPathComponent("expectations.json"))
+            return try JSONDecoder().decode(Expectations.self, from: data).fragments
+        } catch {
+            fatalError("Fixtures/streams/expectations.json: \(error)")
+        }
+    }()
+
+    @Test(arguments: cases.indices)
+    func aThumbnailReadsThePlaylistsTheInitSegmentAndPartOfOneSegment(_ index: Int) async throws {
+        let (manifest, seconds, texts, probesBefore) = Self.cases[index]
+        let nginx = try #require(Self.nginx, "nginx is installed but did not start")
+        let input = try HTTPInput(url: nginx.url(manifest))
+        let made = try await StreamThumbnailGenerator(input: input).image(at: .seconds(seconds))
+        let segmentPath = String(made.segment.resource.url.dropFirst(nginx.url("").count))
+        let files = try ([manifest] + texts).map(Self.size).reduce(0, +)
+        let segment = try Self.size(segmentPath)
+        let moofs = max(0, (Self.chunks[segmentPath]?.count ?? 1) - 1)
+        let log = made.fetchStatistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(made.thumbnail.requests <= 6 + moofs, "\(log)")
+        #expect(made.thumbnail.bytesFetched <= files + segment + (probesBefore ? 16 * 1024 : 0), "\(log)")
+        #expect(made.thumbnail.bytesFetched >= files, "\(log)")
+        #expect(made.thumbnail.isSyncSample)
+    }
+}
