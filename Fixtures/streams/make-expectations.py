@@ -64,11 +64,15 @@ SEGMENT_FILES = [
 # presentationTimeOffset); in livesim2's, FFmpeg's DASH reader skips the first segment and shows the 8 s picture at
 # 4 s (the test pattern's burnt-in timecode says 00:00:08:00), so its picture comes from the segment behind its init
 # segment (ffmpeg's concat protocol), where the segment's first picture is at 4.0667 s (two B frames' delay, no
-# edit list) and on the stream at 4 s (its SegmentTimeline `t`).
+# edit list) and on the stream at 4 s (its SegmentTimeline `t`). A concat: source is read in the folder before it.
 REFERENCES = [
     ("cmaf-hls-1s", "media3-cmaf-multi-segment/playlist.m3u8", 1.0, 0.0),
     ("cmaf-dash-2.2s", "media3-cmaf-multi-segment/manifest.mpd", 2.2, 0.0),
-    ("livesim2-4s", "concat:V300/init.mp4|V300/360000.m4s", 4.0, -0.066667),
+    ("livesim2-4s", "livesim2-testpic-alt-seg-dur-stl/concat:V300/init.mp4|V300/360000.m4s", 4.0, -0.066667),
+    # The newest keyframe of the two live snapshots of shaka 7401: the last segment of their last period (from
+    # 1028 s), the second in dash_0.mpd and the third in dash_1.mpd; each segment starts with its only keyframe.
+    ("shaka7401-live0-newest", "shaka-7401/concat:init-stream0.m4s|chunk-stream0-00002.m4s", 0.0, 1028.0),
+    ("shaka7401-live1-newest", "shaka-7401/concat:init-stream0.m4s|chunk-stream0-00003.m4s", 0.0, 1028.0),
     ("shaka7401-static-4s", "shaka-7401/dash_2.mpd", 4.0, 0.0),
     ("shaka6339-19.9s", "shaka-6339/v.mp4", 19.9, 0.0),
     ("multitype-period2", "shaka-dash-multitype-variant/second-period.mp4", 0.0, 2.06874),
@@ -77,9 +81,10 @@ REFERENCES = [
 
 def reference_picture(name, source, seconds):
     """ffmpeg's picture of the first keyframe at or after `seconds` in `source`: its fitted size and ffmpeg's time."""
-    # A concat: source is read in livesim2's folder.
-    if source.startswith("concat:"):
-        folder, name_read = os.path.join(HERE, "livesim2-testpic-alt-seg-dur-stl"), source
+    # A concat: source (init segment and segment, read as one) is read in the folder before it.
+    if "/concat:" in source:
+        folder, rest = source.split("/concat:", 1)
+        folder, name_read = os.path.join(HERE, folder), "concat:" + rest
     else:
         folder, name_read = os.path.dirname(os.path.join(HERE, source)), os.path.basename(source)
     probe = json.loads(subprocess.run(

@@ -21,6 +21,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "Frame number in presentation order (decoded exactly).")
     var frame: Int?
 
+    @Flag(help: "The newest keyframe: of a live HLS or DASH stream, the last of its newest segment; of a movie or a stream that has ended, its last.")
+    var latest = false
+
     @Option(name: .customLong("max-size"), help: "Largest size: N bounds the longer side, WxH a box (0 leaves a side free).")
     var maxSize: String?
 
@@ -71,8 +74,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var output: String?
 
     func validate() throws {
-        if [when.time != nil, percent != nil, frame != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --time, --percent and --frame")
+        if [when.time != nil, percent != nil, frame != nil, latest].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --time, --percent, --frame and --latest")
         }
         if let percent, !(0...100).contains(percent) { throw ValidationError("--percent must be between 0 and 100") }
         if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
@@ -143,10 +146,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
         return options
     }
 
-    /// The time the flags ask for (nil: the default).
+    /// The time the flags ask for (nil: the default); `--latest` of a movie is its end (its last keyframe).
     private var requestedTime: ThumbnailTime? {
         if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
-            else if let frame { .frame(frame) } else { nil }
+            else if let frame { .frame(frame) } else if latest { .fraction(1) } else { nil }
     }
 
     func run() async throws {
@@ -193,7 +196,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let options = try thumbnailOptions()
         let time = requestedTime
         let made = try await source.reportingErrors(statisticsOf: { nil }) {
-            try await StreamThumbnailGenerator(input: try source.movieInput(), options: options).image(at: time)
+            let generator = StreamThumbnailGenerator(input: try source.movieInput(), options: options)
+            return latest ? try await generator.newestImage() : try await generator.image(at: time)
         }
         try await source.reportingErrors(statisticsOf: { nil }) { try write(made.thumbnail) }
         let rendition = made.rendition

@@ -320,5 +320,16 @@ import Thumbs
                                                    "--max-size", "160", "-o", path])
         #expect(dash.status == 0, "\(dash.stderr)")
         #expect(Self.pngSize(try Data(contentsOf: URL(fileURLWithPath: path))) == [160, 90])
+
+        // The newest keyframe of a live manifest: shaka 7401's later snapshot lists three segments in its last
+        // period, from 1028 s, each 2 s and starting with its keyframe.
+        let live = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams/shaka-7401/dash_1.mpd").path
+        let newest = try await InfoCommandTests.run(["thumbnail", live, "--latest", "-o", path, "--stats"])
+        #expect(newest.status == 0, "\(newest.stderr)")
+        let liveStats = try #require(newest.stderr.split(separator: "\n").last.map(String.init))
+        let liveObject = try #require(try JSONSerialization.jsonObject(with: Data(liveStats.utf8)) as? [String: Any])
+        #expect(liveObject["actualTime"] as? Double == 1032)
+        let both = try await InfoCommandTests.run(["thumbnail", live, "--latest", "--time", "3", "-o", path])
+        #expect(both.status == 64)
     }
 }

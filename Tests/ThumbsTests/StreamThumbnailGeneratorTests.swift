@@ -42,6 +42,13 @@ import Thumbs
         "livesim2-4s": "livesim2-testpic-alt-seg-dur-stl/Manifest.mpd",
     ]
 
+    /// The live manifests whose newest keyframe a reference is (`newestImage()`): shaka 7401's two snapshots of one
+    /// live stream, the later listing one more segment in its last period.
+    static let newest = [
+        "shaka7401-live0-newest": "shaka-7401/dash_0.mpd",
+        "shaka7401-live1-newest": "shaka-7401/dash_1.mpd",
+    ]
+
     static func generator(_ manifest: String, maximumSize: Int = 160) -> StreamThumbnailGenerator {
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: maximumSize, height: maximumSize)
@@ -50,9 +57,14 @@ import Thumbs
 
     @Test(arguments: references)
     func keyframeMatchesFFmpeg(_ reference: Reference) async throws {
-        let manifest = Self.manifests[reference.name] ?? reference.source
-        // The time asked for is on the stream: a file ffmpeg read starts at the offset.
-        let made = try await Self.generator(manifest).image(at: .seconds(reference.seconds + reference.offset))
+        let made: StreamThumbnail
+        if let live = Self.newest[reference.name] {
+            made = try await Self.generator(live).newestImage()
+        } else {
+            // The time asked for is on the stream: a file ffmpeg read starts at the offset.
+            let manifest = Self.manifests[reference.name] ?? reference.source
+            made = try await Self.generator(manifest).image(at: .seconds(reference.seconds + reference.offset))
+        }
         let image = made.thumbnail.image
         let path = Self.folder.appendingPathComponent("references/\(reference.name).png").path
         let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
@@ -98,6 +110,62 @@ import Thumbs
         #expect(exact.segment.resource.url.hasSuffix("video_4.m4s"))
         #expect(abs(exact.thumbnail.actualTime - 0.9333) < 0.001)
         #expect(!exact.thumbnail.isSyncSample)
+    }
+
+    /// A live HLS playlist (Media3's CMAF media playlist without its EXT-X-ENDLIST, written here beside nothing:
+    /// its segments are named by absolute paths): the newest keyframe is in its last segment, or, when the playlist
+    /// marks that one a gap, in the one before.
+    @Test func theNewestKeyframeOfALivePlaylist() async throws {
+        let folder = Self.folder.appendingPathComponent("media3-cmaf-multi-segment")
+        let ended = try String(contentsOf: folder.appendingPathComponent("stream_1.m3u8"), encoding: .utf8)
+        var lines = ended.split(separator: "\n").map(String.init).filter { $0 != "#EXT-X-ENDLIST" && $0 != "#EXT-X-PLAYLIST-TYPE:VOD" }
+        lines = lines.map { line in
+            if line.hasPrefix("#EXT-X-MAP:URI=\"") { return "#EXT-X-MAP:URI=\"\(folder.path)/video_init.mp4\"" }
+            return line.hasPrefix("#") ? line : folder.appendingPathComponent(line).path
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let live = directory.appendingPathComponent("live.m3u8")
+        try lines.joined(separator: "\n").write(to: live, atomically: true, encoding: .utf8)
+        let session = StreamSession(input: FileInput(path: live.path))
+        #expect(try await session.loadPresentation().isLive)
+        let newest = try await StreamThumbnailGenerator(session: session).newestImage()
+        #expect(newest.segment.resource.url.hasSuffix("video_12.m4s"))
+        #expect(newest.thumbnail.isSyncSample)
+
+        // The last segment a gap: the one before it.
+        let gapped = lines.dropLast(2) + ["#EXT-X-GAP"] + lines.suffix(2)
+        try gapped.joined(separator: "\n").write(to: live, atomically: true, encoding: .utf8)
+        let before = try await StreamThumbnailGenerator(input: FileInput(path: live.path)).newestImage()
+        #expect(before.segment.resource.url.hasSuffix("video_11.m4s"))
+    }
+
+    /// A live DASH template without a SegmentTimeline (written here over shaka 7401's 2 s segments): the newest segment
+    /// is the one before the one playing at the clock's time since `availabilityStartTime`.
+    @Test func theNewestKeyframeOfALiveTemplateFollowsTheClock() async throws {
+        let folder = Self.folder.appendingPathComponent("shaka-7401").path
+        let manifest = """
+            <MPD type="dynamic" availabilityStartTime="2024-02-29T12:00:00Z" minimumUpdatePeriod="PT2S">
+              <Period start="PT0S"><AdaptationSet mimeType="video/mp4">
+                <SegmentTemplate timescale="15360" duration="30720" startNumber="1"
+                                 initialization="\(folder)/init-stream0.m4s" media="\(folder)/chunk-stream0-$Number%05d$.m4s"/>
+                <Representation id="0" bandwidth="122012" width="1280" height="720"/>
+              </AdaptationSet></Period>
+            </MPD>
+            """
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("live.mpd").path
+        try manifest.write(toFile: path, atomically: true, encoding: .utf8)
+        let start = try #require(StreamDate(parsing: "2024-02-29T12:00:00Z")).sinceEpoch
+        // 7 s in: the segment of 6-8 s (number 4) is being made; number 3 (4-6 s) is the newest.
+        let session = StreamSession(input: FileInput(path: path), wallClock: { start + .seconds(7) })
+        let newest = try await StreamThumbnailGenerator(session: session).newestImage()
+        #expect(newest.segment.number == 3)
+        #expect(newest.segment.resource.url.hasSuffix("chunk-stream0-00003.m4s"))
+        #expect(abs(newest.thumbnail.actualTime - 4) < 0.001)
     }
 
     @Test func aStreamFrameNumberIsRefused() async throws {

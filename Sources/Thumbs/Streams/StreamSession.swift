@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ByteSources
 import MP4Box
 import StreamManifests
@@ -34,10 +39,21 @@ public actor StreamSession {
         package var isWholeResource: Bool
     }
 
-    /// A session for the stream whose playlist or manifest `input` reads.
-    public init(input: any MovieInput, limits: ManifestLimits = ManifestLimits()) {
+    /// The wall-clock time now, since the Unix epoch: where a live DASH stream without a SegmentTimeline is.
+    public nonisolated let wallClock: @Sendable () -> Duration
+
+    /// A session for the stream whose playlist or manifest `input` reads; `wallClock` tells the time now (default:
+    /// the system's).
+    public init(input: any MovieInput, limits: ManifestLimits = ManifestLimits(),
+                wallClock: @escaping @Sendable () -> Duration = StreamSession.systemWallClock) {
         self.input = input
         self.limits = limits
+        self.wallClock = wallClock
+    }
+
+    /// The system's wall-clock time since the Unix epoch, to the microsecond.
+    @Sendable public static func systemWallClock() -> Duration {
+        .microseconds(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))
     }
 
     /// The playlist or manifest, read on first use.

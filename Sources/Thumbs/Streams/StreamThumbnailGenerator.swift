@@ -41,13 +41,50 @@ public struct StreamThumbnailGenerator: Sendable {
         return made
     }
 
-    private func make(at time: ThumbnailTime?) async throws -> StreamThumbnail {
+    /// The newest keyframe of the stream: of a live stream, the last keyframe of the newest segment available (the
+    /// last one an HLS playlist lists; the last one a live DASH SegmentTimeline lists, or, without one, the last one
+    /// whose end has passed by `StreamSession.wallClock`); of a stream that has ended, its last keyframe.
+    /// - Throws: as `image(at:)`.
+    public func newestImage() async throws -> StreamThumbnail {
+        let meter = FetchMeter()
+        var made = try await meter.measure { try await makeNewest() }
+        made.fetchStatistics = meter.statistics
+        made.thumbnail.count(made.fetchStatistics)
+        return made
+    }
+
+    private func makeNewest() async throws -> StreamThumbnail {
         let presentation = try await session.loadPresentation()
-        // The period where the time falls when the duration is known; an HLS master playlist has one.
-        var target = try presentation.duration.map { duration throws(ThumbnailError) in try resolve(time, duration: duration) }
-        guard let period = target.flatMap(presentation.period(at:)) ?? presentation.periods.first else {
-            throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name, time: time)
+        guard let period = presentation.periods.last(where: { !$0.renditions.isEmpty }) else {
+            throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
         }
+        let (rendition, segments) = try await chosenRendition(in: period, time: nil)
+        var index: Int
+        if let count = segments.count {
+            index = count - 1
+        } else {
+            // An open template: the segment playing at the live edge is still being made; the one before it is the
+            // newest there is.
+            guard let start = presentation.availabilityStartTime,
+                  let playing = segments.index(containing: session.wallClock() - start.sinceEpoch) else {
+                throw ThumbnailError(.noSamples, "the live stream names no segment now (its availability start and the clock)",
+                                     input: session.input.name)
+            }
+            index = max(0, playing - 1)
+        }
+        while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
+        guard let segment = segments.segment(at: index) else {
+            throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name)
+        }
+        // The keyframe nearest the segment's end: its last.
+        let end = segment.timeRange.upperBound > segment.timeRange.lowerBound
+            ? segment.timeRange.upperBound - .nanoseconds(1) : segment.timeRange.lowerBound
+        return try await picture(in: segment, at: end, rendition: rendition, time: nil)
+    }
+
+    /// The video rendition of `period` for the options' size, with its segments.
+    private func chosenRendition(in period: StreamPeriod,
+                                 time: ThumbnailTime?) async throws -> (StreamRendition, StreamSegments) {
         let size = options.maximumSize
         guard let chosen = period.videoRendition(fitting: size.width > 0 ? size.width : nil, size.height > 0 ? size.height : nil)
         else {
@@ -55,7 +92,21 @@ public struct StreamThumbnailGenerator: Sendable {
                                  time: time)
         }
         let rendition = try await session.withSegments(chosen)
-        guard let segments = rendition.segments, let first = segments.first else {
+        guard let segments = rendition.segments, segments.first != nil else {
+            throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name, time: time)
+        }
+        return (rendition, segments)
+    }
+
+    private func make(at time: ThumbnailTime?) async throws -> StreamThumbnail {
+        let presentation = try await session.loadPresentation()
+        // The period where the time falls when the duration is known; an HLS master playlist has one.
+        var target = try presentation.duration.map { duration throws(ThumbnailError) in try resolve(time, duration: duration) }
+        guard let period = target.flatMap(presentation.period(at:)) ?? presentation.periods.first else {
+            throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name, time: time)
+        }
+        let (rendition, segments) = try await chosenRendition(in: period, time: time)
+        guard let first = segments.first else {
             throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name, time: time)
         }
         if target == nil {
@@ -73,14 +124,23 @@ public struct StreamThumbnailGenerator: Sendable {
         } else {
             throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
         }
-        guard var segment = segments.segment(at: index) else {
+        guard let segment = segments.segment(at: index) else {
             throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
         }
+        return try await picture(in: segment, at: wanted, rendition: rendition, time: time,
+                                 next: segments.segment(at: index + 1))
+    }
+
+    /// The picture at `wanted` (on the stream's timeline) in `segment`, or, with the default tolerance, at the start
+    /// of `next` when that is nearer than any keyframe of `segment`.
+    private func picture(in segment: StreamSegment, at wanted: Duration, rendition: StreamRendition, time: ThumbnailTime?,
+                         next: StreamSegment? = nil) async throws -> StreamThumbnail {
+        var segment = segment
         var placed = try await placement(of: segment)
         var movieTime = placed.movieTime(at: wanted, in: segment)
         // The nearest keyframe may start the next segment.
         if options.requestedTimeToleranceBefore == nil, options.requestedTimeToleranceAfter == nil,
-           let next = segments.segment(at: index + 1), !next.isGap, next.timeRange.lowerBound > wanted {
+           let next, !next.isGap, next.timeRange.lowerBound > wanted {
             let nearest = try placed.track.syncSample(nearest: movieTime).map { placed.track.presentationTime(of: $0) }
             let distance = nearest.map { ($0 - movieTime).magnitude } ?? .max
             let nextDistance = Self.ticks(next.timeRange.lowerBound - wanted, timescale: placed.track.timescale)
