@@ -5,6 +5,7 @@
 #     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, HTTPFuzzer, FrameFuzzer, SPSFuzzer
 #     or ManifestFuzzer
 #   FUZZ_RUNS=N stops after N executions (as well as after the seconds), for figures of a fixed size.
+#   FUZZ_SEED=N fixes the random seed, so that a run from the same corpus tries the same inputs.
 #
 # Seeds (copied into Fuzz/corpus/<target>/, git-ignored; the corpus grows across runs): the fixtures, the tiny
 # hand-built Fuzz/seeds/*.mp4 (make-inputs.py) and the real-world files under 200 KB; for LocatorFuzzer the same
@@ -104,6 +105,8 @@ else
     mode=()
 fi
 if [ -n "${FUZZ_RUNS:-}" ]; then mode+=(-runs="$((FUZZ_RUNS / workers))"); fi
+# FUZZ_SEED=N fixes libFuzzer's random seed: from the same corpus, the same inputs in the same order (CI's brief run).
+if [ -n "${FUZZ_SEED:-}" ]; then mode+=(-seed="$FUZZ_SEED"); fi
 
 mkdir -p logs
 stamp="$(date +%Y%m%d-%H%M%S)"

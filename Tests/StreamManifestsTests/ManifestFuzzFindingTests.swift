@@ -21,4 +21,23 @@ import Testing
         }
         #expect(asked > 0)
     }
+
+    /// A live template of 1 s segments with no end (its endNumber and the presentation's duration mangled): the
+    /// segment at index Int.max started Int64.max seconds after the period, where no lookup finds it again. Segments
+    /// end 2^40 s after their period starts; each one there is found at its own start.
+    @Test func noSegmentStartsPastWhereTimesEnd() throws {
+        let url = Self.findings.appendingPathComponent("segment-at-int64-max-ticks.mpd")
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        let presentation = try StreamManifest.read(text, url: "https://example.com/streams/a/manifest")
+        var asked = 0
+        for segments in presentation.periods.flatMap(\.renditions).compactMap(\.segments) {
+            for index in [0, 1, Int.max, (segments.count ?? 2) - 1] {
+                guard let segment = segments.segment(at: index), !segment.timeRange.isEmpty else { continue }
+                #expect(segments.index(containing: segment.timeRange.lowerBound) == index)
+                asked += 1
+            }
+            if segments.count == nil { #expect(segments.segment(at: Int.max) == nil) }
+        }
+        #expect(asked > 0)
+    }
 }

@@ -92,8 +92,12 @@ struct DASHTemplateSegments: Sendable, Hashable {
         } else {
             mediaTime = time
         }
+        // Segments end 2^40 s (about 35,000 years) from the period's start, as times do everywhere here: further, a
+        // start could not be found again by `index(containing:)`.
+        let limit = Duration.seconds(DecimalSeconds.maximumSeconds)
         guard let startOffset = Duration.ticks(offsetFromPeriod, timescale: timescale),
-              let length = Duration.ticks(duration, timescale: timescale) else { return nil }
+              let length = Duration.ticks(duration, timescale: timescale),
+              (startOffset < limit) && (Duration.zero - limit < startOffset) else { return nil }
         let start = periodStart + startOffset
         var end = start + length
         if let periodEnd { end = min(end, periodEnd) }
