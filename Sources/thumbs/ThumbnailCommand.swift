@@ -203,8 +203,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let rendition = made.rendition
         source.printStats(made.fetchStatistics, extra: figures(of: made.thumbnail, started: started).merging([
             "segmentNumber": Double(made.segment.number),
-            "segmentStart": Double(made.segment.timeRange.lowerBound.components.seconds)
-                + Double(made.segment.timeRange.lowerBound.components.attoseconds) / 1e18,
+            "segmentStart": made.segment.timeRange.lowerBound.seconds,
         ]) { $1 }, labels: [
             "rendition": [rendition.id, rendition.width.map { "\($0)x\(rendition.height ?? 0)" },
                           rendition.bandwidth.map { "\($0) bit/s" }, rendition.codecs].compactMap { $0 }.joined(separator: " "),

@@ -34,8 +34,13 @@ public struct StreamThumbnailGenerator: Sendable {
     ///   `noSamples`), `ManifestError`, and what `ThumbnailGenerator.image(at:)` throws for the segment.
     public func image(at time: ThumbnailTime? = nil) async throws -> StreamThumbnail {
         try time?.validate()
+        return try await measured { try await make(at: time) }
+    }
+
+    /// `body`'s thumbnail with what it read counted.
+    private func measured(_ body: () async throws -> StreamThumbnail) async throws -> StreamThumbnail {
         let meter = FetchMeter()
-        var made = try await meter.measure { try await make(at: time) }
+        var made = try await meter.measure(body)
         made.fetchStatistics = meter.statistics
         made.thumbnail.count(made.fetchStatistics)
         return made
@@ -46,11 +51,7 @@ public struct StreamThumbnailGenerator: Sendable {
     /// whose end has passed by `StreamSession.wallClock`); of a stream that has ended, its last keyframe.
     /// - Throws: as `image(at:)`.
     public func newestImage() async throws -> StreamThumbnail {
-        let meter = FetchMeter()
-        var made = try await meter.measure { try await makeNewest() }
-        made.fetchStatistics = meter.statistics
-        made.thumbnail.count(made.fetchStatistics)
-        return made
+        try await measured { try await makeNewest() }
     }
 
     private func makeNewest() async throws -> StreamThumbnail {
@@ -173,7 +174,7 @@ public struct StreamThumbnailGenerator: Sendable {
         case nil: return duration / 10
         case .seconds(let value): seconds = value
         case .rational(let value, let timescale): seconds = Double(value) / Double(timescale)
-        case .fraction(let fraction): seconds = Self.seconds(duration) * min(max(fraction, 0), 1)
+        case .fraction(let fraction): seconds = duration.seconds * min(max(fraction, 0), 1)
         case .frame:
             throw ThumbnailError(.invalidOption, "a stream's frames are not numbered: ask for a time or a fraction",
                                  input: session.input.name, time: time)
@@ -181,14 +182,9 @@ public struct StreamThumbnailGenerator: Sendable {
         return .seconds(min(max(seconds, -1e12), 1e12))
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
     /// `duration` in ticks of `timescale`, to the nearest tick (saturated).
     static func ticks(_ duration: Duration, timescale: UInt32) -> Int64 {
-        let value = (seconds(duration) * Double(timescale)).rounded()
+        let value = (duration.seconds * Double(timescale)).rounded()
         return value >= 9.2e18 ? .max : value <= -9.2e18 ? .min : Int64(value)
     }
 
