@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "ByteSources", targets: ["ByteSources"]),
         .library(name: "MP4Box", targets: ["MP4Box"]),
         .library(name: "StreamManifests", targets: ["StreamManifests"]),
+        .library(name: "TransportStream", targets: ["TransportStream"]),
         .library(name: "RangeFetch", targets: ["RangeFetch"]),
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
@@ -66,6 +67,10 @@ let package = Package(
         // resolution and exact times. The standard library only: the text comes from whoever fetched it.
         .target(name: "StreamManifests"),
 
+        // The video of MPEG transport streams (HLS's TS segments): packets, program tables, PES packets, access units
+        // with unwrapped times. Sans I/O, the standard library only.
+        .target(name: "TransportStream"),
+
         // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput, S3Input signed with AWS Signature
         // Version 4 by swift-crypto's HMAC-SHA256), its validators, budgets and retries.
         .target(
@@ -90,8 +95,8 @@ let package = Package(
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
         // a user of local files builds no networking.
-        .target(name: "Thumbs", dependencies: ["ByteSources", "MP4Box", "StreamManifests", "FrameDecode", "CPNG", "CTurboJPEG",
-                                              "CWebP"]),
+        .target(name: "Thumbs", dependencies: ["ByteSources", "MP4Box", "StreamManifests", "TransportStream", "FrameDecode",
+                                              "CPNG", "CTurboJPEG", "CWebP"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.
@@ -119,8 +124,9 @@ let package = Package(
         .testTarget(name: "ByteSourcesTests", dependencies: ["ByteSources"]),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "StreamManifestsTests", dependencies: ["StreamManifests"]),
+        .testTarget(name: "TransportStreamTests", dependencies: ["TransportStream", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport",
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport", "TransportStream",
                                                      "StreamManifests"]),
         .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport"]),
         .target(

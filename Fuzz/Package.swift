@@ -27,6 +27,9 @@ let package = Package(
         .executableTarget(name: "WebVTTFuzzer", dependencies: ["FuzzSupport", .product(name: "Storyboards", package: "Thumbs")]),
         // HLS playlists and DASH manifests: StreamManifest.read and the segment lookups.
         .executableTarget(name: "ManifestFuzzer", dependencies: [.product(name: "StreamManifests", package: "Thumbs")]),
+        // MPEG-TS segments: the demuxer in fuzzer-sized pieces, then the movie written from its video and read back.
+        .executableTarget(name: "TransportStreamFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
+                                                                        .product(name: "TransportStream", package: "Thumbs")]),
         // HTTPByteSource's response handling over a scripted server, with MovieLocator on top.
         .executableTarget(name: "HTTPFuzzer", dependencies: ["FuzzSupport",
                                                              .product(name: "RangeFetchTestSupport", package: "Thumbs")]),

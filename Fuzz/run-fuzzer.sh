@@ -3,7 +3,7 @@
 #
 #   Fuzz/run-fuzzer.sh [seconds] [target]
 #     target: MP4BoxFuzzer (default), LocatorFuzzer, PlannerFuzzer, WebVTTFuzzer, HTTPFuzzer, FrameFuzzer, SPSFuzzer
-#     or ManifestFuzzer
+#     ManifestFuzzer or TransportStreamFuzzer
 #   FUZZ_RUNS=N stops after N executions (as well as after the seconds), for figures of a fixed size.
 #   FUZZ_SEED=N fixes the random seed, so that a run from the same corpus tries the same inputs.
 #
@@ -30,7 +30,7 @@ cd "$here"
 # FUZZ_PRODUCTS="A B" builds only those (CI builds the one it runs). FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it, and a
 # build must never relink a binary that is running).
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-    for product in ${FUZZ_PRODUCTS:-MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer ManifestFuzzer}; do
+    for product in ${FUZZ_PRODUCTS:-MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer ManifestFuzzer TransportStreamFuzzer}; do
         swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
             -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product"
     done
@@ -71,6 +71,14 @@ if [ -z "$(ls -A "$corpus")" ]; then
                 cp "$f" "$corpus/$(echo "${f#../Fixtures/streams/}" | tr / -)"
             done
             cp seeds/manifests/* "$corpus/" ;;
+        # The first 32 KB of each MPEG-TS file of Fixtures/streams behind a control byte (pieces of 188 bytes, of
+        # 1,000): the tables and the first pictures.
+        TransportStreamFuzzer)
+            find ../Fixtures/streams -name '*.ts' | while read -r f; do
+                name="$(echo "${f#../Fixtures/streams/}" | tr / -)"
+                { printf '\x02'; head -c 32768 "$f"; } > "$corpus/188-$name"
+                { printf '\x04'; head -c 32768 "$f"; } > "$corpus/1000-$name"
+            done ;;
         SPSFuzzer)
             # Selector byte (modulo 3: H.264, HEVC, AV1), then an H.264 SPS, or the fixtures' AV1 configOBUs (one
             # sequence header OBU each: libaom 8-bit, SVT-AV1 10-bit).
@@ -88,6 +96,8 @@ case "$target" in
     # The real manifests here are under 3 KB; 32 KB leaves room for long playlists without slowing every run.
     ManifestFuzzer) dict=(-dict=manifest.dict); max_len=32768 ;;
     SPSFuzzer) dict=() ;;
+    # A segment's head (its tables and first pictures) is a few KB to a few tens; past 64 KB only repeats.
+    TransportStreamFuzzer) dict=(); max_len=65536 ;;
     *) dict=(-dict=mp4.dict) ;;
 esac
 

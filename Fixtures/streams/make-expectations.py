@@ -11,6 +11,8 @@ and for the media files:
   - fragments: each file of several movie fragments, as [first byte, end] of each fragment run (from a styp, sidx,
     emsg or moof after the moov or an mdat, or at the start of a segment file, to the end of that mdat), read from
     the top-level boxes;
+  - transportPackets: for each MPEG-TS file, its video packets as ffprobe lists them (`-show_packets`), as
+    [pts, dts, pos, keyframe] in 90 kHz ticks and bytes (ffprobe's times unwrapped its own way: compare differences);
   - firstDecodeTimes: for each separate segment file beside an init segment, the decode time of its first video
     packet (ffprobe on the init segment followed by the segment), in seconds as ffprobe prints them.
   - references/<name>.png: ffmpeg's picture at a keyframe time of a stream (REFERENCES), read through the
@@ -45,6 +47,10 @@ MANIFESTS = [
     "media3-hls-cea608/manifest.m3u8",
     "media3-dash-multi-period-with-offset/sample.mpd",
     "media3-dash-multi-segment-with-emsg1/manifest.mpd",
+    "shaka-hls-ts-h265/hevc.m3u8",
+    "ffmpeg-hls-ts-h264-bframes/index.m3u8",
+    "ffmpeg-hls-ts-hevc-single-file/index.m3u8",
+    "ffmpeg-hls-ts-muxed-aac/index.m3u8",
 ]
 
 # Separate segment files and the init segment that precedes each: (init, glob of segments), per folder.
@@ -76,6 +82,12 @@ REFERENCES = [
     ("shaka7401-static-4s", "shaka-7401/dash_2.mpd", 4.0, 0.0),
     ("shaka6339-19.9s", "shaka-6339/v.mp4", 19.9, 0.0),
     ("multitype-period2", "shaka-dash-multitype-variant/second-period.mp4", 0.0, 2.06874),
+    # MPEG-TS: Media3's one segment (its first keyframe at 0 s; the picture is dark); shaka's 12 s HEVC Main 10
+    # segment, whose first picture is at 1.4 s in the file and 0 s on the stream, with keyframes every 2.5 s: at 0 s,
+    # and at 5 s (6.4 s in the file), which the tests ask for exactly (tolerance zero).
+    ("cea608-ts-0s", "media3-hls-cea608/manifest.m3u8", 0.0, 0.0),
+    ("ts-h265-0s", "shaka-hls-ts-h265/0.ts", 1.4, -1.4),
+    ("ts-h265-5s", "shaka-hls-ts-h265/0.ts", 6.4, -1.4),
 ]
 
 
@@ -187,8 +199,17 @@ def first_decode_time(init, segment):
     return lines[0] if lines else None
 
 
+def transport_packets(path):
+    """ffprobe's video packets of an MPEG-TS file: [pts, dts, pos, keyframe] each."""
+    run = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_packets",
+                          "-show_entries", "packet=pts,dts,pos,flags", "-of", "json", path],
+                         capture_output=True, text=True, check=True)
+    return [[int(p["pts"]), int(p.get("dts", p["pts"])), int(p["pos"]), "K" in p["flags"]]
+            for p in json.loads(run.stdout)["packets"]]
+
+
 def main():
-    result = {"manifests": [], "fragments": {}, "firstDecodeTimes": {}, "references": []}
+    result = {"manifests": [], "fragments": {}, "firstDecodeTimes": {}, "references": [], "transportPackets": {}}
     for name, source, seconds, offset in REFERENCES:
         size, shown = reference_picture(name, source, seconds)
         result["references"].append({"name": name, "source": source, "seconds": seconds, "ffmpegTime": shown,
@@ -215,6 +236,8 @@ def main():
         for segment in sorted(glob.glob(os.path.join(HERE, pattern))):
             time = first_decode_time(os.path.join(HERE, init), segment)
             result["firstDecodeTimes"][os.path.relpath(segment, HERE)] = time
+    for path in sorted(glob.glob(os.path.join(HERE, "*", "*.ts"))):
+        result.setdefault("transportPackets", {})[os.path.relpath(path, HERE)] = transport_packets(path)
     with open(os.path.join(HERE, "expectations.json"), "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")

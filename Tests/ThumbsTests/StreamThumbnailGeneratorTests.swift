@@ -40,7 +40,13 @@ import Thumbs
         "shaka6339-19.9s": "shaka-6339/master.mpd",
         "multitype-period2": "shaka-dash-multitype-variant/dash.mpd",
         "livesim2-4s": "livesim2-testpic-alt-seg-dur-stl/Manifest.mpd",
+        "ts-h265-0s": "shaka-hls-ts-h265/hevc.m3u8",
+        "ts-h265-5s": "shaka-hls-ts-h265/hevc.m3u8",
     ]
+
+    /// The references asked for exactly (tolerance zero): a keyframe inside a TS segment, which the default
+    /// tolerance does not look for (it takes the nearer segment start).
+    static let exact: Set = ["ts-h265-5s"]
 
     /// The live manifests whose newest keyframe a reference is (`newestImage()`): shaka 7401's two snapshots of one
     /// live stream, the later listing one more segment in its last period.
@@ -49,9 +55,13 @@ import Thumbs
         "shaka7401-live1-newest": "shaka-7401/dash_1.mpd",
     ]
 
-    static func generator(_ manifest: String, maximumSize: Int = 160) -> StreamThumbnailGenerator {
+    static func generator(_ manifest: String, maximumSize: Int = 160, exact: Bool = false) -> StreamThumbnailGenerator {
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: maximumSize, height: maximumSize)
+        if exact {
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
+        }
         return StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent(manifest).path), options: options)
     }
 
@@ -63,7 +73,8 @@ import Thumbs
         } else {
             // The time asked for is on the stream: a file ffmpeg read starts at the offset.
             let manifest = Self.manifests[reference.name] ?? reference.source
-            made = try await Self.generator(manifest).image(at: .seconds(reference.seconds + reference.offset))
+            made = try await Self.generator(manifest, exact: Self.exact.contains(reference.name))
+                .image(at: .seconds(reference.seconds + reference.offset))
         }
         let image = made.thumbnail.image
         let path = Self.folder.appendingPathComponent("references/\(reference.name).png").path

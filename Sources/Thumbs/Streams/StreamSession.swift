@@ -6,10 +6,11 @@ import Foundation
 import ByteSources
 import MP4Box
 import StreamManifests
+import TransportStream
 
 /// One HLS or DASH stream being read: its playlist or manifest, the media playlists and init segments read for it,
-/// and a `MovieSession` for each segment a picture was taken from (the last few kept, so a second picture of the
-/// same segment costs no read).
+/// and the reading of each segment a picture was taken from: a `MovieSession` of a fragmented MP4 segment, or a
+/// `TransportSegment` of an MPEG-TS one (the last few kept, so a second picture of the same segment costs no read).
 ///
 /// Everything is read through the stream's `MovieInput`: the playlist through `open(known:)`, what it names through
 /// `input(at:)`, so headers, credentials and a service's allowed origins hold for every segment.
@@ -20,13 +21,19 @@ public actor StreamSession {
     public nonisolated let limits: ManifestLimits
     /// Largest init segment read, in bytes (they are a few hundred bytes to a few KiB).
     public static let maximumInitializationBytes = 4 << 20
-    /// Segment sessions kept for later pictures.
-    static let keptSegmentSessions = 4
+    /// Segment readings kept for later pictures.
+    static let keptSegmentReadings = 4
 
     private var presentation: StreamPresentation?
     private var mediaPlaylists: [String: StreamPresentation] = [:]
     private var initializations: [StreamResource: [UInt8]] = [:]
-    private var segmentSessions: [(key: StreamResource, movie: SegmentMovie)] = []
+    private var segmentReadings: [(key: StreamResource, reading: SegmentReading)] = []
+
+    /// How a segment is read: as a fragmented movie, or as an MPEG transport stream.
+    package enum SegmentReading: Sendable {
+        case movie(SegmentMovie)
+        case transport(TransportSegment)
+    }
 
     /// A segment read as a movie.
     package struct SegmentMovie: Sendable {
@@ -120,15 +127,14 @@ public actor StreamSession {
         return bytes
     }
 
-    /// The movie session of `segment`: its init segment followed by its bytes, as one fragmented movie, or its whole
-    /// resource when that holds its own index (the last few kept). The locator of a segment reads its head alone: a
-    /// segment's moof comes first.
+    /// How `segment` is read (the last few kept, so a second picture continues from the first's reads): an HLS
+    /// segment without an init segment, or with one of TS packets, as an MPEG transport stream; the rest as a movie.
     /// - Throws: `ThumbnailError` `noSamples` for a segment the playlist marks as a gap; the input's errors.
-    package func movie(of segment: StreamSegment) async throws -> SegmentMovie {
-        if let index = segmentSessions.firstIndex(where: { $0.key == segment.resource }) {
-            let kept = segmentSessions.remove(at: index)
-            segmentSessions.append(kept)
-            return kept.movie
+    package func reading(of segment: StreamSegment) async throws -> SegmentReading {
+        if let index = segmentReadings.firstIndex(where: { $0.key == segment.resource }) {
+            let kept = segmentReadings.remove(at: index)
+            segmentReadings.append(kept)
+            return kept.reading
         }
         guard !segment.isGap else {
             throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) is a gap in the playlist",
@@ -136,12 +142,27 @@ public actor StreamSession {
         }
         // Counted where the source does not count itself (a file), so a picture's cost includes the segment's reads.
         let resource = CountingByteSource(try input.input(at: segment.resource.url).open(known: nil))
-        let movie: SegmentMovie
+        let reading: SegmentReading
+        var initialization: [UInt8]?
+        if let resource = segment.initialization { initialization = try await self.initialization(resource) }
+        if try await loadPresentation().format == .hls, initialization?.first.map({ $0 == 0x47 }) ?? true {
+            reading = .transport(try TransportSegment(source: resource, byteRange: segment.resource.byteRange,
+                                                      name: segment.resource.description, prefix: initialization ?? []))
+        } else {
+            reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? []))
+        }
+        segmentReadings.append((segment.resource, reading))
+        if segmentReadings.count > Self.keptSegmentReadings { segmentReadings.removeFirst() }
+        return reading
+    }
+
+    /// The movie session of `segment`, read from `resource`: its init segment followed by its bytes, as one
+    /// fragmented movie, or its whole resource when that holds its own index. The locator of a segment reads its
+    /// head alone: a segment's moof comes first.
+    private func movie(of segment: StreamSegment, in resource: CountingByteSource, initialization: [UInt8]) -> SegmentMovie {
         let holdsItsOwnInitialization = segment.resource.byteRange == nil && segment.initialization?.url == segment.resource.url
         if !holdsItsOwnInitialization, segment.initialization != nil || segment.resource.byteRange != nil {
             // An init segment and a media segment: read as one fragmented movie, the segment's head alone first.
-            var initialization: [UInt8] = []
-            if let resource = segment.initialization { initialization = try await self.initialization(resource) }
             let source = SegmentByteSource(initialization: initialization, segment: resource,
                                            byteRange: segment.resource.byteRange, name: segment.resource.description)
             // The head of the segment alone, as much as a fragment probe: its moof (a few KiB) and the start of the
@@ -150,14 +171,10 @@ public actor StreamSession {
             var options = MovieLocator.Options(fragmentReading: .onDemand)
             options.headSize = Int(options.fragmentProbeSize)
             options.tailSize = 0
-            movie = SegmentMovie(session: MovieSession(source: source, locator: MovieLocator(options: options)), isWholeResource: false)
-        } else {
-            // A whole movie (a DASH SegmentBase file with its sidx, a representation without segments): read as any
-            // movie is, its fragments on demand.
-            movie = SegmentMovie(session: MovieSession(source: resource), isWholeResource: true)
+            return SegmentMovie(session: MovieSession(source: source, locator: MovieLocator(options: options)), isWholeResource: false)
         }
-        segmentSessions.append((segment.resource, movie))
-        if segmentSessions.count > Self.keptSegmentSessions { segmentSessions.removeFirst() }
-        return movie
+        // A whole movie (a DASH SegmentBase file with its sidx, a representation without segments): read as any
+        // movie is, its fragments on demand.
+        return SegmentMovie(session: MovieSession(source: resource), isWholeResource: true)
     }
 }

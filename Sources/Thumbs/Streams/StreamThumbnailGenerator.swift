@@ -10,7 +10,11 @@ import StreamManifests
 /// The segment playing at the time is read as a fragmented movie (its init segment, then its bytes); with the
 /// default tolerance, the keyframe nearest the time is taken from it, or from the next segment when that one starts
 /// nearer (segments start with a keyframe). Exact and bounded requests stay in the segment playing at the time.
-/// Fragmented MP4 (CMAF) segments are read; MPEG-TS segments are not yet.
+///
+/// An MPEG-TS segment (HLS without an init segment) is read from its first byte until the picture's access unit is
+/// whole, and its video becomes an in-memory movie for the same decoding. With the default tolerance its keyframes
+/// are the segments' starts, the nearer one taken: the keyframes inside a TS segment are found only by reading up to
+/// them. Exact and bounded requests read the segment up to the time.
 public struct StreamThumbnailGenerator: Sendable {
     /// The stream read.
     public let session: StreamSession
@@ -137,11 +141,19 @@ public struct StreamThumbnailGenerator: Sendable {
     private func picture(in segment: StreamSegment, at wanted: Duration, rendition: StreamRendition, time: ThumbnailTime?,
                          next: StreamSegment? = nil) async throws -> StreamThumbnail {
         var segment = segment
-        var placed = try await placement(of: segment)
+        var next = next
+        let usesNearestKeyframe = options.requestedTimeToleranceBefore == nil && options.requestedTimeToleranceAfter == nil
+        if usesNearestKeyframe, let following = next, !following.isGap, following.timeRange.lowerBound > wanted,
+           case .transport = try await session.reading(of: segment) {
+            // A TS segment's keyframes past its first are found only by reading up to them: the keyframes known are
+            // the segments' starts, and the nearer one is read.
+            if following.timeRange.lowerBound - wanted < wanted - segment.timeRange.lowerBound { segment = following }
+            next = nil
+        }
+        var placed = try await placement(of: segment, through: usesNearestKeyframe ? nil : wanted)
         var movieTime = placed.movieTime(at: wanted, in: segment)
         // The nearest keyframe may start the next segment.
-        if options.requestedTimeToleranceBefore == nil, options.requestedTimeToleranceAfter == nil,
-           let next, !next.isGap, next.timeRange.lowerBound > wanted {
+        if usesNearestKeyframe, let next, !next.isGap, next.timeRange.lowerBound > wanted {
             let nearest = try placed.track.syncSample(nearest: movieTime).map { placed.track.presentationTime(of: $0) }
             let distance = nearest.map { ($0 - movieTime).magnitude } ?? .max
             let nextDistance = Self.ticks(next.timeRange.lowerBound - wanted, timescale: placed.track.timescale)
@@ -215,8 +227,20 @@ public struct StreamThumbnailGenerator: Sendable {
         }
     }
 
-    private func placement(of segment: StreamSegment) async throws -> Placement {
-        let segmentMovie = try await session.movie(of: segment)
+    /// `segment` read as a movie, as far as a picture at `wanted` (on the stream's timeline) needs it; nil: its
+    /// first keyframe (an MPEG-TS segment is read from its start: without an index, the keyframes after its first
+    /// are found only by reading up to them).
+    private func placement(of segment: StreamSegment, through wanted: Duration? = nil) async throws -> Placement {
+        let segmentMovie: StreamSession.SegmentMovie
+        switch try await session.reading(of: segment) {
+        case .movie(let movie):
+            segmentMovie = movie
+        case .transport(let transport):
+            let offset = wanted.map { Self.ticks(max($0 - segment.timeRange.lowerBound, .zero), timescale: 90_000) }
+            let (movieSession, firstPresentation) = try await transport.movie(through: offset)
+            let track = try await movieSession.loadMovie().thumbnailTrack()
+            return Placement(session: movieSession, track: track, firstPresentation: firstPresentation)
+        }
         var movie = try await segmentMovie.session.loadMovie()
         if !segmentMovie.isWholeResource, movie.hasUnreadFragments, movie.readSubsegments.isEmpty {
             // The first fragment (its moof is in the segment's head): where the segment's first picture is.

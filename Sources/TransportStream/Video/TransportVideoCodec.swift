@@ -1,0 +1,72 @@
+/// The video codings this reader hands on, by the `stream_type` a program map gives them, and what their NAL unit
+/// headers say.
+public enum TransportVideoCodec: String, Sendable, Equatable {
+    /// H.264 / AVC (`stream_type` 0x1B).
+    case h264
+    /// H.265 / HEVC (`stream_type` 0x24, or private data 0x06 registered as `HEVC`).
+    case hevc
+
+    /// The coding of an elementary stream of `streamType`, with the registration descriptor's format identifier
+    /// when it has one; nil for anything else.
+    init?(streamType: UInt8, registration: UInt32?) {
+        switch streamType {
+        case 0x1B: self = .h264
+        case 0x24: self = .hevc
+        case 0x06 where registration == 0x4845_5643: self = .hevc  // "HEVC"
+        default: return nil
+        }
+    }
+
+    /// What an encrypted or otherwise undecodable video `stream_type` is, for messages; nil for one that is not video.
+    static func undecodableVideo(streamType: UInt8) -> String? {
+        switch streamType {
+        case 0x01, 0x02: "MPEG-2 video"
+        case 0x10: "MPEG-4 part 2 video"
+        case 0x1F, 0x20: "H.264 SVC/MVC sub-bitstream"
+        case 0x33: "VVC"
+        case 0xDB: "H.264 encrypted with SAMPLE-AES"
+        case 0xEA: "VC-1"
+        default: nil
+        }
+    }
+
+    /// Bytes in a NAL unit header.
+    var nalHeaderSize: Int { self == .h264 ? 1 : 2 }
+
+    /// The `nal_unit_type` of a NAL unit whose first byte is `first`.
+    public func nalUnitType(_ first: UInt8) -> UInt8 {
+        self == .h264 ? first & 0x1F : (first >> 1) & 0x3F
+    }
+
+    /// The NAL unit types of parameter sets, in the order a configuration lists them (H.264 SPS, PPS; HEVC VPS,
+    /// SPS, PPS).
+    public var parameterSetTypes: [UInt8] { self == .h264 ? [7, 8] : [32, 33, 34] }
+
+    /// The parameter sets the last of `units` decodes with: of each kind, the last one among them, in the order a
+    /// configuration lists them.
+    public func parameterSets<S: Sequence>(in units: S) -> [[UInt8]] where S.Element == TransportAccessUnit {
+        var sets: [UInt8: [UInt8]] = [:]
+        for unit in units {
+            for nal in unit.nalUnits {
+                guard let header = nal.first else { continue }
+                let type = nalUnitType(header)
+                if parameterSetTypes.contains(type) { sets[type] = nal }
+            }
+        }
+        return parameterSetTypes.compactMap { sets[$0] }
+    }
+
+    /// The access unit delimiter's NAL unit type.
+    var accessUnitDelimiterType: UInt8 { self == .h264 ? 9 : 35 }
+
+    /// Whether a NAL unit of `type` holds a picture from which decoding can start: an H.264 IDR slice; an HEVC IRAP
+    /// picture (BLA, IDR, CRA: types 16 to 23).
+    func startsDecoding(_ type: UInt8) -> Bool {
+        self == .h264 ? type == 5 : (16 ... 23).contains(type)
+    }
+
+    /// Whether a NAL unit of `type` is a coded slice.
+    func isSlice(_ type: UInt8) -> Bool {
+        self == .h264 ? (1 ... 5).contains(type) : type <= 31
+    }
+}

@@ -1,0 +1,94 @@
+import ByteSources
+import Foundation
+import MP4BoxTestSupport
+import Testing
+import Thumbs
+import TransportStream
+
+/// Thumbnails of HLS streams of MPEG-TS segments that FFmpeg's muxers cut from the MP4 fixtures
+/// (`Fixtures/streams/make-ffmpeg-streams.sh`, stream copy): the picture of the stream at a time is the picture of
+/// the movie at that time, pixel for pixel, and so is its time.
+@Suite struct TransportStreamThumbnailTests {
+    static let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams")
+
+    /// Stream, the movie it was cut from.
+    static let streams = [
+        ("ffmpeg-hls-ts-h264-bframes/index.m3u8", "h264-bframes"),
+        ("ffmpeg-hls-ts-hevc-single-file/index.m3u8", "hevc-8bit"),
+        ("ffmpeg-hls-ts-muxed-aac/index.m3u8", "audio-video"),
+    ]
+
+    static func options(exact: Bool) -> ThumbnailOptions {
+        var options = ThumbnailOptions()
+        if exact {
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
+        }
+        return options
+    }
+
+    static func pictures(_ stream: String, _ movie: String, at seconds: Double,
+                         exact: Bool) async throws -> (stream: StreamThumbnail, movie: Thumbnail) {
+        let options = options(exact: exact)
+        let generator = StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent(stream).path), options: options)
+        let made = try await generator.image(at: .seconds(seconds))
+        let original = try await ThumbnailGenerator(path: Fixtures.path(movie), options: options).image(at: .seconds(seconds))
+        return (made, original)
+    }
+
+    /// Each segment holds one GOP: the nearest keyframe is the nearer segment start, as in the movie. 1.3 s is
+    /// nearer the keyframe at 1.44 s, which starts the segment after the one playing.
+    @Test(arguments: streams)
+    func theNearestKeyframeIsTheMoviesPicture(_ stream: String, _ movie: String) async throws {
+        for seconds in [0, 0.5, 1.0, 1.3, 2.9] {
+            let (made, original) = try await Self.pictures(stream, movie, at: seconds, exact: false)
+            #expect(made.thumbnail.image == original.image, "\(stream) at \(seconds) s")
+            #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001,
+                    "\(stream) at \(seconds) s: \(made.thumbnail.actualTime) s, the movie's \(original.actualTime) s")
+            #expect(made.thumbnail.isSyncSample)
+            // The playlist (or its segment list) and reads of one segment.
+            #expect(made.thumbnail.requests <= 3, "\(stream) at \(seconds) s")
+        }
+    }
+
+    /// Exact frames are decoded from the segment's keyframe up to the time; B-frames (H.264) and leading pictures
+    /// that show before their CRA picture (HEVC) are in decoding order after it. The movie's sdtp box lets its
+    /// decode leave out HEVC pictures nothing refers to; a TS stream has no such table, so its decode may take more.
+    @Test(arguments: streams)
+    func theExactFrameIsTheMoviesFrame(_ stream: String, _ movie: String) async throws {
+        for seconds in [0.3, 1.0, 2.1, 2.95] {
+            let (made, original) = try await Self.pictures(stream, movie, at: seconds, exact: true)
+            #expect(made.thumbnail.image == original.image, "\(stream) at \(seconds) s")
+            #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001,
+                    "\(stream) at \(seconds) s: \(made.thumbnail.actualTime) s, the movie's \(original.actualTime) s")
+            #expect(made.thumbnail.decodedSamples >= original.decodedSamples, "\(stream) at \(seconds) s")
+            if movie != "hevc-8bit" { #expect(made.thumbnail.decodedSamples == original.decodedSamples, "\(stream) at \(seconds) s") }
+        }
+    }
+
+    /// A second picture of the same segment goes on from the first's reads: the segment is not read again.
+    @Test func aSecondPictureOfASegmentReadsNothingAgain() async throws {
+        let input = FileInput(path: Self.folder.appendingPathComponent("shaka-hls-ts-h265/hevc.m3u8").path)
+        let generator = StreamThumbnailGenerator(input: input, options: Self.options(exact: true))
+        let first = try await generator.image(at: .seconds(5))
+        let second = try await generator.image(at: .seconds(4))
+        #expect(first.thumbnail.requests >= 3)
+        #expect(second.thumbnail.requests == 0)
+        #expect(first.segment.number == second.segment.number)
+    }
+
+    /// A playlist whose segments are not MPEG-TS (here an MP4 file named as a segment without an init segment) says
+    /// what it found.
+    @Test func aSegmentThatIsNotATransportStreamIsNamed() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ts-not-ts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(try Fixtures.bytes("h264-bframes")).write(to: directory.appendingPathComponent("movie.mp4"))
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:3\n#EXTINF:3,\nmovie.mp4\n#EXT-X-ENDLIST\n"
+        try Data(playlist.utf8).write(to: directory.appendingPathComponent("index.m3u8"))
+        let generator = StreamThumbnailGenerator(input: FileInput(path: directory.appendingPathComponent("index.m3u8").path))
+        let error = try await #require(throws: TransportStreamError.self) { try await generator.image(at: .seconds(1)) }
+        #expect(error.code == .notTransportStream)
+        #expect(error.input?.hasSuffix("movie.mp4") == true)
+    }
+}
