@@ -31,6 +31,14 @@ public protocol ByteSource: Sendable {
     /// - Throws: whatever the source's reads throw.
     func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]]
 
+    /// Reads `range` from its first byte (clamped to the end of the source, as `read(_:)` does), in one request where
+    /// the source is remote, handing the bytes to `consume` in order as they arrive, and stops as soon as `consume`
+    /// returns true: the reader has what it needs, and the rest is never read. Also stops where the range or the
+    /// source ends. For a stream without an index, read until what it holds is whole (an MPEG-TS segment).
+    /// Returns the number of bytes handed over.
+    /// - Throws: whatever the source's reads throw, and what `consume` throws, as it threw it.
+    func read(_ range: Range<UInt64>, until consume: @Sendable (ArraySlice<UInt8>) throws -> Bool) async throws -> UInt64
+
     /// Byte ranges at most this far apart are cheaper to read as one (0 for local files: merge only touching ranges).
     var coalescingGap: UInt64 { get }
 

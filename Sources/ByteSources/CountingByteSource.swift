@@ -92,6 +92,21 @@ public final class CountingByteSource: ByteSource {
         }
     }
 
+    /// The base's own streaming read (one request where it is remote), counted as one request of the bytes handed
+    /// over.
+    public func read(_ range: Range<UInt64>, until consume: @Sendable (ArraySlice<UInt8>) throws -> Bool) async throws -> UInt64 {
+        guard await !passesThrough() else { return try await base.read(range, until: consume) }
+        let request = FetchMeter.begin(in: meter)
+        do {
+            let count = try await FetchMeter.unmeasured { try await base.read(range, until: consume) }
+            end(request, start: range.lowerBound, end: range.upperBound, suffix: nil, bytes: Int(clamping: count))
+            return count
+        } catch {
+            end(request, start: range.lowerBound, end: range.upperBound, suffix: nil, bytes: 0)
+            throw error
+        }
+    }
+
     /// Whether reads go straight to `base` because it counts them itself (asked once).
     private func passesThrough() async -> Bool {
         if let known = baseCounts.withLock({ $0 }) { return known }

@@ -71,12 +71,7 @@ extension HTTPByteSource {
         do {
             for try await buffer in body {
                 try await tally(buffer, range: range, record: record)
-                var view = buffer.readableBytesView[...]
-                if skipped < skip {
-                    let drop = Int(min(skip - skipped, UInt64(view.count)))
-                    skipped += UInt64(drop)
-                    view = view.dropFirst(drop)
-                }
+                let view = Self.pastSkip(buffer, skip: skip, skipped: &skipped)
                 if bytes.count + view.count > take {
                     if exact {
                         throw FetchError(.bodyTooLong, url: url, range: range, status: record.entry.status,
@@ -98,6 +93,15 @@ extension HTTPByteSource {
                                               "body ended after \(bytes.count) of \(take) bytes"))
         }
         return bytes
+    }
+
+    /// The bytes of `buffer` after the first `skip` of the body, `skipped` counting those dropped so far.
+    static func pastSkip(_ buffer: ByteBuffer, skip: UInt64, skipped: inout UInt64) -> ByteBufferView {
+        let view = buffer.readableBytesView[...]
+        guard skipped < skip else { return view }
+        let drop = Int(min(skip - skipped, UInt64(view.count)))
+        skipped += UInt64(drop)
+        return view.dropFirst(drop)
     }
 
     /// Reads a whole body keeping only its last `count` bytes; returns them and the body's length.

@@ -44,16 +44,18 @@ extension HTTPByteSource {
         return try await body()
     }
 
-    func fetch(_ spec: RangeSpec, attempt: Int) async throws -> Fetched {
+    /// One request for `spec`; with `delivery`, the bytes of a range answered as such are handed over as they arrive
+    /// instead of collected.
+    func fetch(_ spec: RangeSpec, attempt: Int, delivery: Delivery? = nil) async throws -> Fetched {
         let request = try ledger.begin(url: url, range: spec.range)
         let record = RequestRecord(spec: spec, attempt: attempt)
         defer { request.end(record.entry, firstByte: record.firstByte) }
-        return try await perform(spec, record: record)
+        return try await perform(spec, record: record, delivery: delivery)
     }
 
     /// Sends one request (following redirects), decides what its answer means and reads its body accordingly,
     /// noting what happened in `record` and what the origin showed in the client's `rangeSupport`.
-    private func perform(_ spec: RangeSpec, record: RequestRecord) async throws -> Fetched {
+    private func perform(_ spec: RangeSpec, record: RequestRecord, delivery: Delivery?) async throws -> Fetched {
         let range = spec.range
         var target = ledger.redirectedURL ?? url
         var redirects = 0
@@ -97,6 +99,11 @@ extension HTTPByteSource {
         case .range(let contentRange):
             try await checkChange(validator: seen, length: contentRange.completeLength, range: range, status: status)
             let expected = contentRange.range.count
+            if let delivery {
+                // Only what arrives counts against the budget: the reader may stop long before the end.
+                try await deliver(response.body, skip: 0, take: expected, range: range, record: record, to: delivery)
+                return Fetched(bytes: [], offset: contentRange.first)
+            }
             try ledger.checkBytes(url: url, range: range, adding: UInt64(expected))
             let bytes = try await collect(response.body, skip: 0, take: expected, exact: true, range: range, record: record)
             return Fetched(bytes: bytes, offset: contentRange.first)
@@ -105,6 +112,11 @@ extension HTTPByteSource {
             return try await keepWhole(response, spec: spec, announced: answer.length, validator: seen, record: record)
         case .window(let asked):
             try await checkChange(validator: seen, length: answer.length, range: range, status: status)
+            if let delivery {
+                try await deliver(response.body, skip: asked.lowerBound, take: asked.count, range: asked, record: record,
+                                  to: delivery, announced: answer.length)
+                return Fetched(bytes: [], offset: asked.lowerBound)
+            }
             return try await readWindow(asked, of: response, announced: answer.length, record: record)
         case .tailOfWhole(let count):
             try await checkChange(validator: seen, length: answer.length, range: range, status: status)

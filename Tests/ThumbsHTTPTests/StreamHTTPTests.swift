@@ -58,3 +58,64 @@ struct StreamHTTPTests {
         #expect(made.thumbnail.isSyncSample)
     }
 }
+
+/// MPEG-TS stream thumbnails over HTTP from nginx: one request reads the segment from its start and stops once the
+/// keyframe's access unit is whole. The least any reader of a TS segment without an index can read is up to the
+/// first packet of the next video PES packet (only it says the keyframe has ended), by ffprobe's packet offsets
+/// (`transportPackets` in Fixtures/streams/expectations.json); past it, a read gets what the network brings with
+/// that packet, at most one receive buffer (64 KiB).
+@Suite(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"))
+struct TransportStreamHTTPTests {
+    static let folder = StreamHTTPTests.folder
+
+    /// (playlist, time, the playlists read, the segment file, its byte range in the file).
+    static let cases: [(playlist: String, seconds: Double, texts: [String], file: String, range: Range<UInt64>?)] = [
+        ("shaka-hls-ts-h265/hevc.m3u8", 1, ["shaka-hls-ts-h265/hevc.m3u8", "shaka-hls-ts-h265/index.m3u8"],
+         "shaka-hls-ts-h265/0.ts", nil),
+        ("media3-hls-cea608/manifest.m3u8", 1, ["media3-hls-cea608/manifest.m3u8", "media3-hls-cea608/sd-hls.m3u8"],
+         "media3-hls-cea608/sd-hls0000000000.ts", 0 ..< 284_820),
+        ("ffmpeg-hls-ts-hevc-single-file/index.m3u8", 1.3, ["ffmpeg-hls-ts-hevc-single-file/index.m3u8"],
+         "ffmpeg-hls-ts-hevc-single-file/index.ts", 44_368 ..< 60_348),
+        ("ffmpeg-hls-ts-muxed-aac/index.m3u8", 1, ["ffmpeg-hls-ts-muxed-aac/index.m3u8"], "ffmpeg-hls-ts-muxed-aac/segment2.ts", nil),
+    ]
+
+    /// ffprobe's video packets of each TS file: [pts, dts, pos, keyframe].
+    static let packets: [String: [[Int64]]] = {
+        struct Packet: Decodable {
+            var fields: [Int64]
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                fields = [try container.decode(Int64.self), try container.decode(Int64.self), try container.decode(Int64.self),
+                          try container.decode(Bool.self) ? 1 : 0]
+            }
+        }
+        struct Expectations: Decodable { var transportPackets: [String: [Packet]] }
+        do {
+            let data = try Data(contentsOf: folder.appendingPathComponent("expectations.json"))
+            return try JSONDecoder().decode(Expectations.self, from: data).transportPackets.mapValues { $0.map(\.fields) }
+        } catch {
+            fatalError("Fixtures/streams/expectations.json: \(error)")
+        }
+    }()
+
+    @Test(arguments: cases.indices)
+    func aThumbnailReadsTheSegmentUntilItsKeyframeIsWhole(_ index: Int) async throws {
+        let (playlist, seconds, texts, file, range) = Self.cases[index]
+        let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
+        let made = try await StreamThumbnailGenerator(input: try HTTPInput(url: nginx.url(playlist))).image(at: .seconds(seconds))
+        #expect(made.segment.resource.url.hasSuffix(file))
+        let segment = try range ?? 0 ..< StreamHTTPTests.size(file)
+        // The first keyframe in the segment, and the next video packet after it.
+        let inSegment = try #require(Self.packets[file]).filter { segment.contains(UInt64($0[2])) }
+        let keyframe = try #require(inSegment.firstIndex { $0[3] == 1 })
+        let next = try #require(inSegment.dropFirst(keyframe + 1).first, "a packet after the keyframe")
+        let least = UInt64(next[2]) + 188 - segment.lowerBound
+        let textBytes = try texts.map(StreamHTTPTests.size).reduce(0, +)
+        let read = made.thumbnail.bytesFetched - textBytes
+        let log = made.fetchStatistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(made.thumbnail.requests == texts.count + 1, "\(log)")
+        #expect(read >= least, "\(log)")
+        #expect(read <= min(UInt64(segment.count), least + 64 * 1024), "\(log)")
+        #expect(made.thumbnail.isSyncSample)
+    }
+}

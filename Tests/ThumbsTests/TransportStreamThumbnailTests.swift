@@ -77,6 +77,22 @@ import TransportStream
         #expect(first.segment.number == second.segment.number)
     }
 
+    /// Two pictures of one segment asked for at once: the reads take turns, so neither feeds the demuxer bytes the
+    /// other already gave it, and both are the pictures each makes alone.
+    @Test func twoPicturesOfOneSegmentAtOnceAreEachTheirOwn() async throws {
+        let path = Self.folder.appendingPathComponent("shaka-hls-ts-h265/hevc.m3u8").path
+        let generator = StreamThumbnailGenerator(input: FileInput(path: path), options: Self.options(exact: true))
+        async let first = generator.image(at: .seconds(5))
+        async let second = generator.image(at: .seconds(7.5))
+        let together = try await [first, second]
+        for (made, seconds) in zip(together, [5.0, 7.5]) {
+            let alone = try await StreamThumbnailGenerator(input: FileInput(path: path), options: Self.options(exact: true))
+                .image(at: .seconds(seconds))
+            #expect(made.thumbnail.image == alone.thumbnail.image, "at \(seconds) s")
+            #expect(made.thumbnail.actualTime == alone.thumbnail.actualTime, "at \(seconds) s")
+        }
+    }
+
     /// A playlist whose segments are not MPEG-TS (here an MP4 file named as a segment without an init segment) says
     /// what it found.
     @Test func aSegmentThatIsNotATransportStreamIsNamed() async throws {

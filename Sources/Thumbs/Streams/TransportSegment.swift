@@ -1,4 +1,5 @@
 import ByteSources
+import Synchronization
 import MP4Box
 import StreamManifests
 import TransportStream
@@ -6,8 +7,9 @@ import TransportStream
 /// An MPEG-TS segment of an HLS stream, read from its first byte only as far as a picture needs (a TS segment has
 /// no index: the packets of a picture are found by reading up to them), its video demuxed as it comes.
 ///
-/// Reads grow: `firstReadBytes`, then as much again as has been read, up to the segment's end, so a keyframe of
-/// any size costs a few reads and at most twice its bytes past the first read.
+/// One read (one request, over HTTP) hands the segment over as it arrives and stops as soon as the picture's access
+/// unit is whole: the rest of the segment is never read. A later picture of the same segment goes on from there;
+/// reads take turns, so two pictures asked for at once do not read the same bytes twice.
 package actor TransportSegment {
     /// The segment's resource, counted.
     let source: CountingByteSource
@@ -15,10 +17,11 @@ package actor TransportSegment {
     let byteRange: Range<UInt64>?
     /// The segment's URL, for messages.
     let name: String
-    /// Bytes of the first read: the head of a segment of a small picture, with its program tables.
-    static let firstReadBytes: UInt64 = 64 << 10
+    /// The most read of a segment without a byte range (its resource's end comes first in practice).
+    static let maximumSegmentBytes: UInt64 = 256 << 20
 
-    private var demuxer: TransportStreamDemuxer
+    private let demuxer: SharedDemuxer
+    private let turns = AsyncLimiter(limit: 1)
     private var bytesRead: UInt64 = 0
 
     /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets: the program tables).
@@ -27,38 +30,46 @@ package actor TransportSegment {
         self.source = source
         self.byteRange = byteRange
         self.name = name
-        demuxer = TransportStreamDemuxer(limits: limits)
-        do { try demuxer.append(prefix) } catch { throw error.located(input: name) }
+        demuxer = SharedDemuxer(TransportStreamDemuxer(limits: limits))
+        do { _ = try demuxer.append(prefix[...], until: { _ in false }) } catch { throw error.located(input: name) }
     }
 
     /// The demuxer once `enough` holds for it or the segment has been read to its end.
     /// - Throws: `TransportStreamError` (located at the segment), or the source's errors.
-    func demuxed(until enough: (TransportStreamDemuxer) -> Bool) async throws -> TransportStreamDemuxer {
-        while !demuxer.isFinished, !enough(demuxer) {
-            var end = bytesRead + max(Self.firstReadBytes, bytesRead)
-            if let byteRange { end = min(end, UInt64(byteRange.count)) }
-            guard end > bytesRead else {
+    func demuxed(until enough: @escaping @Sendable (TransportStreamDemuxer) -> Bool) async throws -> TransportStreamDemuxer {
+        try await turns.run { try await self.read(until: enough) }
+        return demuxer.current
+    }
+
+    private func read(until enough: @escaping @Sendable (TransportStreamDemuxer) -> Bool) async throws {
+        let demuxer = demuxer
+        while true {
+            let current = demuxer.current
+            if current.isFinished || enough(current) { return }
+            let start = bytesRead
+            let end = byteRange.map { UInt64($0.count) } ?? Self.maximumSegmentBytes
+            guard end > start else {
                 try finish()
-                break
+                return
             }
             let base = byteRange?.lowerBound ?? 0
-            let start = bytesRead
-            let bytes = try await source.read((base + start) ..< (base + end))
-            bytesRead = start + UInt64(bytes.count)
-            do { try demuxer.append(bytes) } catch { throw error.located(input: name) }
-            // A short read is the resource's end; a byte range ends where it says.
-            if UInt64(bytes.count) < end - start || byteRange.map({ bytesRead >= UInt64($0.count) }) == true {
-                try finish()
+            do {
+                bytesRead = start + (try await source.read((base + start) ..< (base + end)) { piece in
+                    try demuxer.append(piece, until: enough)
+                })
+            } catch let error as TransportStreamError {
+                throw error.located(input: name)
             }
+            // A read ends before the range only when the reader had enough; at the range's end the segment is whole.
+            if !enough(demuxer.current) { try finish() }
         }
-        return demuxer
     }
 
     /// The segment's video as far as a picture `through` 90 kHz ticks after its first picture needs it (nil: its
     /// first keyframe alone), as a movie of the access units from the first keyframe on, with where the segment's
     /// first picture is on the movie's timeline.
     /// - Throws: `ThumbnailError` `noVideo` (no H.264 or HEVC stream) or `noSamples` (no keyframe in the segment),
-    ///   `TransportStreamError`, `MP4Error` from writing the movie, or the source's errors.
+    ///   `TransportStreamError` (also for what the movie cannot be written from), or the source's errors.
     func movie(through offset: Int64?) async throws -> (session: MovieSession, firstPresentation: Int64) {
         let demuxer = try await demuxed { demuxer in
             let units = demuxer.completeAccessUnits
@@ -83,7 +94,13 @@ package actor TransportSegment {
             },
             lastSampleDuration: next.flatMap { unit in kept.last.map { unit.decodeTime - $0.decodeTime } })
         let bytes: [UInt8]
-        do { bytes = try VideoMovieWriter.movie(of: track) } catch { throw error.located(input: name) }
+        do {
+            bytes = try VideoMovieWriter.movie(of: track)
+        } catch {
+            // What the writer refuses is the stream's: decoding times that go back, no SPS before the keyframe.
+            throw TransportStreamError(error.code == .limitExceeded ? .limitExceeded : .malformed, pid: video.pid,
+                                       error.detail).located(input: name)
+        }
         let session = MovieSession(source: DemuxedMovieSource(bytes: bytes, segment: source, name: name))
         return (session, first - units[keyframe].decodeTime)
     }
@@ -99,6 +116,32 @@ package actor TransportSegment {
 
     private func finish() throws {
         do { try demuxer.finish() } catch { throw error.located(input: name) }
+    }
+}
+
+/// The demuxer of a segment, fed by the reader a read hands its pieces to as they arrive (a `@Sendable` closure):
+/// behind a lock, which that reader and the segment take in turn.
+private final class SharedDemuxer: Sendable {
+    private let state: Mutex<TransportStreamDemuxer>
+
+    init(_ demuxer: TransportStreamDemuxer) {
+        state = Mutex(demuxer)
+    }
+
+    /// The demuxer as it is.
+    var current: TransportStreamDemuxer { state.withLock { $0 } }
+
+    /// Appends `piece`; true when `enough` holds after it.
+    func append(_ piece: ArraySlice<UInt8>, until enough: (TransportStreamDemuxer) -> Bool) throws(TransportStreamError) -> Bool {
+        try state.withLock { demuxer throws(TransportStreamError) in
+            try demuxer.append(piece)
+            return enough(demuxer)
+        }
+    }
+
+    /// Ends the stream.
+    func finish() throws(TransportStreamError) {
+        try state.withLock { demuxer throws(TransportStreamError) in try demuxer.finish() }
     }
 }
 
