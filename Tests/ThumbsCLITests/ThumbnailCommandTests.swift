@@ -152,6 +152,9 @@ import Thumbs
         let movie = try Fixtures.bytes("h264-bframes")    // moov at the end: its index lies past the first 20,000 bytes
         var faults = TestHTTPServer.Faults()
         faults.ignoresRange = true
+        // Slow enough (the movie takes 170 ms) that the client stops before the server has sent it all, however
+        // late a loaded machine runs the client: unthrottled, the whole movie can be in the socket before it reads.
+        faults.bandwidth = 500_000
         let server = try await TestHTTPServer(files: ["/a.mp4": movie], faults: faults)
         defer { Task { try? await server.shutdown() } }
         let output = try await InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "-o", Self.temporaryPath("x.png"),
