@@ -42,5 +42,5 @@ scripts/check-example.sh
 # passed once passes again, and new inputs are for the longer runs of Fuzz/README.md.
 if [ $# -eq 0 ]; then
     FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=200000 FUZZ_PRODUCTS=ManifestFuzzer Fuzz/run-fuzzer.sh 120 ManifestFuzzer
-    FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=100000 FUZZ_PRODUCTS=TransportStreamFuzzer Fuzz/run-fuzzer.sh 150 TransportStreamFuzzer
+    FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=60000 FUZZ_PRODUCTS=TransportStreamFuzzer Fuzz/run-fuzzer.sh 150 TransportStreamFuzzer
 fi

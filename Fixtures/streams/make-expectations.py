@@ -51,6 +51,8 @@ MANIFESTS = [
     "ffmpeg-hls-ts-h264-bframes/index.m3u8",
     "ffmpeg-hls-ts-hevc-single-file/index.m3u8",
     "ffmpeg-hls-ts-muxed-aac/index.m3u8",
+    "ffmpeg-hls-ts-iframes/master.m3u8",
+    "shaka-lcevc-sei-ts/master.m3u8",
 ]
 
 # Separate segment files and the init segment that precedes each: (init, glob of segments), per folder.
@@ -88,6 +90,10 @@ REFERENCES = [
     ("cea608-ts-0s", "media3-hls-cea608/manifest.m3u8", 0.0, 0.0),
     ("ts-h265-0s", "shaka-hls-ts-h265/0.ts", 1.4, -1.4),
     ("ts-h265-5s", "shaka-hls-ts-h265/0.ts", 6.4, -1.4),
+    # shaka-packager's I-frame playlist into one TS file: the keyframe at 6.567 s in the file (its first picture at
+    # 0.1 s), 6.467 s on the stream, inside its only 10 s segment; the tests ask for 6.4 s, nearer it than the one
+    # before at 4.467 s.
+    ("lcevc-ts-iframe-6.467s", "shaka-lcevc-sei-ts/1.ts", 6.5, -0.1),
 ]
 
 

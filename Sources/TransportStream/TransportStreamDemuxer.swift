@@ -87,6 +87,19 @@ public struct TransportStreamDemuxer: Sendable {
         }
     }
 
+    /// Goes on at `offset`, another place in the stream: the next bytes appended are from there. The partial packet
+    /// and PES packet held are dropped, and so are the access units read; the program tables, the video stream and
+    /// the timeline are kept. For a range of the stream read on its own (an I-frame playlist's), after the program
+    /// tables read from the stream's start.
+    public mutating func restart(at offset: UInt64) {
+        precondition(!isFinished, "restart(at:) after finish()")
+        buffer = []
+        bufferOffset = offset
+        pending = nil
+        accessUnits = []
+        heldBytes = 0
+    }
+
     /// Ends the stream: the PES packet in progress becomes the last access unit.
     /// - Throws: as `append(_:)`.
     public mutating func finish() throws(TransportStreamError) {

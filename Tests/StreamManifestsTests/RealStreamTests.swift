@@ -119,9 +119,9 @@ import Testing
             let known = Set(ours.joined())
             #expect(theirs.filter { !known.contains($0) } == [], "\(manifest)")
             // ...and, in a single period (FFmpeg's DASH reader reads the first alone), each rendition's segments in
-            // our order.
+            // our order; but an I-frame playlist's, which FFmpeg's HLS reader does not read.
             if presentation.periods.count == 1 {
-                for places in ours where !places.isEmpty {
+                for (rendition, places) in zip(renditions, ours) where !places.isEmpty && !rendition.isIFrameOnly {
                     let mine = Set(places)
                     let skipped = Set(Self.ffmpegMisreads[manifest]?.skipped ?? [])
                     #expect(theirs.filter(mine.contains) == places.filter { !skipped.contains($0.description) }, "\(manifest)")

@@ -98,6 +98,21 @@ struct TransportStreamHTTPTests {
         }
     }()
 
+    /// Through shaka-packager's I-frame playlist: the master, the I-frame playlist, the program tables at the file's
+    /// start (a bounded read up to 1 KiB) and the keyframe's range; exactly those bytes.
+    @Test func anIFramePlaylistReadsTheKeyframesRangeAlone() async throws {
+        let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
+        let made = try await StreamThumbnailGenerator(input: try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8")))
+            .image(at: .seconds(5.9))
+        let range = try #require(made.segment.resource.byteRange)
+        #expect(range == 2_022_692 ..< 2_022_692 + 51_324)  // the I-frame at 6.467 s, nearer than the one at 4.467 s
+        let texts = try ["shaka-lcevc-sei-ts/master.m3u8", "shaka-lcevc-sei-ts/iframe.m3u8"].map(StreamHTTPTests.size).reduce(0, +)
+        let log = made.fetchStatistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(made.thumbnail.requests == 4, "\(log)")
+        #expect(made.thumbnail.bytesFetched == texts + 1024 + UInt64(range.count), "\(log)")
+        #expect(abs(made.thumbnail.actualTime - 6.4667) < 0.001)
+    }
+
     @Test(arguments: cases.indices)
     func aThumbnailReadsTheSegmentUntilItsKeyframeIsWhole(_ index: Int) async throws {
         let (playlist, seconds, texts, file, range) = Self.cases[index]

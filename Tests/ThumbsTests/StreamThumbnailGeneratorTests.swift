@@ -42,6 +42,7 @@ import Thumbs
         "livesim2-4s": "livesim2-testpic-alt-seg-dur-stl/Manifest.mpd",
         "ts-h265-0s": "shaka-hls-ts-h265/hevc.m3u8",
         "ts-h265-5s": "shaka-hls-ts-h265/hevc.m3u8",
+        "lcevc-ts-iframe-6.467s": "shaka-lcevc-sei-ts/master.m3u8",
     ]
 
     /// The references asked for exactly (tolerance zero): a keyframe inside a TS segment, which the default

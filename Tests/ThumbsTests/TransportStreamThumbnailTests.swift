@@ -77,6 +77,55 @@ import TransportStream
         #expect(first.segment.number == second.segment.number)
     }
 
+    /// An I-frame playlist names every keyframe with its bytes: with the default tolerance the nearest one is read,
+    /// also inside a segment (two GOPs each here), as the movie's nearest keyframe. What is read: the master, the
+    /// I-frame playlist, the program tables at the start of the keyframe's file (its first KiB, or up to the
+    /// keyframe's range) and the range, each once; not the media playlist.
+    @Test func anIFramePlaylistGivesTheNearestKeyframeInsideASegment() async throws {
+        let folder = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes")
+        let iFrames = try String(contentsOf: folder.appendingPathComponent("iframes.m3u8"), encoding: .utf8)
+        for seconds in [0.3, 0.7, 1.2, 1.7, 2.6, 2.95] {
+            let generator = StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent("master.m3u8").path))
+            let made = try await generator.image(at: .seconds(seconds))
+            let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video")).image(at: .seconds(seconds))
+            #expect(made.thumbnail.image == original.image, "at \(seconds) s")
+            #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001,
+                    "at \(seconds) s: \(made.thumbnail.actualTime) s, the movie's \(original.actualTime) s")
+            #expect(made.rendition.isIFrameOnly)
+            let range = try #require(made.segment.resource.byteRange)
+            #expect(iFrames.contains("#EXT-X-BYTERANGE:\(range.count)@\(range.lowerBound)"))
+            let texts = try ["master.m3u8", "iframes.m3u8"].map {
+                try #require(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size] as? Int)
+            }.reduce(0, +)
+            #expect(made.thumbnail.requests == 4, "at \(seconds) s")
+            // The tables: the first KiB of the file, or less where the keyframe's range starts before it.
+            #expect(made.thumbnail.bytesFetched == UInt64(texts) + min(1024, range.lowerBound) + UInt64(range.count),
+                    "at \(seconds) s")
+        }
+    }
+
+    /// The newest keyframe is the I-frame playlist's last: the movie's last keyframe.
+    @Test func theNewestKeyframeIsTheIFramePlaylistsLast() async throws {
+        let master = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes/master.m3u8").path
+        let made = try await StreamThumbnailGenerator(input: FileInput(path: master)).newestImage()
+        let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video")).image(at: .seconds(2.99))
+        #expect(made.rendition.isIFrameOnly)
+        #expect(made.thumbnail.image == original.image)
+        #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001, "\(made.thumbnail.actualTime) s")
+    }
+
+    /// Exact times do not use the I-frame playlist: the frame is decoded from the segment playing.
+    @Test func anExactTimeReadsTheMediaPlaylistsSegment() async throws {
+        let master = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes/master.m3u8").path
+        let made = try await StreamThumbnailGenerator(input: FileInput(path: master), options: Self.options(exact: true))
+            .image(at: .seconds(1.7))
+        let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video"), options: Self.options(exact: true))
+            .image(at: .seconds(1.7))
+        #expect(!made.rendition.isIFrameOnly)
+        #expect(made.thumbnail.image == original.image)
+        #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001)
+    }
+
     /// Two pictures of one segment asked for at once: the reads take turns, so neither feeds the demuxer bytes the
     /// other already gave it, and both are the pictures each makes alone.
     @Test func twoPicturesOfOneSegmentAtOnceAreEachTheirOwn() async throws {

@@ -129,8 +129,10 @@ public actor StreamSession {
 
     /// How `segment` is read (the last few kept, so a second picture continues from the first's reads): an HLS
     /// segment without an init segment, or with one of TS packets, as an MPEG transport stream; the rest as a movie.
+    /// `inIFramePlaylist`: the segment is an I-frame playlist's range of one keyframe, whose TS program tables are at
+    /// its resource's start.
     /// - Throws: `ThumbnailError` `noSamples` for a segment the playlist marks as a gap; the input's errors.
-    package func reading(of segment: StreamSegment) async throws -> SegmentReading {
+    package func reading(of segment: StreamSegment, inIFramePlaylist: Bool = false) async throws -> SegmentReading {
         if let index = segmentReadings.firstIndex(where: { $0.key == segment.resource }) {
             let kept = segmentReadings.remove(at: index)
             segmentReadings.append(kept)
@@ -147,7 +149,8 @@ public actor StreamSession {
         if let resource = segment.initialization { initialization = try await self.initialization(resource) }
         if try await loadPresentation().format == .hls, initialization?.first.map({ $0 == 0x47 }) ?? true {
             reading = .transport(try TransportSegment(source: resource, byteRange: segment.resource.byteRange,
-                                                      name: segment.resource.description, prefix: initialization ?? []))
+                                                      name: segment.resource.description, prefix: initialization ?? [],
+                                                      readsTablesFirst: inIFramePlaylist && initialization == nil))
         } else {
             reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? []))
         }

@@ -15,6 +15,9 @@ import StreamManifests
 /// whole, and its video becomes an in-memory movie for the same decoding. With the default tolerance its keyframes
 /// are the segments' starts, the nearer one taken: the keyframes inside a TS segment are found only by reading up to
 /// them. Exact and bounded requests read the segment up to the time.
+///
+/// Where an HLS master names an I-frame playlist, the default tolerance takes the keyframe nearest the time from it
+/// (it lists every keyframe with its time and bytes, inside segments too), and reads that keyframe's range alone.
 public struct StreamThumbnailGenerator: Sendable {
     /// The stream read.
     public let session: StreamSession
@@ -50,9 +53,11 @@ public struct StreamThumbnailGenerator: Sendable {
         return made
     }
 
-    /// The newest keyframe of the stream: of a live stream, the last keyframe of the newest segment available (the
-    /// last one an HLS playlist lists; the last one a live DASH SegmentTimeline lists, or, without one, the last one
-    /// whose end has passed by `StreamSession.wallClock`); of a stream that has ended, its last keyframe.
+    /// The newest keyframe of the stream: the last an HLS I-frame playlist lists, where there is one; else of a live
+    /// stream, the last keyframe of the newest segment available (the last one an HLS playlist lists; the last one a
+    /// live DASH SegmentTimeline lists, or, without one, the last one whose end has passed by
+    /// `StreamSession.wallClock`); of a stream that has ended, its last keyframe. (Of an MPEG-TS segment, whose
+    /// keyframes are found only by reading, its first.)
     /// - Throws: as `image(at:)`.
     public func newestImage() async throws -> StreamThumbnail {
         try await measured { try await makeNewest() }
@@ -62,6 +67,15 @@ public struct StreamThumbnailGenerator: Sendable {
         let presentation = try await session.loadPresentation()
         guard let period = presentation.periods.last(where: { !$0.renditions.isEmpty }) else {
             throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
+        }
+        // An I-frame playlist names the newest keyframe itself: its last.
+        if let listed = rendition(in: period, iFrameOnly: true),
+           case let iFrames = try await session.withSegments(listed), let segments = iFrames.segments,
+           var index = segments.count.map({ $0 - 1 }), index >= 0 {
+            while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
+            if let keyframe = segments.segment(at: index), !keyframe.isGap {
+                return try await picture(in: keyframe, at: keyframe.timeRange.lowerBound, rendition: iFrames, time: nil)
+            }
         }
         let (rendition, segments) = try await chosenRendition(in: period, time: nil)
         var index: Int
@@ -90,9 +104,7 @@ public struct StreamThumbnailGenerator: Sendable {
     /// The video rendition of `period` for the options' size, with its segments.
     private func chosenRendition(in period: StreamPeriod,
                                  time: ThumbnailTime?) async throws -> (StreamRendition, StreamSegments) {
-        let size = options.maximumSize
-        guard let chosen = period.videoRendition(fitting: size.width > 0 ? size.width : nil, size.height > 0 ? size.height : nil)
-        else {
+        guard let chosen = rendition(in: period) else {
             throw ThumbnailError(.noVideo, "the stream has no video rendition that is not encrypted", input: session.input.name,
                                  time: time)
         }
@@ -110,6 +122,7 @@ public struct StreamThumbnailGenerator: Sendable {
         guard let period = target.flatMap(presentation.period(at:)) ?? presentation.periods.first else {
             throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name, time: time)
         }
+        if let picture = try await iFramePicture(in: period, target: target, time: time) { return picture }
         let (rendition, segments) = try await chosenRendition(in: period, time: time)
         guard let first = segments.first else {
             throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name, time: time)
@@ -118,18 +131,7 @@ public struct StreamThumbnailGenerator: Sendable {
             target = try resolve(time, duration: segments.timeRange?.upperBound ?? first.timeRange.upperBound)
         }
         let wanted = target ?? .zero
-        // The segment playing at the time, or the nearer end.
-        let index: Int
-        if let found = segments.index(containing: wanted) {
-            index = found
-        } else if wanted < first.timeRange.lowerBound {
-            index = 0
-        } else if let count = segments.count, count > 0 {
-            index = count - 1
-        } else {
-            throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
-        }
-        guard let segment = segments.segment(at: index) else {
+        guard let index = Self.index(playingAt: wanted, in: segments), let segment = segments.segment(at: index) else {
             throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
         }
         return try await picture(in: segment, at: wanted, rendition: rendition, time: time,
@@ -142,15 +144,14 @@ public struct StreamThumbnailGenerator: Sendable {
                          next: StreamSegment? = nil) async throws -> StreamThumbnail {
         var segment = segment
         var next = next
-        let usesNearestKeyframe = options.requestedTimeToleranceBefore == nil && options.requestedTimeToleranceAfter == nil
         if usesNearestKeyframe, let following = next, !following.isGap, following.timeRange.lowerBound > wanted,
-           case .transport = try await session.reading(of: segment) {
+           case .transport = try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly) {
             // A TS segment's keyframes past its first are found only by reading up to them: the keyframes known are
             // the segments' starts, and the nearer one is read.
             if following.timeRange.lowerBound - wanted < wanted - segment.timeRange.lowerBound { segment = following }
             next = nil
         }
-        var placed = try await placement(of: segment, through: usesNearestKeyframe ? nil : wanted)
+        var placed = try await placement(of: segment, in: rendition, through: usesNearestKeyframe ? nil : wanted)
         var movieTime = placed.movieTime(at: wanted, in: segment)
         // The nearest keyframe may start the next segment.
         if usesNearestKeyframe, let next, !next.isGap, next.timeRange.lowerBound > wanted {
@@ -159,7 +160,7 @@ public struct StreamThumbnailGenerator: Sendable {
             let nextDistance = Self.ticks(next.timeRange.lowerBound - wanted, timescale: placed.track.timescale)
             if UInt64(clamping: nextDistance) < distance {
                 segment = next
-                placed = try await placement(of: next)
+                placed = try await placement(of: next, in: rendition)
                 movieTime = placed.firstPresentation
             }
         }
@@ -177,6 +178,46 @@ public struct StreamThumbnailGenerator: Sendable {
         }
         return StreamThumbnail(thumbnail: thumbnail, rendition: rendition, segment: segment, programDateTime: date,
                                fetchStatistics: FetchStats())
+    }
+
+    /// Whether the options ask for the keyframe nearest the time (the default tolerance).
+    private var usesNearestKeyframe: Bool {
+        options.requestedTimeToleranceBefore == nil && options.requestedTimeToleranceAfter == nil
+    }
+
+    /// With the default tolerance, the picture of the keyframe nearest the time from the I-frame playlist of
+    /// `period`, when it has one that is not encrypted: it names every keyframe, its time and its bytes, so the one
+    /// nearest is read alone, even inside a segment. Nil without one.
+    private func iFramePicture(in period: StreamPeriod, target: Duration?, time: ThumbnailTime?) async throws -> StreamThumbnail? {
+        guard usesNearestKeyframe, let listed = rendition(in: period, iFrameOnly: true) else { return nil }
+        let rendition = try await session.withSegments(listed)
+        guard let segments = rendition.segments, let first = segments.first else { return nil }
+        let wanted = try target ?? resolve(time, duration: segments.timeRange?.upperBound ?? first.timeRange.upperBound)
+        guard var index = Self.index(playingAt: wanted, in: segments) else { return nil }
+        // The keyframe whose interval holds the time, or the next when it is nearer.
+        if let this = segments.segment(at: index), let next = segments.segment(at: index + 1), !next.isGap,
+           next.timeRange.lowerBound - wanted < wanted - this.timeRange.lowerBound {
+            index += 1
+        }
+        while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
+        guard let keyframe = segments.segment(at: index), !keyframe.isGap else { return nil }
+        return try await picture(in: keyframe, at: wanted, rendition: rendition, time: time)
+    }
+
+    /// The index of the segment playing at `time`, or of the nearer end when none does; nil for no segments.
+    static func index(playingAt time: Duration, in segments: StreamSegments) -> Int? {
+        if let found = segments.index(containing: time) { return found }
+        guard let first = segments.first else { return nil }
+        if time < first.timeRange.lowerBound { return 0 }
+        guard let count = segments.count, count > 0 else { return nil }
+        return count - 1
+    }
+
+    /// The video rendition of `period` for the options' size (`StreamPeriod.videoRendition(fitting:_:iFrameOnly:)`).
+    private func rendition(in period: StreamPeriod, iFrameOnly: Bool = false) -> StreamRendition? {
+        let size = options.maximumSize
+        return period.videoRendition(fitting: size.width > 0 ? size.width : nil, size.height > 0 ? size.height : nil,
+                                     iFrameOnly: iFrameOnly)
     }
 
     /// `time` on a stream that lasts `duration`, clamped to what a Duration holds.
@@ -230,9 +271,10 @@ public struct StreamThumbnailGenerator: Sendable {
     /// `segment` read as a movie, as far as a picture at `wanted` (on the stream's timeline) needs it; nil: its
     /// first keyframe (an MPEG-TS segment is read from its start: without an index, the keyframes after its first
     /// are found only by reading up to them).
-    private func placement(of segment: StreamSegment, through wanted: Duration? = nil) async throws -> Placement {
+    private func placement(of segment: StreamSegment, in rendition: StreamRendition,
+                           through wanted: Duration? = nil) async throws -> Placement {
         let segmentMovie: StreamSession.SegmentMovie
-        switch try await session.reading(of: segment) {
+        switch try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly) {
         case .movie(let movie):
             segmentMovie = movie
         case .transport(let transport):

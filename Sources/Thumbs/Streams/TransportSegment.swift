@@ -10,6 +10,10 @@ import TransportStream
 /// One read (one request, over HTTP) hands the segment over as it arrives and stops as soon as the picture's access
 /// unit is whole: the rest of the segment is never read. A later picture of the same segment goes on from there;
 /// reads take turns, so two pictures asked for at once do not read the same bytes twice.
+///
+/// An I-frame playlist's segment is the byte range of one keyframe inside a segment, without the program tables
+/// before it: those are read first from the resource's start (the first `tableProbeBytes`, then on as far as they
+/// need), and the demuxer goes on at the range.
 package actor TransportSegment {
     /// The segment's resource, counted.
     let source: CountingByteSource
@@ -19,17 +23,24 @@ package actor TransportSegment {
     let name: String
     /// The most read of a segment without a byte range (its resource's end comes first in practice).
     static let maximumSegmentBytes: UInt64 = 256 << 20
+    /// The first read for the program tables at a resource's start: they are its first packets (two, in practice).
+    static let tableProbeBytes: UInt64 = 1024
+    /// Whether the program tables are read from the resource's start before the range.
+    let readsTablesFirst: Bool
+    private var tablesRead = false
 
     private let demuxer: SharedDemuxer
     private let turns = AsyncLimiter(limit: 1)
     private var bytesRead: UInt64 = 0
 
-    /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets: the program tables).
+    /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets: the program tables), or, with
+    /// `readsTablesFirst`, after the program tables at the start of its resource.
     init(source: CountingByteSource, byteRange: Range<UInt64>?, name: String, prefix: [UInt8] = [],
-         limits: TransportStreamLimits = TransportStreamLimits()) throws {
+         readsTablesFirst: Bool = false, limits: TransportStreamLimits = TransportStreamLimits()) throws {
         self.source = source
         self.byteRange = byteRange
         self.name = name
+        self.readsTablesFirst = readsTablesFirst && (byteRange?.lowerBound ?? 0) > 0
         demuxer = SharedDemuxer(TransportStreamDemuxer(limits: limits))
         do { _ = try demuxer.append(prefix[...], until: { _ in false }) } catch { throw error.located(input: name) }
     }
@@ -43,6 +54,10 @@ package actor TransportSegment {
 
     private func read(until enough: @escaping @Sendable (TransportStreamDemuxer) -> Bool) async throws {
         let demuxer = demuxer
+        if readsTablesFirst, !tablesRead {
+            try await readTables()
+            tablesRead = true
+        }
         while true {
             let current = demuxer.current
             if current.isFinished || enough(current) { return }
@@ -63,6 +78,27 @@ package actor TransportSegment {
             // A read ends before the range only when the reader had enough; at the range's end the segment is whole.
             if !enough(demuxer.current) { try finish() }
         }
+    }
+
+    /// The program tables from the resource's start, up to the range; then the demuxer goes on at the range (its
+    /// offsets counted from there, as for any segment).
+    private func readTables() async throws {
+        guard let start = byteRange?.lowerBound else { return }
+        let demuxer = demuxer
+        var read: UInt64 = 0
+        do {
+            // A probe of the first packets, then, where they do not hold the tables, on until they are read.
+            for end in [min(Self.tableProbeBytes, start), start] where end > read && demuxer.current.video == nil {
+                read += try await source.read(read ..< end) { piece in try demuxer.append(piece, until: { $0.video != nil }) }
+            }
+        } catch let error as TransportStreamError {
+            throw error.located(input: name)
+        }
+        guard demuxer.current.video != nil else {
+            throw ThumbnailError(.noVideo, "no program map naming an H.264 or HEVC stream in the \(read) bytes before \(name)",
+                                 input: name)
+        }
+        demuxer.restart(at: 0)
     }
 
     /// The segment's video as far as a picture `through` 90 kHz ticks after its first picture needs it (nil: its
@@ -137,6 +173,11 @@ private final class SharedDemuxer: Sendable {
             try demuxer.append(piece)
             return enough(demuxer)
         }
+    }
+
+    /// Goes on at `offset` (`TransportStreamDemuxer.restart(at:)`).
+    func restart(at offset: UInt64) {
+        state.withLock { $0.restart(at: offset) }
     }
 
     /// Ends the stream.
