@@ -40,6 +40,8 @@ public struct TransportStreamDemuxer: Sendable {
     private var programMapPIDs: [UInt16] = []
     private var pending: PendingPES?
     private var unwrapper = TimestampUnwrapper()
+    /// The highest HEVC `TemporalId` the last SPS allows.
+    private var highestTemporalID: Int?
     private var heldBytes = 0
 
     /// A PES packet being joined from its packets.
@@ -240,8 +242,11 @@ public struct TransportStreamDemuxer: Sendable {
                 throw TransportStreamError(.limitExceeded, offset: pes.offset, pid: video.pid,
                                            "an access unit longer than \(limits.maximumAccessUnitBytes) bytes")
             }
+            noteParameterSets(in: units, codec: video.codec)
             last.nalUnits += units
             last.isKeyframe = TransportAccessUnit.startsDecoding(last.nalUnits, codec: video.codec)
+            last.isDisposable = TransportAccessUnit.isDisposable(last.nalUnits, codec: video.codec,
+                                                                 highestTemporalID: highestTemporalID)
             last.byteRange = last.byteRange.lowerBound ..< pes.end
             heldBytes += unitBytes
             accessUnits.append(last)
@@ -255,8 +260,18 @@ public struct TransportStreamDemuxer: Sendable {
         var offset = (presentation - (header.decodingTimestamp ?? presentation)) & (TimestampUnwrapper.period - 1)
         if offset >= TimestampUnwrapper.period / 2 { offset -= TimestampUnwrapper.period }
         heldBytes += unitBytes
+        noteParameterSets(in: units, codec: video.codec)
         accessUnits.append(TransportAccessUnit(presentationTime: decoding + offset, decodeTime: decoding, nalUnits: units,
                                                isKeyframe: TransportAccessUnit.startsDecoding(units, codec: video.codec),
-                                               byteRange: pes.offset ..< pes.end))
+                                               byteRange: pes.offset ..< pes.end,
+                                               isDisposable: TransportAccessUnit.isDisposable(
+                                                   units, codec: video.codec, highestTemporalID: highestTemporalID)))
+    }
+
+    /// Keeps what an HEVC SPS among `units` says of the sub-layers.
+    private mutating func noteParameterSets(in units: [[UInt8]], codec: TransportVideoCodec) {
+        for unit in units where unit.first.map({ codec.nalUnitType($0) == 33 }) == true {
+            highestTemporalID = codec.highestTemporalID(ofSequenceParameterSet: unit)
+        }
     }
 }

@@ -52,8 +52,9 @@ import TransportStream
     }
 
     /// Exact frames are decoded from the segment's keyframe up to the time; B-frames (H.264) and leading pictures
-    /// that show before their CRA picture (HEVC) are in decoding order after it. The movie's sdtp box lets its
-    /// decode leave out HEVC pictures nothing refers to; a TS stream has no such table, so its decode may take more.
+    /// that show before their CRA picture (HEVC) are in decoding order after it. Pictures nothing refers to are left
+    /// out, as a movie's sdtp lets its decode leave them out: the written movie's sdtp comes from the slices' NAL
+    /// unit headers.
     @Test(arguments: streams)
     func theExactFrameIsTheMoviesFrame(_ stream: String, _ movie: String) async throws {
         for seconds in [0.3, 1.0, 2.1, 2.95] {
@@ -61,8 +62,13 @@ import TransportStream
             #expect(made.thumbnail.image == original.image, "\(stream) at \(seconds) s")
             #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001,
                     "\(stream) at \(seconds) s: \(made.thumbnail.actualTime) s, the movie's \(original.actualTime) s")
-            #expect(made.thumbnail.decodedSamples >= original.decodedSamples, "\(stream) at \(seconds) s")
-            if movie != "hevc-8bit" { #expect(made.thumbnail.decodedSamples == original.decodedSamples, "\(stream) at \(seconds) s") }
+            // hevc-8bit's sdtp marks what the bitstream says; the H.264 movies have none, so their decodes take the
+            // pictures nothing refers to (nal_ref_idc 0) that the stream's leaves out.
+            if movie == "hevc-8bit" {
+                #expect(made.thumbnail.decodedSamples == original.decodedSamples, "\(stream) at \(seconds) s")
+            } else {
+                #expect(made.thumbnail.decodedSamples <= original.decodedSamples, "\(stream) at \(seconds) s")
+            }
         }
     }
 

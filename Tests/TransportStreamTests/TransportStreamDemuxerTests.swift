@@ -138,6 +138,29 @@ struct TransportStreamDemuxerTests {
         #expect(!TransportAccessUnit.startsDecoding([recovery], codec: .h264))  // no picture
     }
 
+    @Test func picturesNothingRefersToAreDisposable() throws {
+        let unreferenced: [UInt8] = [0x01, 0x9E, 0x02] + [UInt8](repeating: 0x44, count: 20)  // nal_ref_idc 0
+        #expect(TransportAccessUnit.isDisposable([unreferenced], codec: .h264, highestTemporalID: nil))
+        #expect(!TransportAccessUnit.isDisposable([Self.slice], codec: .h264, highestTemporalID: nil))  // nal_ref_idc 2
+        #expect(!TransportAccessUnit.isDisposable([Self.sps, Self.pps], codec: .h264, highestTemporalID: nil))  // no slice
+        // HEVC TRAIL_N (type 0) in sub-layer 0, TRAIL_R (type 1): disposable only where sub-layer 0 is the highest.
+        let trailN: [UInt8] = [0x00, 0x01, 0xAF, 0x10]
+        let trailR: [UInt8] = [0x02, 0x01, 0xAF, 0x10]
+        #expect(TransportAccessUnit.isDisposable([trailN], codec: .hevc, highestTemporalID: 0))
+        #expect(!TransportAccessUnit.isDisposable([trailN], codec: .hevc, highestTemporalID: 1))
+        #expect(!TransportAccessUnit.isDisposable([trailR], codec: .hevc, highestTemporalID: 0))
+        #expect(!TransportAccessUnit.isDisposable([trailN], codec: .hevc, highestTemporalID: nil))
+        // The demuxer takes the highest sub-layer from the SPS: sps_max_sub_layers_minus1 in its third byte.
+        var builder = TransportStreamBuilder()
+        builder.tables([(0x24, Self.videoPID)])
+        let units: [[UInt8]] = [[0x40, 0x01, 0x0C], [0x42, 0x01, 0x01], [0x44, 0x01, 0xC0], [0x2A, 0x01, 0xAF, 0x33]]
+        builder.pes(pid: Self.videoPID, presentation: 0, payload: AnnexB.units(units))
+        builder.pes(pid: Self.videoPID, presentation: 3000, payload: AnnexB.units([trailN]))
+        builder.pes(pid: Self.videoPID, presentation: 6000, payload: AnnexB.units([trailR]))
+        let demuxer = try Self.demuxed(builder.bytes)
+        #expect(demuxer.accessUnits.map(\.isDisposable) == [false, true, false])
+    }
+
     @Test func aTableWithAWrongCRCIsPassedOver() throws {
         var builder = TransportStreamBuilder()
         var damaged = TransportStreamBuilder.programMap([(0x1B, 0x200)])

@@ -21,7 +21,8 @@ struct VideoMovieWriterTests {
             coding: codec == .h264 ? .h264 : .hevc, timescale: 90_000,
             parameterSets: codec.parameterSets(in: demuxer.accessUnits),
             samples: demuxer.accessUnits.map {
-                .init(decodeTime: $0.decodeTime, presentationTime: $0.presentationTime, isSync: $0.isKeyframe, nalUnits: $0.nalUnits)
+                .init(decodeTime: $0.decodeTime, presentationTime: $0.presentationTime, isSync: $0.isKeyframe, nalUnits: $0.nalUnits,
+                      isDisposable: $0.isDisposable)
             })
     }
 
@@ -51,6 +52,15 @@ struct VideoMovieWriterTests {
             #expect((a.decodeTime - firstWritten.decodeTime) * scale == (b.decodeTime - firstOriginal.decodeTime) * 90_000,
                     "sample \(index)")
         }
+        // The pictures no other refers to, as the bitstream says (H.264 nal_ref_idc, HEVC _N types), are the ones the
+        // source's sdtp marks, where it has one.
+        var disposable = 0
+        for index in 0 ..< min(written.samples.count, original.samples.count) {
+            if written.samples.dependency(of: index)?.isDisposable == true { disposable += 1 }
+            guard let expected = original.samples.dependency(of: index) else { continue }
+            #expect(written.samples.dependency(of: index)?.isDisposable ?? false == expected.isDisposable, "sample \(index)")
+        }
+        if source == "hevc-8bit" { #expect(disposable > 0) }
         // The size the sample entry states is the picture's.
         #expect(written.visualEntry?.width == original.visualEntry?.width)
         #expect(written.visualEntry?.height == original.visualEntry?.height)

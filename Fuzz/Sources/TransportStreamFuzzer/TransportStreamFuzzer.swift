@@ -37,7 +37,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let video = demuxer.video, let keyframe = demuxer.accessUnits.firstIndex(where: \.isKeyframe) else { return 0 }
     let samples = demuxer.accessUnits[keyframe...].map {
         ElementaryVideoTrack.Sample(decodeTime: $0.decodeTime, presentationTime: $0.presentationTime, isSync: $0.isKeyframe,
-                                    nalUnits: $0.nalUnits)
+                                    nalUnits: $0.nalUnits, isDisposable: $0.isDisposable)
     }
     let track = ElementaryVideoTrack(coding: video.codec == .h264 ? .h264 : .hevc, timescale: 90_000,
                                      parameterSets: video.codec.parameterSets(in: demuxer.accessUnits[...keyframe]),

@@ -16,13 +16,16 @@ public struct ElementaryVideoTrack: Sendable {
         public var isSync: Bool
         /// Its NAL units, without start codes or length prefixes.
         public var nalUnits: [[UInt8]]
+        /// Whether no other sample refers to it (written in sdtp: a decode that does not show it may leave it out).
+        public var isDisposable: Bool
 
         /// Makes a sample.
-        public init(decodeTime: Int64, presentationTime: Int64, isSync: Bool, nalUnits: [[UInt8]]) {
+        public init(decodeTime: Int64, presentationTime: Int64, isSync: Bool, nalUnits: [[UInt8]], isDisposable: Bool = false) {
             self.decodeTime = decodeTime
             self.presentationTime = presentationTime
             self.isSync = isSync
             self.nalUnits = nalUnits
+            self.isDisposable = isDisposable
         }
     }
 

@@ -1,6 +1,6 @@
 /// Writes an `ElementaryVideoTrack` as a movie the rest of MP4Box reads like any other: `ftyp`, a `moov` with one
-/// video track (an `avc3`/`hev1` entry whose `avcC`/`hvcC` holds the parameter sets, `stts`, `ctts`, `stss`, `stsz`,
-/// one chunk), then an `mdat` of 4-byte length-prefixed NAL units. No edit list: a sample's presentation time in the
+/// video track (an `avc3`/`hev1` entry whose `avcC`/`hvcC` holds the parameter sets, `stts`, `ctts`, `stss`, `sdtp`,
+/// `stsz`, one chunk), then an `mdat` of 4-byte length-prefixed NAL units. No edit list: a sample's presentation time in the
 /// movie is its presentation time less the first sample's decoding time.
 public enum VideoMovieWriter {
     /// Bytes in each NAL unit length prefix written.
@@ -149,6 +149,14 @@ public enum VideoMovieWriter {
             stbl.fullBox("stss") { stss in
                 stss.uint32(UInt32(sync.count))
                 for index in sync { stss.uint32(UInt32(index + 1)) }
+            }
+        }
+        if track.samples.contains(where: \.isDisposable) {
+            // sample_depends_on 2 (none) for sync samples, else 1; sample_is_depended_on 2 (none) where disposable.
+            stbl.fullBox("sdtp") { sdtp in
+                for sample in track.samples {
+                    sdtp.uint8((sample.isSync ? 2 : 1) << 4 | (sample.isDisposable ? 2 : 1) << 2)
+                }
             }
         }
         stbl.fullBox("stsz") { stsz in

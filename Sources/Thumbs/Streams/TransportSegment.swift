@@ -126,7 +126,7 @@ package actor TransportSegment {
             parameterSets: video.codec.parameterSets(in: units[...keyframe]),
             samples: kept.map {
                 ElementaryVideoTrack.Sample(decodeTime: $0.decodeTime, presentationTime: $0.presentationTime,
-                                            isSync: $0.isKeyframe, nalUnits: $0.nalUnits)
+                                            isSync: $0.isKeyframe, nalUnits: $0.nalUnits, isDisposable: $0.isDisposable)
             },
             lastSampleDuration: next.flatMap { unit in kept.last.map { unit.decodeTime - $0.decodeTime } })
         let bytes: [UInt8]

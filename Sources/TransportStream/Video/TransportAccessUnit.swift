@@ -11,9 +11,18 @@ public struct TransportAccessUnit: Sendable, Equatable {
     public var isKeyframe: Bool
     /// From the first byte of the packet that started it to the end of the last packet that carried it.
     public var byteRange: Range<UInt64>
+    /// Whether no other picture refers to it (its slices say so: H.264 `nal_ref_idc` 0, HEVC sub-layer non-reference
+    /// pictures in the highest sub-layer), so a decode that does not show it may leave it out.
+    public var isDisposable = false
 
     /// The bytes of its NAL units.
     public var byteCount: Int { nalUnits.reduce(0) { $0 + $1.count } }
+
+    /// Whether the NAL units of `units` hold slices and none of a picture another may refer to.
+    static func isDisposable(_ units: [[UInt8]], codec: TransportVideoCodec, highestTemporalID: Int?) -> Bool {
+        let slices = units.filter { $0.first.map { codec.isSlice(codec.nalUnitType($0)) } ?? false }
+        return !slices.isEmpty && slices.allSatisfy { codec.isUnreferencedSlice($0, highestTemporalID: highestTemporalID) }
+    }
 
     /// Whether the NAL units of `units` make an access unit decoding can start at.
     static func startsDecoding(_ units: [[UInt8]], codec: TransportVideoCodec) -> Bool {

@@ -65,6 +65,23 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         self == .h264 ? type == 5 : (16 ... 23).contains(type)
     }
 
+    /// Whether a coded slice NAL unit (`unit`) belongs to a picture no other picture refers to: H.264 `nal_ref_idc`
+    /// 0; HEVC a sub-layer non-reference type (TRAIL_N, TSA_N, STSA_N, RADL_N, RASL_N, the reserved N types) in the
+    /// highest sub-layer there is (`highestTemporalID`, from the SPS), which no higher one can refer to.
+    func isUnreferencedSlice(_ unit: [UInt8], highestTemporalID: Int?) -> Bool {
+        guard let first = unit.first else { return false }
+        if self == .h264 { return first & 0x60 == 0 }
+        let type = nalUnitType(first)
+        guard type < 16, type % 2 == 0, unit.count >= 2, let highestTemporalID else { return false }
+        return Int(unit[1] & 0x07) - 1 == highestTemporalID
+    }
+
+    /// The highest `TemporalId` an HEVC SPS allows (`sps_max_sub_layers_minus1`), nil for H.264 or too short a unit.
+    func highestTemporalID(ofSequenceParameterSet unit: [UInt8]) -> Int? {
+        guard self == .hevc, unit.count >= 3 else { return nil }
+        return Int(unit[2] >> 1 & 0x07)
+    }
+
     /// Whether a NAL unit of `type` is a coded slice.
     func isSlice(_ type: UInt8) -> Bool {
         self == .h264 ? (1 ... 5).contains(type) : type <= 31
