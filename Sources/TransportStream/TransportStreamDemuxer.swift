@@ -72,10 +72,13 @@ public struct TransportStreamDemuxer: Sendable {
     }
 
     /// Reads `bytes`, the stream's next bytes.
-    /// - Throws: `TransportStreamError`: `notTransportStream` when the first byte is not a sync byte, `malformed`,
+    /// - Throws: `TransportStreamError`: `notTransportStream` when the first byte is not a sync byte, `malformed` (also
+    ///   for bytes appended after `finish()`),
     ///   `unsupported` (the program has no H.264 or HEVC video, or it is scrambled), `limitExceeded`.
     public mutating func append<C: Collection>(_ bytes: C) throws(TransportStreamError) where C.Element == UInt8 {
-        precondition(!isFinished, "bytes appended after finish()")
+        guard !isFinished else {
+            throw TransportStreamError(.malformed, offset: bufferOffset, "bytes appended after the stream's end")
+        }
         if bytesAppended == 0, let first = bytes.first, first != TransportPacket.syncByte {
             throw TransportStreamError(.notTransportStream, offset: 0,
                                        "not an MPEG transport stream: its first byte is 0x\(String(first, radix: 16)), not the sync byte 0x47")
@@ -92,9 +95,9 @@ public struct TransportStreamDemuxer: Sendable {
     /// Goes on at `offset`, another place in the stream: the next bytes appended are from there. The partial packet
     /// and PES packet held are dropped, and so are the access units read; the program tables, the video stream and
     /// the timeline are kept. For a range of the stream read on its own (an I-frame playlist's), after the program
-    /// tables read from the stream's start.
+    /// tables read from the stream's start. A finished stream goes on too.
     public mutating func restart(at offset: UInt64) {
-        precondition(!isFinished, "restart(at:) after finish()")
+        isFinished = false
         buffer = []
         bufferOffset = offset
         pending = nil

@@ -29,9 +29,12 @@ struct RealTransportStreamTests {
     static let streams = Fixtures.directory.appendingPathComponent("streams")
 
     static let expected: [String: [Packet]] = {
-        let url = streams.appendingPathComponent("expectations.json")
-        guard let data = try? Data(contentsOf: url) else { return [:] }
-        return (try? JSONDecoder().decode(Expectations.self, from: data))?.transportPackets ?? [:]
+        do {
+            let data = try Data(contentsOf: streams.appendingPathComponent("expectations.json"))
+            return try JSONDecoder().decode(Expectations.self, from: data).transportPackets
+        } catch {
+            fatalError("Fixtures/streams/expectations.json: \(error)")
+        }
     }()
 
     static let files = expected.keys.sorted()
@@ -59,7 +62,8 @@ struct RealTransportStreamTests {
         let packets = try #require(Self.expected[file])
         let units = demuxer.accessUnits
         #expect(units.count == packets.count, "\(file)")
-        guard let firstUnit = units.first, let firstPacket = packets.first else { return }
+        let firstUnit = try #require(units.first, "\(file) has no access units")
+        let firstPacket = try #require(packets.first, "\(file) has no packets in expectations.json")
         for (index, (unit, packet)) in zip(units, packets).enumerated() {
             // ffprobe unwraps its own way (from a reference it picks): the differences are what both must agree on.
             #expect(unit.presentationTime - firstUnit.decodeTime == packet.pts - firstPacket.dts, "\(file) packet \(index) pts")

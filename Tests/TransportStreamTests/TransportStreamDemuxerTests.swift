@@ -252,6 +252,15 @@ struct TransportStreamDemuxerTests {
         #expect(noTables.detail == "no program map naming a video stream in the first 1000 bytes")
     }
 
+    @Test func bytesAfterTheEndAreATypedErrorAndARestartGoesOn() throws {
+        var demuxer = try Self.demuxed(Self.threePictures().bytes)
+        let error = try #require(throws: TransportStreamError.self) { try demuxer.append(Self.threePictures().bytes) }
+        #expect(error.code == .malformed)
+        demuxer.restart(at: 0)
+        #expect(!demuxer.isFinished)
+        #expect(demuxer.accessUnits.isEmpty)
+    }
+
     @Test func aPESCutShortByTheEndIsLeftOut() throws {
         var builder = TransportStreamBuilder()
         builder.tables([(0x1B, Self.videoPID)])

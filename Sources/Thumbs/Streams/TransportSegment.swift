@@ -137,7 +137,7 @@ package actor TransportSegment {
             throw TransportStreamError(error.code == .limitExceeded ? .limitExceeded : .malformed, pid: video.pid,
                                        error.detail).located(input: name)
         }
-        let session = MovieSession(source: DemuxedMovieSource(bytes: bytes, segment: source, name: name))
+        let session = MovieSession(source: DemuxedMovieSource(movie: MemoryByteSource(bytes), segment: source, name: name))
         return (session, first - units[keyframe].decodeTime)
     }
 
@@ -189,17 +189,13 @@ private final class SharedDemuxer: Sendable {
 /// The movie written from a TS segment's video, in memory; its statistics are the segment's, so the reads of the
 /// movie count as nothing and the segment's reads count once.
 private struct DemuxedMovieSource: ByteSource {
-    let bytes: [UInt8]
+    let movie: MemoryByteSource
     let segment: CountingByteSource
     let name: String
 
-    var knownLength: UInt64? { UInt64(bytes.count) }
+    var knownLength: UInt64? { movie.knownLength }
 
-    func read(_ range: Range<UInt64>) async throws -> [UInt8] {
-        let count = UInt64(bytes.count)
-        let lower = min(range.lowerBound, count)
-        return Array(bytes[Int(lower) ..< Int(min(max(range.upperBound, lower), count))])
-    }
+    func read(_ range: Range<UInt64>) async throws -> [UInt8] { try await movie.read(range) }
 
     var inputName: String? { name }
 

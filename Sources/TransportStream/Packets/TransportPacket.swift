@@ -11,16 +11,8 @@ struct TransportPacket: Equatable {
     let pid: UInt16
     /// `payload_unit_start_indicator`: a PES packet or a section starts in this payload.
     let startsUnit: Bool
-    /// `transport_error_indicator`: a demodulator marked the packet as damaged.
-    let hasTransportError: Bool
     /// `transport_scrambling_control` is not zero: the payload is scrambled.
     let isScrambled: Bool
-    /// `continuity_counter`.
-    let continuityCounter: UInt8
-    /// The adaptation field's `random_access_indicator`.
-    let isRandomAccess: Bool
-    /// The adaptation field's `discontinuity_indicator`.
-    let isDiscontinuity: Bool
     /// Whether the packet carries a payload (`adaptation_field_control` 01 or 11).
     let hasPayload: Bool
     /// Where the payload is, as offsets within the packet (empty when there is none).
@@ -31,17 +23,13 @@ struct TransportPacket: Equatable {
     /// - Throws: `TransportStreamError` `malformed` when the adaptation field is longer than the packet.
     init(_ bytes: [UInt8], at start: Int, offset: UInt64) throws(TransportStreamError) {
         let flags = bytes[start + 1]
-        hasTransportError = flags & 0x80 != 0
         startsUnit = flags & 0x40 != 0
         pid = UInt16(flags & 0x1F) << 8 | UInt16(bytes[start + 2])
         let control = bytes[start + 3]
         isScrambled = control & 0xC0 != 0
-        continuityCounter = control & 0x0F
         let adaptationFieldControl = (control >> 4) & 0x3
         hasPayload = adaptationFieldControl & 0x1 != 0
         var payloadStart = 4
-        var randomAccess = false
-        var discontinuity = false
         if adaptationFieldControl & 0x2 != 0 {
             let length = Int(bytes[start + 4])
             // With a payload the field leaves at least one payload byte (183 at most); alone it fills the packet (183).
@@ -50,15 +38,8 @@ struct TransportPacket: Equatable {
                 throw TransportStreamError(.malformed, offset: offset, pid: pid,
                                            "adaptation field of \(length) bytes in a packet that holds \(most)")
             }
-            if length > 0 {
-                let fieldFlags = bytes[start + 5]
-                discontinuity = fieldFlags & 0x80 != 0
-                randomAccess = fieldFlags & 0x40 != 0
-            }
             payloadStart = 5 + length
         }
-        isRandomAccess = randomAccess
-        isDiscontinuity = discontinuity
         payload = hasPayload ? payloadStart ..< Self.size : Self.size ..< Self.size
     }
 }

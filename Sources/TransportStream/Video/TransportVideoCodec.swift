@@ -30,9 +30,6 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         }
     }
 
-    /// Bytes in a NAL unit header.
-    var nalHeaderSize: Int { self == .h264 ? 1 : 2 }
-
     /// The `nal_unit_type` of a NAL unit whose first byte is `first`.
     public func nalUnitType(_ first: UInt8) -> UInt8 {
         self == .h264 ? first & 0x1F : (first >> 1) & 0x3F
@@ -55,9 +52,6 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         }
         return parameterSetTypes.compactMap { sets[$0] }
     }
-
-    /// The access unit delimiter's NAL unit type.
-    var accessUnitDelimiterType: UInt8 { self == .h264 ? 9 : 35 }
 
     /// Whether a NAL unit of `type` holds a picture from which decoding can start: an H.264 IDR slice; an HEVC IRAP
     /// picture (BLA, IDR, CRA: types 16 to 23).
