@@ -15,9 +15,10 @@ public struct Storyboard: Sendable, Equatable {
         public var sheet: Int
         /// The tile's place in the sheet, in pixels (the whole image for single images).
         public var region: PixelRegion
-        /// The presentation time of the keyframe shown, in the track's timescale.
+        /// The presentation time of the keyframe shown, in the track's timescale (of a stream, on its timeline).
         public var keyframeTime: MediaTime
-        /// The keyframe's sample index (decode order) in the track.
+        /// The keyframe's sample index (decode order) in the track; of a stream, the number of the segment it starts
+        /// (or, in an I-frame playlist, is).
         public var keyframeSample: Int
 
         /// Makes a cue.
@@ -77,7 +78,8 @@ public struct Storyboard: Sendable, Equatable {
     public var sheets: [Sheet]
     /// How many distinct keyframes were fetched and decoded.
     public var keyframeCount: Int
-    /// The keyframes' bytes (the sum of their sample sizes).
+    /// The keyframes' bytes (the sum of their sample sizes); of a stream, the bytes read for them (playlists, init
+    /// segments, segment heads or I-frame ranges).
     public var keyframeBytes: UInt64
 
     /// Makes a storyboard description.

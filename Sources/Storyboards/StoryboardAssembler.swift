@@ -1,9 +1,20 @@
 import MP4Box
 import Thumbs
 
+/// A keyframe's picture at the tile size, ready to place: its picture, its file bytes when it was encoded on its own,
+/// and which keyframe it shows.
+struct StoryboardTile: Sendable {
+    var image: RGBImage
+    var encoded: [UInt8]?
+    /// The keyframe's presentation time.
+    var keyframeTime: MediaTime
+    /// The keyframe's sample index in the track (`Storyboard.Cue.keyframeSample`).
+    var keyframeSample: Int
+}
+
 /// Places tiles in cue order into sheets (or single images) and writes each image when it is finished.
-struct Assembler {
-    let plan: StoryboardPlan
+struct Assembler<Plan: StoryboardCuePlan> {
+    let plan: Plan
     let options: StoryboardOptions
     let tileSize: PixelSize
     private(set) var cues: [Storyboard.Cue] = []
@@ -12,10 +23,25 @@ struct Assembler {
     private(set) var bifFrames: [[UInt8]] = []
     private var sheet: SpriteSheet?
 
-    init(plan: StoryboardPlan, options: StoryboardOptions, tileSize: PixelSize) {
+    /// An assembler of `plan`'s cues into sheets of `tileSize` tiles.
+    /// - Throws: `StoryboardError` `invalidOption` when a sheet would be larger than the renderer's pixel bound.
+    init(plan: Plan, options: StoryboardOptions, tileSize: PixelSize) throws(StoryboardError) {
+        let (columns, rows) = (options.singleImages ? 1 : options.columns, options.singleImages ? 1 : options.rows)
+        guard tileSize.width * columns * tileSize.height * rows <= Renderer.maximumOutputPixelCount else {
+            throw StoryboardError(.invalidOption, "a sheet of \(columns)x\(rows) tiles of \(tileSize) is larger than "
+                                 + "\(Renderer.maximumOutputPixelCount) pixels")
+        }
         self.plan = plan
         self.options = options
         self.tileSize = tileSize
+    }
+
+    /// Places every cue whose tile is in `tiles`, in order, and drops the tiles no later cue needs.
+    mutating func placeReady(from tiles: inout [Int: StoryboardTile], write: (String, [UInt8]) async throws -> Void) async throws {
+        while let ordinal = neededKeyframeIfAny, let tile = tiles[ordinal] {
+            try await place(tile, write: write)
+            if neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
+        }
     }
 
     /// Cues placed so far.
@@ -25,13 +51,14 @@ struct Assembler {
     var neededKeyframeIfAny: Int? { cues.count < plan.cueCount ? plan.cueKeyframes[cues.count] : nil }
 
     /// The keyframe the next cue needs (past the last one when done): work ahead is measured from it.
-    var neededKeyframe: Int { neededKeyframeIfAny ?? plan.keyframes.count }
+    var neededKeyframe: Int { neededKeyframeIfAny ?? plan.keyframeCount }
 
     /// Places the next cue's tile.
-    mutating func place(_ tile: RGBImage, encoded: [UInt8]?, write: (String, [UInt8]) async throws -> Void) async throws {
+    mutating func place(_ placed: StoryboardTile, write: (String, [UInt8]) async throws -> Void) async throws {
         let index = cues.count
-        let keyframe = plan.keyframes[plan.cueKeyframes[index]]
-        let keyframeTime = MediaTime(value: keyframe.presentationTime, timescale: plan.timescale)
+        let tile = placed.image
+        let encoded = placed.encoded
+        let keyframeTime = placed.keyframeTime
         if options.bifFileName != nil { try addBIFFrame(tile, encoded: encoded, sameAsLast: index > 0
                                                         && plan.cueKeyframes[index - 1] == plan.cueKeyframes[index]) }
         if options.singleImages {
@@ -40,7 +67,7 @@ struct Assembler {
             try await write(name, bytes)
             cues.append(Storyboard.Cue(timeRange: plan.cueStart(index)..<plan.cueEnd(index),
                                        sheet: sheets.count, region: PixelRegion(x: 0, y: 0, width: tile.width, height: tile.height),
-                                       keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
+                                       keyframeTime: keyframeTime, keyframeSample: placed.keyframeSample))
             sheets.append(Storyboard.Sheet(fileName: name, width: tile.width, height: tile.height, tileCount: 1,
                                            byteCount: bytes.count))
             return
@@ -56,7 +83,7 @@ struct Assembler {
         sheet = current
         cues.append(Storyboard.Cue(timeRange: plan.cueStart(index)..<plan.cueEnd(index),
                                    sheet: sheets.count, region: region,
-                                   keyframeTime: keyframeTime, keyframeSample: keyframe.sample.index))
+                                   keyframeTime: keyframeTime, keyframeSample: placed.keyframeSample))
     }
 
     /// Adds the cue's BIF image: the tile's own JPEG when it has one, the previous cue's when they show one keyframe.
@@ -70,6 +97,21 @@ struct Assembler {
         } else {
             bifFrames.append(try ImageFormat.jpeg(quality: 75).encode(tile))
         }
+    }
+
+    /// Writes Roku's BIF of the cues placed, when the options ask for one.
+    func writeBIF(interval: Duration, write: (String, [UInt8]) async throws -> Void) async throws {
+        guard let name = options.bifFileName else { return }
+        try await write(name, try BIFWriter.write(frames: bifFrames, interval: interval))
+    }
+
+    /// The storyboard of the cues and sheets placed.
+    func storyboard(duration: Duration, interval: Duration, keyframeCount: Int, keyframeBytes: UInt64) -> Storyboard {
+        Storyboard(duration: duration, interval: interval, tileSize: tileSize,
+                   columns: options.singleImages ? 1 : options.columns, rows: options.singleImages ? 1 : options.rows,
+                   singleImages: options.singleImages, sheetTemplate: options.effectiveSheetTemplate,
+                   firstSheetIndex: options.firstSheetIndex, format: options.format, cues: cues, sheets: sheets,
+                   keyframeCount: keyframeCount, keyframeBytes: keyframeBytes)
     }
 
     /// Encodes and writes the sheet being filled, if any.

@@ -34,12 +34,6 @@ public struct StoryboardMaker: Sendable {
                   options: options)
     }
 
-    /// A tile ready to place: its picture and, when it was encoded on its own, its file bytes.
-    private struct Tile: Sendable {
-        var image: RGBImage
-        var encoded: [UInt8]?
-    }
-
     /// Makes the storyboard. Each image file is passed to `write` (its file name and bytes) as soon as it is
     /// finished, in order; the returned value describes the cues and sheets (for `webVTT()` and `manifest`).
     /// `progress` is called after each keyframe is placed.
@@ -60,12 +54,7 @@ public struct StoryboardMaker: Sendable {
         let track = try movie.thumbnailTrack()
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)
-        let sheetColumns = options.singleImages ? 1 : options.columns
-        let sheetRows = options.singleImages ? 1 : options.rows
-        guard tileSize.width * sheetColumns * tileSize.height * sheetRows <= Renderer.maximumOutputPixelCount else {
-            throw StoryboardError(.invalidOption, "a sheet of \(sheetColumns)x\(sheetRows) tiles of \(tileSize) is larger than "
-                                 + "\(Renderer.maximumOutputPixelCount) pixels")
-        }
+        var assembler = try Assembler(plan: plan, options: options, tileSize: tileSize)
         let render = renderOptions(for: track, tileSize: tileSize)
         // Where a request costs a round trip, keyframes apart are asked for together.
         let groups = plan.fetchGroups(maximumGap: options.coalescingGap, joiningApart: session.source.coalescingGap > 0)
@@ -87,11 +76,10 @@ public struct StoryboardMaker: Sendable {
         // canvas, held until the last sheet is written.
         var canvas = PicturePermit(sharedLimits?.canvases)
         try await canvas.take()
-        var assembler = Assembler(plan: plan, options: options, tileSize: tileSize)
-        var tiles: [Int: Tile] = [:]
+        var tiles: [Int: StoryboardTile] = [:]
         var keyframesDone = 0
         do {
-            try await withThrowingTaskGroup(of: [(Int, Tile)].self) { group in
+            try await withThrowingTaskGroup(of: [(Int, StoryboardTile)].self) { group in
                 var nextGroup = 0
                 var running = 0
                 func enqueue() {
@@ -107,7 +95,7 @@ public struct StoryboardMaker: Sendable {
                             }
                             try Task.checkCancellation()
                             return try await AsyncLimiter.run(within: decodeLimiters) {
-                                var made: [(Int, Tile)] = []
+                                var made: [(Int, StoryboardTile)] = []
                                 for ordinal in ordinals {
                                     try Task.checkCancellation()
                                     let keyframe = keyframes[ordinal]
@@ -120,7 +108,10 @@ public struct StoryboardMaker: Sendable {
                                     let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
                                     let image = try Renderer.render(frame, options: render)
                                     let encoded = encodesTiles ? try format.encode(image) : nil
-                                    made.append((ordinal, Tile(image: image, encoded: encoded)))
+                                    made.append((ordinal, StoryboardTile(
+                                        image: image, encoded: encoded,
+                                        keyframeTime: MediaTime(value: keyframe.presentationTime, timescale: track.timescale),
+                                        keyframeSample: keyframe.sample.index)))
                                 }
                                 return made
                             }
@@ -132,11 +123,7 @@ public struct StoryboardMaker: Sendable {
                     running -= 1
                     for (ordinal, tile) in finished { tiles[ordinal] = tile }
                     keyframesDone += finished.count
-                    // Place every cue whose tile is here, in order; drop tiles no later cue needs.
-                    while let ordinal = assembler.neededKeyframeIfAny, let tile = tiles[ordinal] {
-                        try await assembler.place(tile.image, encoded: tile.encoded, write: write)
-                        if assembler.neededKeyframeIfAny != ordinal { tiles[ordinal] = nil }
-                    }
+                    try await assembler.placeReady(from: &tiles, write: write)
                     progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
                                                  keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
                                                  elapsed: watch.elapsed))
@@ -149,14 +136,9 @@ public struct StoryboardMaker: Sendable {
             throw error
         }
         await canvas.giveBack()
-        if let name = options.bifFileName {
-            try await write(name, try BIFWriter.write(frames: assembler.bifFrames, interval: plan.interval))
-        }
-        return Storyboard(duration: plan.duration, interval: plan.interval,
-                          tileSize: tileSize, columns: sheetColumns, rows: sheetRows, singleImages: options.singleImages,
-                          sheetTemplate: options.effectiveSheetTemplate, firstSheetIndex: options.firstSheetIndex,
-                          format: options.format, cues: assembler.cues, sheets: assembler.sheets,
-                          keyframeCount: keyframes.count, keyframeBytes: plan.keyframeBytes)
+        try await assembler.writeBIF(interval: plan.interval, write: write)
+        return assembler.storyboard(duration: plan.duration, interval: plan.interval, keyframeCount: keyframes.count,
+                                    keyframeBytes: plan.keyframeBytes)
     }
 
     /// The tile size for `track`: `tileWidth` by `tileHeight`, or by the width times the display aspect ratio

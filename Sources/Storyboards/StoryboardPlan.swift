@@ -9,7 +9,7 @@ import Thumbs
 /// on a tie); when keyframes are sparser than cues, several cues share one keyframe, which is fetched and
 /// decoded once. The distinct keyframes are kept in presentation order, so the keyframe of each cue never
 /// moves backwards as the cues go on.
-public struct StoryboardPlan: Sendable {
+public struct StoryboardPlan: Sendable, StoryboardCuePlan {
     /// One distinct keyframe.
     public struct Keyframe: Sendable, Equatable {
         /// The sync sample.
@@ -35,6 +35,9 @@ public struct StoryboardPlan: Sendable {
     /// How many cues.
     public var cueCount: Int { cueKeyframes.count }
 
+    /// How many distinct keyframes.
+    public var keyframeCount: Int { keyframes.count }
+
     /// The start of cue `index`.
     public func cueStart(_ index: Int) -> Duration { interval * index }
 
@@ -58,13 +61,7 @@ public struct StoryboardPlan: Sendable {
             throw StoryboardError(.noDuration, "track \(track.id) has no usable duration (\(seconds) s)")
         }
         let duration = max(1, Int64((seconds * 1000).rounded()))
-        let interval = max(1, (options.interval ?? StoryboardOptions.defaultInterval(forDuration: .milliseconds(duration)))
-            .nearestMilliseconds)
-        let count = (duration + interval - 1) / interval
-        guard count <= Self.maximumCueCount else {
-            throw StoryboardError(.invalidOption, "an interval of \(interval) ms over \(duration) ms gives \(count) cues, "
-                                 + "more than \(Self.maximumCueCount)")
-        }
+        let (interval, count) = try Self.cueSpacing(overMilliseconds: duration, options: options)
         self.duration = .milliseconds(duration)
         self.interval = .milliseconds(interval)
         timescale = track.timescale
@@ -103,6 +100,21 @@ public struct StoryboardPlan: Sendable {
                                       + "out of decode order")
             }
         }
+    }
+
+    /// The interval in milliseconds (`options`' own, or the default one for the length) and the number of cues
+    /// over `length` milliseconds.
+    /// - Throws: `StoryboardError` `invalidOption` for more than `maximumCueCount` cues.
+    static func cueSpacing(overMilliseconds length: Int64,
+                           options: StoryboardOptions) throws(StoryboardError) -> (interval: Int64, count: Int64) {
+        let interval = max(1, (options.interval ?? StoryboardOptions.defaultInterval(forDuration: .milliseconds(length)))
+            .nearestMilliseconds)
+        let count = (length + interval - 1) / interval
+        guard count <= maximumCueCount else {
+            throw StoryboardError(.invalidOption, "an interval of \(interval) ms over \(length) ms gives \(count) cues, "
+                                 + "more than \(maximumCueCount)")
+        }
+        return (interval, count)
     }
 
     /// Runs of consecutive keyframes (positions in `keyframes`) whose byte ranges follow each other with at most

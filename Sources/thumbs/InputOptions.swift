@@ -162,15 +162,22 @@ struct InputOptions: ParsableArguments {
 /// a stream instead.
 struct InputIsAStream: Error {}
 
-extension MovieSession {
+extension ByteSource {
     /// Throws `InputIsAStream` when `error` says the input is not a movie and its first bytes are a playlist or a
     /// manifest (one more read of them), else `error`.
     func streamOrRethrow(_ error: any Error) async throws -> Never {
         if let movieError = error as? MP4Error, movieError.code == .notAMovie,
-           let head = try? await source.read(0 ..< 4_096), StreamManifest.format(of: head) != nil {
+           let head = try? await read(0 ..< 4_096), StreamManifest.format(of: head) != nil {
             throw InputIsAStream()
         }
         throw error
+    }
+}
+
+extension MovieSession {
+    /// Throws `InputIsAStream` when `error` says the input is not a movie but a playlist or a manifest, else `error`.
+    func streamOrRethrow(_ error: any Error) async throws -> Never {
+        try await source.streamOrRethrow(error)
     }
 }
 

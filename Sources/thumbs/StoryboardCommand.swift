@@ -124,52 +124,93 @@ struct StoryboardCommand: AsyncParsableCommand {
             printError("thumbs: \(output): \(fileFailureReason(error))")
             throw ExitCode.ioError
         }
+        if source.namesStream { return try await runStream(into: directory, started: started) }
+        do {
+            try await runMovie(into: directory, started: started)
+        } catch is InputIsAStream {
+            try await runStream(into: directory, started: started)
+        }
+    }
+
+    /// A movie's storyboard (`StoryboardMaker`).
+    private func runMovie(into directory: URL, started: ContinuousClock.Instant) async throws {
         try await source.withOpenedSource { input in
             let line = isatty(2) == 1 ? ProgressLine() : nil
             defer { line?.end() }
-            var report: (@Sendable (StoryboardProgress) -> Void)?
-            if let line { report = { progress in line.show(progress) } }
             let maker = StoryboardMaker(source: input, options: options)
-            let storyboard = try await maker.make(progress: report) { name, bytes in
-                try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
+            let storyboard: Storyboard
+            do {
+                storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
+                    try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
+                }
+            } catch {
+                try await input.streamOrRethrow(error)
             }
             line?.end()
-            var written: [String] = []
-            for manifest in parsedManifests {
-                if manifest == "bif" {  // written by the maker, through `write`, after the sheets
-                    written.append(directory.appendingPathComponent("storyboard.bif").path)
-                    continue
-                }
-                let (name, text): (String, String) = switch manifest {
-                case "json": ("storyboard.json", String(decoding: try storyboard.manifest.json(), as: UTF8.self))
-                case "hls": ("storyboard.m3u8", storyboard.hlsImagePlaylist())
-                case "dash": ("storyboard.mpd", try storyboard.dashManifest())
-                default: ("storyboard.vtt", storyboard.webVTT())
-                }
-                try writeOutput(Array(text.utf8), to: directory.appendingPathComponent(name).path)
-                written.append(directory.appendingPathComponent(name).path)
-            }
-            print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
-                  + "\(storyboard.singleImages ? "images" : "sheets") of \(storyboard.tileSize) tiles: "
-                  + written.joined(separator: ", "))
-            let wall = (ContinuousClock.now - started).milliseconds
-            var extra: [String: Double] = [:]
-            extra["cues"] = Double(storyboard.cues.count)
-            extra["keyframes"] = Double(storyboard.keyframeCount)
-            extra["keyframeBytes"] = Double(storyboard.keyframeBytes)
-            extra["sheets"] = Double(storyboard.sheets.count)
-            extra["sheetBytes"] = Double(storyboard.sheets.reduce(0) { $0 + $1.byteCount })
-            extra["tileWidth"] = Double(storyboard.tileSize.width)
-            extra["tileHeight"] = Double(storyboard.tileSize.height)
-            extra["wallMs"] = (wall * 100).rounded() / 100
+            let extra = try writeTracks(of: storyboard, into: directory, started: started)
             await source.printStats(of: input, extra: extra)
         }
+    }
+
+    /// An HLS playlist's or a DASH manifest's storyboard (`StreamStoryboardMaker`).
+    private func runStream(into directory: URL, started: ContinuousClock.Instant) async throws {
+        let meter = FetchMeter()
+        try await source.reportingErrors(statisticsOf: { nil }) {
+            try await meter.measure {
+                let line = isatty(2) == 1 ? ProgressLine() : nil
+                defer { line?.end() }
+                let maker = StreamStoryboardMaker(input: try source.movieInput(), options: options)
+                let storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
+                    try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
+                }
+                line?.end()
+                let extra = try writeTracks(of: storyboard, into: directory, started: started)
+                source.printStats(meter.statistics, extra: extra)
+            }
+        }
+    }
+
+    /// Writes the tracks `--manifests` names, says what was written, and gives the `--stats` figures.
+    private func writeTracks(of storyboard: Storyboard, into directory: URL,
+                             started: ContinuousClock.Instant) throws -> [String: Double] {
+        var written: [String] = []
+        for manifest in parsedManifests {
+            if manifest == "bif" {  // written by the maker, through `write`, after the sheets
+                written.append(directory.appendingPathComponent("storyboard.bif").path)
+                continue
+            }
+            let (name, text): (String, String) = switch manifest {
+            case "json": ("storyboard.json", String(decoding: try storyboard.manifest.json(), as: UTF8.self))
+            case "hls": ("storyboard.m3u8", storyboard.hlsImagePlaylist())
+            case "dash": ("storyboard.mpd", try storyboard.dashManifest())
+            default: ("storyboard.vtt", storyboard.webVTT())
+            }
+            try writeOutput(Array(text.utf8), to: directory.appendingPathComponent(name).path)
+            written.append(directory.appendingPathComponent(name).path)
+        }
+        print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
+              + "\(storyboard.singleImages ? "images" : "sheets") of \(storyboard.tileSize) tiles: "
+              + written.joined(separator: ", "))
+        let wall = (ContinuousClock.now - started).milliseconds
+        var extra: [String: Double] = [:]
+        extra["cues"] = Double(storyboard.cues.count)
+        extra["keyframes"] = Double(storyboard.keyframeCount)
+        extra["keyframeBytes"] = Double(storyboard.keyframeBytes)
+        extra["sheets"] = Double(storyboard.sheets.count)
+        extra["sheetBytes"] = Double(storyboard.sheets.reduce(0) { $0 + $1.byteCount })
+        extra["tileWidth"] = Double(storyboard.tileSize.width)
+        extra["tileHeight"] = Double(storyboard.tileSize.height)
+        extra["wallMs"] = (wall * 100).rounded() / 100
+        return extra
     }
 }
 
 /// The progress line on a terminal: cues done / total, bytes fetched and rate, redrawn at most ten times a second.
 final class ProgressLine: Sendable {
     private let last = Mutex<(shown: ContinuousClock.Instant?, width: Int)>((nil, 0))
+
+    /// What a maker calls with its progress: `show(_:)`.
+    var reporter: @Sendable (StoryboardProgress) -> Void { { self.show($0) } }
 
     func show(_ progress: StoryboardProgress) {
         let now = ContinuousClock.now

@@ -157,4 +157,54 @@ import Testing
         let missing = try await InfoCommandTests.run(["storyboard", "/nonexistent/x.mp4", "-o", directory.path])
         #expect(missing.status == 74)
     }
+
+    /// An HLS playlist (by its name) and a DASH manifest without an extension (by its content) give storyboards of
+    /// their streams. FFmpeg's HLS cut of h264-bframes holds one GOP a segment, so its cues and tiles are the
+    /// movie's: 3 s in 0.5 s cues, 160x120 tiles (320x240, ffprobe) three to a sheet.
+    @Test func streamsGiveStoryboards() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stream = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams/ffmpeg-hls-ts-h264-bframes/index.m3u8")
+        let output = try await InfoCommandTests.run(["storyboard", stream.path, "--interval", "0.5", "--columns", "3", "--rows", "1",
+                                                     "-o", directory.path, "--stats"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let expectation = try Fixtures.expectation("h264-bframes")
+        let tileHeight = 160 * (expectation.height ?? 0) / (expectation.width ?? 1)
+        let cues = try Self.cues(try String(contentsOf: directory.appendingPathComponent("storyboard.vtt"), encoding: .utf8))
+        #expect(cues.map(\.0) == [0, 500, 1000, 1500, 2000, 2500])
+        #expect(cues.map(\.2) == (0..<6).map { "storyboard-\($0 / 3 + 1).jpg#xywh=\($0 % 3 * 160),0,160,\(tileHeight)" })
+        let last = try #require(output.stderr.split(separator: "\n").last)
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(stats["cues"] as? Int == 6 && stats["sheets"] as? Int == 2)
+        // The movie's keyframes (ffprobe) nearest the cues, which start the segments.
+        let keys = Set(cues.compactMap { cue in StoryboardTimes.nearestKey(toMilliseconds: cue.0, in: expectation) })
+        #expect(stats["keyframes"] as? Int == keys.count)
+
+        let copy = URL(fileURLWithPath: Self.temporaryDirectory().path)
+        try FileManager.default.copyItem(at: Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams/media3-cmaf-multi-segment"),
+                                         to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.moveItem(at: copy.appendingPathComponent("manifest.mpd"), to: copy.appendingPathComponent("manifest"))
+        let dash = try await InfoCommandTests.run(["storyboard", copy.appendingPathComponent("manifest").path, "--interval", "1",
+                                                   "-o", directory.path])
+        #expect(dash.status == 0, "\(dash.stderr)")
+        // 3 s (ffprobe) in 1 s cues, 640x360 at 160 wide.
+        let dashCues = try Self.cues(try String(contentsOf: directory.appendingPathComponent("storyboard.vtt"), encoding: .utf8))
+        #expect(dashCues.map(\.0) == [0, 1000, 2000] && dashCues.last?.1 == 3000)
+        #expect(dashCues.allSatisfy { $0.2.hasSuffix(",160,90") })
+    }
+}
+
+/// Key packets of a fixture by ffprobe, for cue oracles.
+enum StoryboardTimes {
+    /// The pts of the key packet nearest `milliseconds` (the earlier on a tie).
+    static func nearestKey(toMilliseconds milliseconds: Int, in expectation: FixtureExpectation) -> Int64? {
+        let timescale = Int64(expectation.timescale ?? 1000)
+        let keys = expectation.packets.filter(\.key).map(\.pts).sorted()
+        return keys.min { lhs, rhs in
+            let left = abs(lhs * 1000 - Int64(milliseconds) * timescale)
+            let right = abs(rhs * 1000 - Int64(milliseconds) * timescale)
+            return left == right ? lhs < rhs : left < right
+        }
+    }
 }

@@ -156,22 +156,10 @@ import Thumbs
     /// A live DASH template without a SegmentTimeline (written here over shaka 7401's 2 s segments): the newest segment
     /// is the one before the one playing at the clock's time since `availabilityStartTime`.
     @Test func theNewestKeyframeOfALiveTemplateFollowsTheClock() async throws {
-        let folder = Self.folder.appendingPathComponent("shaka-7401").path
-        let manifest = """
-            <MPD type="dynamic" availabilityStartTime="2024-02-29T12:00:00Z" minimumUpdatePeriod="PT2S">
-              <Period start="PT0S"><AdaptationSet mimeType="video/mp4">
-                <SegmentTemplate timescale="15360" duration="30720" startNumber="1"
-                                 initialization="\(folder)/init-stream0.m4s" media="\(folder)/chunk-stream0-$Number%05d$.m4s"/>
-                <Representation id="0" bandwidth="122012" width="1280" height="720"/>
-              </AdaptationSet></Period>
-            </MPD>
-            """
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("live.mpd").path
-        try manifest.write(toFile: path, atomically: true, encoding: .utf8)
-        let start = try #require(StreamDate(parsing: "2024-02-29T12:00:00Z")).sinceEpoch
+        let live = try LiveTemplateManifest()
+        defer { live.remove() }
+        let path = live.path
+        let start = try #require(StreamDate(parsing: LiveTemplateManifest.availabilityStart)).sinceEpoch
         // 7 s in: the segment of 6-8 s (number 4) is being made; number 3 (4-6 s) is the newest.
         let session = StreamSession(input: FileInput(path: path), wallClock: { start + .seconds(7) })
         let newest = try await StreamThumbnailGenerator(session: session).newestImage()

@@ -204,8 +204,16 @@ public struct StreamThumbnailGenerator: Sendable {
         return try await picture(in: keyframe, at: wanted, rendition: rendition, time: time)
     }
 
+    /// The picture of the keyframe that starts `segment` of `rendition` (a segment starts with one; a segment of an
+    /// I-frame playlist is one), at the options' size, with no other segment read: a stream storyboard's tile. For a
+    /// segment that is a whole movie (a DASH SegmentBase file), the keyframe nearest the segment's start.
+    /// - Throws: as `image(at:)`.
+    package func keyframeImage(startingSegment segment: StreamSegment, of rendition: StreamRendition) async throws -> StreamThumbnail {
+        try await picture(in: segment, at: segment.timeRange.lowerBound, rendition: rendition, time: nil)
+    }
+
     /// The index of the segment playing at `time`, or of the nearer end when none does; nil for no segments.
-    static func index(playingAt time: Duration, in segments: StreamSegments) -> Int? {
+    package static func index(playingAt time: Duration, in segments: StreamSegments) -> Int? {
         if let found = segments.index(containing: time) { return found }
         guard let first = segments.first else { return nil }
         if time < first.timeRange.lowerBound { return 0 }
@@ -214,7 +222,7 @@ public struct StreamThumbnailGenerator: Sendable {
     }
 
     /// The video rendition of `period` for the options' size (`StreamPeriod.videoRendition(fitting:_:iFrameOnly:)`).
-    private func rendition(in period: StreamPeriod, iFrameOnly: Bool = false) -> StreamRendition? {
+    package func rendition(in period: StreamPeriod, iFrameOnly: Bool = false) -> StreamRendition? {
         let size = options.maximumSize
         return period.videoRendition(fitting: size.width > 0 ? size.width : nil, size.height > 0 ? size.height : nil,
                                      iFrameOnly: iFrameOnly)

@@ -1,0 +1,113 @@
+import StreamManifests
+import Thumbs
+
+/// The cue times of a stream's storyboard, the keyframe each cue shows, and the distinct keyframes to fetch.
+///
+/// A stream's keyframes known without reading media are the starts of its segments (each starts with one) or,
+/// where an HLS master names an I-frame playlist, every keyframe it lists. Cue i starts at `start + i * interval`
+/// (`start`: where the first segment starts, 0 for a stream on demand) and ends at the next cue's start, the last
+/// at the end of the stream (whole milliseconds). Its picture is the known keyframe nearest its start (the earlier
+/// one on a tie) in the rendition of the period playing then; several cues that show one keyframe share its fetch
+/// and decode. Segments are found by time, never listed, so a template of billions of segments costs the cues alone.
+public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
+    /// One distinct keyframe: the segment it starts (or, in an I-frame playlist, is).
+    public struct Keyframe: Sendable, Equatable {
+        /// The position of its period in the presentation.
+        public var period: Int
+        /// Its position among its rendition's segments.
+        public var index: Int
+        /// The segment.
+        public var segment: StreamSegment
+        /// The rendition it belongs to, with its segments.
+        public var rendition: StreamRendition
+    }
+
+    /// Where the first cue starts: the first segment's start, in whole milliseconds.
+    public var start: Duration
+    /// The end of the last cue: the stream's end, in whole milliseconds.
+    public var end: Duration
+    /// The time between cue starts, in whole milliseconds.
+    public var interval: Duration
+    /// For each cue, the position of its keyframe in `keyframes`.
+    public var cueKeyframes: [Int]
+    /// The distinct keyframes, in order of time.
+    public var keyframes: [Keyframe]
+
+    /// How many cues.
+    public var cueCount: Int { cueKeyframes.count }
+
+    /// How many distinct keyframes.
+    public var keyframeCount: Int { keyframes.count }
+
+    /// The start of cue `index`.
+    public func cueStart(_ index: Int) -> Duration { start + interval * index }
+
+    /// The end of cue `index` (exclusive).
+    public func cueEnd(_ index: Int) -> Duration { min(cueStart(index) + interval, end) }
+
+    /// Plans the storyboard of `presentation`, whose periods' video renditions (with their segments, one per period,
+    /// nil for a period without one) are `renditions`, with `options`' interval (or the default one for the length).
+    /// - Throws: `StoryboardError` `noSamples` when no period has a rendition with segments, `noDuration` when the end
+    ///   is not known (a live template without an end), `invalidOption` for more than `StoryboardPlan.maximumCueCount`
+    ///   cues, `noKeyframe` when a cue finds only gaps near it.
+    public init(presentation: StreamPresentation, renditions: [StreamRendition?], options: StoryboardOptions) throws {
+        let usable = renditions.indices.filter { renditions[$0]?.segments?.first != nil }
+        guard let firstPeriod = usable.first, let lastPeriod = usable.last,
+              let firstSegment = renditions[firstPeriod]?.segments?.first else {
+            throw StoryboardError(.noSamples, "the stream has no video rendition with segments")
+        }
+        let startMilliseconds = firstSegment.timeRange.lowerBound.nearestMilliseconds
+        guard let streamEnd = presentation.duration ?? renditions[lastPeriod]?.segments?.timeRange?.upperBound else {
+            throw StoryboardError(.noDuration, "the stream's end is not known (a live stream whose segments have no end)")
+        }
+        let endMilliseconds = streamEnd.nearestMilliseconds
+        guard endMilliseconds > startMilliseconds, endMilliseconds - startMilliseconds < 1_000_000_000_000 else {
+            throw StoryboardError(.noDuration, "the stream has no usable length (from \(startMilliseconds) ms to \(endMilliseconds) ms)")
+        }
+        let (interval, count) = try StoryboardPlan.cueSpacing(overMilliseconds: endMilliseconds - startMilliseconds,
+                                                              options: options)
+        start = .milliseconds(startMilliseconds)
+        end = .milliseconds(endMilliseconds)
+        self.interval = .milliseconds(interval)
+
+        var keyframes: [Keyframe] = []
+        var cueKeyframes: [Int] = []
+        cueKeyframes.reserveCapacity(Int(count))
+        for cue in 0..<Int(count) {
+            let time = Duration.milliseconds(startMilliseconds + Int64(cue) * interval)
+            // The period playing at the time, of those with a rendition.
+            let period = usable.last { presentation.periods[$0].start <= time } ?? firstPeriod
+            guard let rendition = renditions[period], let segments = rendition.segments,
+                  let index = Self.keyframeSegment(nearest: time, in: segments), let segment = segments.segment(at: index) else {
+                throw StoryboardError(.noKeyframe, "no segment that is not a gap near \(time.nearestMilliseconds) ms")
+            }
+            if let last = keyframes.last, last.period == period, last.index == index {
+                cueKeyframes.append(keyframes.count - 1)
+            } else {
+                keyframes.append(Keyframe(period: period, index: index, segment: segment, rendition: rendition))
+                cueKeyframes.append(keyframes.count - 1)
+            }
+        }
+        self.keyframes = keyframes
+        self.cueKeyframes = cueKeyframes
+    }
+
+    /// Gaps looked past before a cue is said to have no keyframe near it.
+    static let maximumGapsSkipped = 1_000
+
+    /// The index of the segment whose start is nearest `time` (the earlier on a tie): the one playing at the time or
+    /// the next; past gaps, the nearest before it that is not one, else after. Nil when only gaps are near.
+    static func keyframeSegment(nearest time: Duration, in segments: StreamSegments) -> Int? {
+        guard let playing = StreamThumbnailGenerator.index(playingAt: time, in: segments) else { return nil }
+        var chosen = playing
+        if let this = segments.segment(at: playing), let next = segments.segment(at: playing + 1), !next.isGap,
+           this.isGap || next.timeRange.lowerBound - time < time - this.timeRange.lowerBound {
+            chosen = playing + 1
+        }
+        for step in 0...maximumGapsSkipped {
+            if let before = segments.segment(at: chosen - step), !before.isGap { return chosen - step }
+            if let after = segments.segment(at: chosen + step), !after.isGap { return chosen + step }
+        }
+        return nil
+    }
+}
