@@ -1,4 +1,5 @@
 import ArgumentParser
+import ByteSources
 import Foundation
 import MP4Box
 import Thumbs
@@ -7,7 +8,7 @@ import Thumbs
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print a movie's tracks: codec, sizes, orientation, duration, samples, and the bytes read to learn them."
+        abstract: "Print a movie's tracks (codec, sizes, orientation, duration, samples) or an HLS or DASH stream's periods and renditions, and the bytes read to learn them."
     )
 
     @OptionGroup var source: InputOptions
@@ -16,14 +17,31 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await source.withOpenedSource { input in
-            let summary = MovieSummary(try await source.locator().locate(in: input))
-            if json {
-                print(String(decoding: try summary.json(), as: UTF8.self))
-            } else {
-                print(summary.text)
+        if source.namesStream { return try await runStream() }
+        do {
+            try await source.withOpenedSource { input in
+                let located: MovieLocator.Result
+                do {
+                    located = try await source.locator().locate(in: input)
+                } catch {
+                    try await input.streamOrRethrow(error)
+                }
+                let summary = MovieSummary(located)
+                print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
+                await source.printStats(of: input)
             }
-            await source.printStats(of: input)
+        } catch is InputIsAStream {
+            try await runStream()
+        }
+    }
+
+    /// An HLS playlist's or a DASH manifest's periods and renditions, every media playlist read (`StreamSummary`).
+    private func runStream() async throws {
+        let meter = FetchMeter()
+        try await source.reportingErrors(statisticsOf: { nil }) {
+            let summary = try await meter.measure { try await StreamSummary.read(StreamSession(input: try source.movieInput())) }
+            print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
+            source.printStats(meter.statistics)
         }
     }
 }

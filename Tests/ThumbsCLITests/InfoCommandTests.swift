@@ -173,6 +173,63 @@ import Testing
         #expect(output.stderr.components(separatedBy: path).count == 2)
     }
 
+    /// An HLS master (by its name) and a DASH manifest without an extension (by its content) are summarised: their
+    /// periods and renditions, each with the segments its media playlist lists, against the playlists' own lines
+    /// (counted here) and ffprobe's duration; what was read is the playlists, one read each.
+    @Test func streamsAreSummarised() async throws {
+        struct Summary: Decodable {
+            struct Period: Decodable {
+                struct Rendition: Decodable {
+                    var kind: String
+                    var width: Int?
+                    var height: Int?
+                    var segmentCount: Int?
+                    var segmentFormat: String?
+                    var iFrameOnly: Bool
+                    var end: Double?
+                }
+                var start: Double
+                var renditions: [Rendition]
+            }
+            var format: String
+            var live: Bool
+            var duration: Double?
+            var periods: [Period]
+            var reads: Int
+        }
+        let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams")
+        let cmaf = folder.appendingPathComponent("media3-cmaf-multi-segment")
+        let hls = try await Self.run(["info", cmaf.appendingPathComponent("playlist.m3u8").path, "--json"])
+        #expect(hls.status == 0, "\(hls.stderr)")
+        let read = try JSONDecoder().decode(Summary.self, from: hls.stdoutBytes)
+        let mediaPlaylists = try FileManager.default.contentsOfDirectory(atPath: cmaf.path).filter { $0.hasPrefix("stream_") }
+        let listed = try mediaPlaylists.map { name in
+            try String(contentsOf: cmaf.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "#EXTINF").count - 1
+        }
+        #expect(read.format == "hls" && !read.live && read.periods.count == 1)
+        #expect(read.periods[0].renditions.count == mediaPlaylists.count)
+        #expect(read.periods[0].renditions.map(\.segmentCount).compactMap { $0 }.sorted() == listed.sorted())
+        #expect(read.periods[0].renditions.allSatisfy { $0.segmentFormat == "mp4" })
+        #expect(abs((read.duration ?? 0) - 3) < 0.001, "ffprobe: 3.000 s")
+        #expect(read.reads == 1 + mediaPlaylists.count)
+
+        // TS segments and an I-frame playlist.
+        let iFrames = try await Self.run(["info", folder.appendingPathComponent("ffmpeg-hls-ts-iframes/master.m3u8").path, "--json"])
+        #expect(iFrames.status == 0, "\(iFrames.stderr)")
+        let ts = try JSONDecoder().decode(Summary.self, from: iFrames.stdoutBytes).periods[0].renditions
+        #expect(ts.map(\.iFrameOnly) == [false, true] && ts.allSatisfy { $0.segmentFormat == "mpeg-ts" })
+
+        // Shaka 7401's live snapshot: three periods from 1000 s, in text.
+        let copy = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("thumbs-info-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("shaka-7401/dash_1.mpd"), to: copy.appendingPathComponent("live"))
+        let live = try await Self.run(["info", copy.appendingPathComponent("live").path])
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.hasPrefix("stream: DASH, live, 3 periods\n"))
+        #expect(live.stdout.contains("period 0 from 1000.000 s, 14.000 s"))
+    }
+
     static let nginx: Nginx? = try? Nginx(root: Fixtures.directory.path)
 
     @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"), arguments: Fixtures.names)
