@@ -168,6 +168,22 @@ import Thumbs
         #expect(abs(newest.thumbnail.actualTime - 4) < 0.001)
     }
 
+    /// A DASH SegmentBase Representation's indexRange says where its sidx is and that it indexes the media: the
+    /// file is read up to the index's end and no further, its end is never read (ffmpeg's files end in an mfra the
+    /// sidx does not reach), and the picture reads the fragment it needs. Media3's file: manifest, 0-905 (the
+    /// manifest's Initialization and indexRange), the fragment's head, the rest of its keyframe.
+    @Test func aSegmentBaseFileIsReadToItsIndexAndNotAtItsEnd() async throws {
+        let manifest = "media3-dash-multi-period-with-offset/sample.mpd"
+        let text = try String(contentsOf: Self.folder.appendingPathComponent(manifest), encoding: .utf8)
+        let indexRange = try #require(text.firstMatch(of: /indexRange="(\d+)-(\d+)"/))
+        let indexEnd = try #require(UInt64(indexRange.output.2)) + 1
+        let made = try await Self.generator(manifest).image(at: .seconds(2.5))
+        let log = made.fetchStatistics.log
+        #expect(log.allSatisfy { $0.suffixLength == nil || $0.suffixLength == 0 }, "no read of the file's end")
+        #expect(log.count >= 2 && log[1].start == 0 && log[1].end == indexEnd, "\(log.map { ($0.start, $0.end) })")
+        #expect(log.count <= 4)
+    }
+
     @Test func aStreamFrameNumberIsRefused() async throws {
         await #expect(throws: ThumbnailError.self) {
             try await Self.generator("media3-cmaf-multi-segment/manifest.mpd").image(at: .frame(3))

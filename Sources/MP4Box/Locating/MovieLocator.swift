@@ -39,6 +39,10 @@ public struct MovieLocator: IndexReader {
         /// Whether the result keeps the media bytes read on the way (`Result.heldBytes`); off when no sample will be
         /// taken from them (`MovieParser.parse(fileBytes:)`, whose caller holds the file).
         public var keepsHeldBytes = true
+        /// Whether the file's segment index (sidx) is known to index all its media, as a DASH SegmentBase
+        /// Representation's `indexRange` says: with `.onDemand`, whatever follows its last subsegment (an mfra) is not
+        /// looked at, so no read of the file's end is needed to leave the fragments for later.
+        public var segmentIndexCoversMedia = false
         /// Parser limits.
         public var limits = ParseLimits()
 
@@ -186,6 +190,11 @@ public struct MovieLocator: IndexReader {
         try walk.window.loadEnds(head: UInt64(options.headSize), tail: options.tailSize)
         if walk.partialMoov != nil { return try readNextMoovChild(&walk) }
         if let sidx = walk.segmentIndexToFollow { return try readFragments(indexedBy: sidx, &walk) }
+        // A segment index known to index the media, its first subsegment here: the fragments are left for later
+        // without reading the next box's header.
+        if options.segmentIndexCoversMedia, !walk.parts.segmentIndexes.isEmpty, try leavesFragmentsForLater(at: nil, &walk) {
+            return
+        }
         guard let header = try nextHeader(&walk) else {
             walk.finished = true
             return
@@ -243,11 +252,13 @@ public struct MovieLocator: IndexReader {
         }
     }
 
-    /// With `fragmentReading` `.onDemand`, whether the walk stops at the first moof because the video track's
-    /// segment index lists every fragment from it on (the moofs are read when a time needs them).
-    private func leavesFragmentsForLater(at header: BoxHeader, _ walk: inout Walk) throws -> Bool {
-        guard header.type == "moof", options.fragmentReading == .onDemand, walk.parts.fragments.isEmpty,
+    /// With `fragmentReading` `.onDemand`, whether the walk stops at the first moof (`header`; nil: at the position
+    /// reached, for a segment index known to cover the media) because the video track's segment index lists every
+    /// fragment from it on (the moofs are read when a time needs them).
+    private func leavesFragmentsForLater(at header: BoxHeader?, _ walk: inout Walk) throws -> Bool {
+        guard header.map({ $0.type == "moof" }) ?? true, options.fragmentReading == .onDemand, walk.parts.fragments.isEmpty,
               let index = try Self.fragmentIndex(of: walk.parts, firstMoofAt: walk.position, window: walk.window,
+                                                 coversMedia: options.segmentIndexCoversMedia,
                                                  limits: options.limits) else { return false }
         walk.fragmentIndex = index
         walk.finished = true
@@ -372,13 +383,15 @@ public struct MovieLocator: IndexReader {
 
     /// The index of the fragments of `parts`' video track when its segment index lists plain media subsegments
     /// from `firstMoof` to the end of the media: to the end of the file, or to a box that ends files (mfra, free,
-    /// skip) in the bytes `window` holds. Else nil, and every moof is read: a segment's own sidx (one per segment,
-    /// as DASH packagers write) covers that segment only, and a file of unknown length cannot show where it ends.
+    /// skip) in the bytes `window` holds, or anywhere in the file when it is known to `coverMedia`. Else nil, and
+    /// every moof is read: a segment's own sidx (one per segment, as DASH packagers write) covers that segment only,
+    /// and a file of unknown length cannot show where it ends.
     private static func fragmentIndex(of parts: TopLevelBoxes, firstMoofAt firstMoof: UInt64, window: ReadWindow,
-                                      limits: ParseLimits) throws(MP4Error) -> FragmentIndex? {
-        guard let length = window.length, let index = try fragmentIndex(of: parts, limits: limits),
-              index.subsegments.first?.byteRange.lowerBound == firstMoof,
-              let end = index.subsegments.last?.byteRange.upperBound, end <= length else { return nil }
+                                      coversMedia: Bool, limits: ParseLimits) throws(MP4Error) -> FragmentIndex? {
+        guard let index = try fragmentIndex(of: parts, limits: limits), index.subsegments.first?.byteRange.lowerBound == firstMoof,
+              let end = index.subsegments.last?.byteRange.upperBound else { return nil }
+        if coversMedia, window.length.map({ end <= $0 }) ?? true { return index }
+        guard let length = window.length, end <= length else { return nil }
         if end == length { return index }
         guard let after = window.cachedBytes(from: end, maximum: 8), after.count == 8,
               Self.trailingTypes.contains(FourCC(rawValue: after[4..<8].reduce(0) { $0 << 8 | UInt32($1) })) else { return nil }

@@ -146,8 +146,12 @@ public actor StreamSession {
         let resource = CountingByteSource(try input.input(at: segment.resource.url).open(known: nil))
         let reading: SegmentReading
         var initialization: [UInt8]?
-        if let resource = segment.initialization { initialization = try await self.initialization(resource) }
-        if try await loadPresentation().format == .hls, initialization?.first.map({ $0 == 0x47 }) ?? true {
+        let isHLS = try await loadPresentation().format == .hls
+        // A DASH SegmentBase file's init segment is its own head, which its session reads with its index.
+        if let resource = segment.initialization, isHLS || !Self.holdsItsOwnInitialization(segment) {
+            initialization = try await self.initialization(resource)
+        }
+        if isHLS, initialization?.first.map({ $0 == 0x47 }) ?? true {
             reading = .transport(try TransportSegment(source: resource, byteRange: segment.resource.byteRange,
                                                       name: segment.resource.description, prefix: initialization ?? [],
                                                       readsTablesFirst: inIFramePlaylist && initialization == nil))
@@ -159,12 +163,16 @@ public actor StreamSession {
         return reading
     }
 
+    /// Whether `segment` is a whole resource whose init segment is its own head (a DASH SegmentBase file).
+    private static func holdsItsOwnInitialization(_ segment: StreamSegment) -> Bool {
+        segment.resource.byteRange == nil && segment.initialization?.url == segment.resource.url
+    }
+
     /// The movie session of `segment`, read from `resource`: its init segment followed by its bytes, as one
     /// fragmented movie, or its whole resource when that holds its own index. The locator of a segment reads its
     /// head alone: a segment's moof comes first.
     private func movie(of segment: StreamSegment, in resource: CountingByteSource, initialization: [UInt8]) -> SegmentMovie {
-        let holdsItsOwnInitialization = segment.resource.byteRange == nil && segment.initialization?.url == segment.resource.url
-        if !holdsItsOwnInitialization, segment.initialization != nil || segment.resource.byteRange != nil {
+        if !Self.holdsItsOwnInitialization(segment), segment.initialization != nil || segment.resource.byteRange != nil {
             // An init segment and a media segment: read as one fragmented movie, the segment's head alone first.
             let source = SegmentByteSource(initialization: initialization, segment: resource,
                                            byteRange: segment.resource.byteRange, name: segment.resource.description)
@@ -177,7 +185,15 @@ public actor StreamSession {
             return SegmentMovie(session: MovieSession(source: source, locator: MovieLocator(options: options)), isWholeResource: false)
         }
         // A whole movie (a DASH SegmentBase file with its sidx, a representation without segments): read as any
-        // movie is, its fragments on demand.
-        return SegmentMovie(session: MovieSession(source: resource), isWholeResource: true)
+        // movie is, its fragments on demand. Where the manifest says where its index is (SegmentBase's indexRange,
+        // which indexes the Representation's media), the first read is up to its end and the file's end is not read.
+        var options = MovieLocator.Options(fragmentReading: .onDemand)
+        let indexEnd = [segment.indexRange?.upperBound, segment.initialization?.byteRange?.upperBound].compactMap { $0 }.max()
+        if segment.indexRange != nil, let indexEnd, indexEnd <= UInt64(Self.maximumInitializationBytes) {
+            options.headSize = Int(indexEnd)
+            options.tailSize = 0
+            options.segmentIndexCoversMedia = true
+        }
+        return SegmentMovie(session: MovieSession(source: resource, locator: MovieLocator(options: options)), isWholeResource: true)
     }
 }
