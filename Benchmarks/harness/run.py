@@ -48,8 +48,8 @@ HEADLINE = (50, 50)
 
 
 class Server:
-    def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "server.py"), MEDIA_DIR],
+    def __init__(self, root=MEDIA_DIR):
+        self.proc = subprocess.Popen([sys.executable, os.path.join(HERE, "server.py"), root],
                                      stdout=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         if not line.startswith("PORT "):
