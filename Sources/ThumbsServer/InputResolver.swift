@@ -64,7 +64,7 @@ struct InputResolver: Sendable {
         case (nil, let path?):
             guard let mediaRoot else { throw ServerError(.pathNotAllowed, parameter: "path", "this server serves no local files") }
             // Named by the path asked for: no message about the file shows where the media root is.
-            return ThumbnailAsset(FileInput(path: try mediaRoot.file(path), name: path))
+            return ThumbnailAsset(try MediaRootInput(path, in: mediaRoot))
         case (nil, nil):
             throw ServerError(.badParameter, parameter: "url", "url (or path) is required")
         case (_?, _?):

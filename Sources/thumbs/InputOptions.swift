@@ -39,11 +39,7 @@ struct InputOptions: ParsableArguments {
 
     /// Whether the input's name says it is an HLS playlist or a DASH manifest (`.m3u8`, `.m3u`, `.mpd`, before any
     /// query). Others are recognised by content when they are not movies (`InputIsAStream`).
-    var namesStream: Bool {
-        let path = input.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? input
-        let lowered = path.lowercased()
-        return [".m3u8", ".m3u", ".mpd"].contains { lowered.hasSuffix($0) }
-    }
+    var namesStream: Bool { FileInput(path: input).namesStream }
 
     /// Whether the input is a URL (http, https or s3).
     var isURL: Bool {
@@ -166,10 +162,7 @@ extension ByteSource {
     /// Throws `InputIsAStream` when `error` says the input is not a movie and its first bytes are a playlist or a
     /// manifest (one more read of them), else `error`.
     func streamOrRethrow(_ error: any Error) async throws -> Never {
-        if let movieError = error as? MP4Error, movieError.code == .notAMovie,
-           let head = try? await read(0 ..< 4_096), StreamManifest.format(of: head) != nil {
-            throw InputIsAStream()
-        }
+        if await startsWithManifest(after: error) { throw InputIsAStream() }
         throw error
     }
 }

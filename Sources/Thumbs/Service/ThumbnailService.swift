@@ -172,17 +172,26 @@ public actor ThumbnailService {
     }
 
     /// Makes one thumbnail, with the kept index when there is one (read again when the bytes changed under it:
-    /// `MovieSession.withSession`), counting what it read.
+    /// `MovieSession.withSession`), counting what it read. An HLS playlist or a DASH manifest (by its name, or by its
+    /// first bytes when it is not a movie) gives its stream's picture (`StreamThumbnailGenerator`), each segment read
+    /// through the asset's input (so its allowed origins hold) and within the service's bounds.
     private func generate(_ request: ThumbnailRequest) async throws -> Thumbnail {
         let meter = FetchMeter()  // this work's reads alone, also when it fails
         let thumbnail: Thumbnail
         do {
             thumbnail = try await meter.measure {
-                try await MovieSession.withSession(of: request.asset.input, indexes: indexes,
-                                                   sampleCacheBytes: request.options.limits.sampleCacheBytes,
-                                                   workLimits: workLimits) { session in
-                    if !session.indexWasGiven { noteIndexLoad() }
-                    return try await ThumbnailGenerator(session: session, options: request.options).image(at: request.time)
+                let input = request.asset.input
+                if input.namesStream { return try await streamThumbnail(request) }
+                do {
+                    return try await MovieSession.withSession(of: input, indexes: indexes,
+                                                              sampleCacheBytes: request.options.limits.sampleCacheBytes,
+                                                              workLimits: workLimits) { session in
+                        if !session.indexWasGiven { noteIndexLoad() }
+                        return try await ThumbnailGenerator(session: session, options: request.options).image(at: request.time)
+                    }
+                } catch {
+                    guard let source = try? input.open(known: nil), await source.startsWithManifest(after: error) else { throw error }
+                    return try await streamThumbnail(request)
                 }
             }
         } catch {
@@ -193,6 +202,12 @@ public actor ThumbnailService {
         counters.generated += 1
         counters.decodedSamples += thumbnail.decodedSamples
         return thumbnail
+    }
+
+    /// The picture of the stream `request`'s asset names.
+    private func streamThumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
+        let session = StreamSession(input: request.asset.input, workLimits: workLimits)
+        return try await StreamThumbnailGenerator(session: session, options: request.options).image(at: request.time).thumbnail
     }
 
     private func noteIndexLoad() {

@@ -48,14 +48,19 @@ public actor StreamSession {
 
     /// The wall-clock time now, since the Unix epoch: where a live DASH stream without a SegmentTimeline is.
     public nonisolated let wallClock: @Sendable () -> Duration
+    /// The bounds on concurrent fetches and decodes the segments' pictures wait within (a `ThumbnailService`'s); nil:
+    /// none beyond each picture's own.
+    public nonisolated let workLimits: ThumbnailWorkLimits?
 
     /// A session for the stream whose playlist or manifest `input` reads; `wallClock` tells the time now (default:
-    /// the system's).
+    /// the system's); the segments' pictures wait within `workLimits`.
     public init(input: any MovieInput, limits: ManifestLimits = ManifestLimits(),
-                wallClock: @escaping @Sendable () -> Duration = StreamSession.systemWallClock) {
+                wallClock: @escaping @Sendable () -> Duration = StreamSession.systemWallClock,
+                workLimits: ThumbnailWorkLimits? = nil) {
         self.input = input
         self.limits = limits
         self.wallClock = wallClock
+        self.workLimits = workLimits
     }
 
     /// The system's wall-clock time since the Unix epoch, to the microsecond.
@@ -154,7 +159,8 @@ public actor StreamSession {
         if isHLS, initialization?.first.map({ $0 == 0x47 }) ?? true {
             reading = .transport(try TransportSegment(source: resource, byteRange: segment.resource.byteRange,
                                                       name: segment.resource.description, prefix: initialization ?? [],
-                                                      readsTablesFirst: inIFramePlaylist && initialization == nil))
+                                                      readsTablesFirst: inIFramePlaylist && initialization == nil,
+                                                      workLimits: workLimits))
         } else {
             reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? []))
         }
@@ -182,7 +188,8 @@ public actor StreamSession {
             var options = MovieLocator.Options(fragmentReading: .onDemand)
             options.headSize = Int(options.fragmentProbeSize)
             options.tailSize = 0
-            return SegmentMovie(session: MovieSession(source: source, locator: MovieLocator(options: options)), isWholeResource: false)
+            return SegmentMovie(session: MovieSession(source: source, workLimits: workLimits, locator: MovieLocator(options: options)),
+                                isWholeResource: false)
         }
         // A whole movie (a DASH SegmentBase file with its sidx, a representation without segments): read as any
         // movie is, its fragments on demand. Where the manifest says where its index is (SegmentBase's indexRange,
@@ -194,6 +201,7 @@ public actor StreamSession {
             options.tailSize = 0
             options.segmentIndexCoversMedia = true
         }
-        return SegmentMovie(session: MovieSession(source: resource, locator: MovieLocator(options: options)), isWholeResource: true)
+        return SegmentMovie(session: MovieSession(source: resource, workLimits: workLimits, locator: MovieLocator(options: options)),
+                            isWholeResource: true)
     }
 }

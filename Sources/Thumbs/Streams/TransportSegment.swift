@@ -33,10 +33,15 @@ package actor TransportSegment {
     private let turns = AsyncLimiter(limit: 1)
     private var bytesRead: UInt64 = 0
 
+    /// Bounds shared with other work that the movie's decodes wait within (a service's); nil: none.
+    let workLimits: ThumbnailWorkLimits?
+
     /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets: the program tables), or, with
     /// `readsTablesFirst`, after the program tables at the start of its resource.
     init(source: CountingByteSource, byteRange: Range<UInt64>?, name: String, prefix: [UInt8] = [],
-         readsTablesFirst: Bool = false, limits: TransportStreamLimits = TransportStreamLimits()) throws {
+         readsTablesFirst: Bool = false, limits: TransportStreamLimits = TransportStreamLimits(),
+         workLimits: ThumbnailWorkLimits? = nil) throws {
+        self.workLimits = workLimits
         self.source = source
         self.byteRange = byteRange
         self.name = name
@@ -137,7 +142,8 @@ package actor TransportSegment {
             throw TransportStreamError(error.code == .limitExceeded ? .limitExceeded : .malformed, pid: video.pid,
                                        error.detail).located(input: name)
         }
-        let session = MovieSession(source: DemuxedMovieSource(movie: MemoryByteSource(bytes), segment: source, name: name))
+        let session = MovieSession(source: DemuxedMovieSource(movie: MemoryByteSource(bytes), segment: source, name: name),
+                                   workLimits: workLimits)
         return (session, first - units[keyframe].decodeTime)
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import MP4BoxTestSupport
+import RangeFetchTestSupport
+import Testing
+import Thumbs
+import ThumbsServer
+
+/// `thumbs serve` given a playlist: the stream's picture, from the media root or an allowed origin, with every segment
+/// held to the same rules as the playlist (inside the root; under the allowed prefixes, as a redirect is).
+@Suite struct StreamRouteTests {
+    static let streams = Fixtures.directory.appendingPathComponent("streams")
+
+    /// Media3's CMAF HLS stream from the media root at 1 s: ffmpeg's picture of the keyframe there (at least 35 dB),
+    /// its time in `Thumbs-Actual-Time`.
+    @Test func aPlaylistInTheMediaRootGivesItsStreamsPicture() async throws {
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = Fixtures.directory.path
+        try await RunningServer.with(configuration) { server in
+            let answer = try await server.get("/thumbnail.png?path=streams/media3-cmaf-multi-segment/playlist.m3u8&time=1&width=160")
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            #expect(answer.headers["content-type"] == "image/png")
+            #expect(answer.headers["thumbs-actual-time"].flatMap(Double.init) == 1)
+            let image = try ImageDecoder().decode(answer.body)
+            let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: Self.streams.appendingPathComponent(
+                "references/cmaf-hls-1s.png"))))
+            try #require(image.width == expected.width && image.height == expected.height)
+            let quality = psnr(image.packed().pixels, expected.packed().pixels)
+            #expect(quality >= 35, "psnr \(quality) dB")
+        }
+    }
+
+    /// A playlist in the media root that names a file out of it, by `..` or by an absolute path, is refused as
+    /// `path=` would refuse the file itself, and nothing outside is read.
+    @Test func aPlaylistNamingAFileOutsideTheRootIsRefused() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-stream-root-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = base.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("hls"), withIntermediateDirectories: true)
+        let outside = base.appendingPathComponent("outside.ts")
+        try Data(try Fixtures.bytes("h264-faststart")).write(to: outside)
+        for (name, reference) in [("dots.m3u8", "../../outside.ts"), ("absolute.m3u8", outside.path)] {
+            try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(reference)\n#EXT-X-ENDLIST\n"
+                .write(to: root.appendingPathComponent("hls/\(name)"), atomically: true, encoding: .utf8)
+        }
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = root.path
+        try await RunningServer.with(configuration) { server in
+            for name in ["dots.m3u8", "absolute.m3u8"] {
+                let answer = try await server.get("/thumbnail.png?path=hls/\(name)")
+                #expect(answer.status == 403, "\(name): \(String(decoding: answer.body, as: UTF8.self))")
+                #expect(answer.error["error"] == "pathNotAllowed", "\(name)")
+                #expect(answer.error["detail"]?.contains(base.path) != true, "the root's place on disk is not told")
+            }
+        }
+    }
+
+    /// A playlist under the allowed prefix gives its picture when its segments are there too; one that names a
+    /// segment on another origin is answered as a refused redirect (502), and the other origin is never asked.
+    @Test func aPlaylistNamingAnotherOriginIsRefused() async throws {
+        let elsewhere = try await TestHTTPServer(files: ["/media/seg.m4s": try Fixtures.bytes("h264-faststart")])
+        var files: [String: [UInt8]] = [:]
+        let folder = Self.streams.appendingPathComponent("media3-cmaf-multi-segment")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files["/media/cmaf/" + name] = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+        }
+        files["/media/away.m3u8"] = Array("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-MAP:URI="/media/cmaf/video_init.mp4"
+            #EXTINF:2,
+            \(elsewhere.url("/media/seg.m4s"))
+            #EXT-X-ENDLIST
+
+            """.utf8)
+        let origin = try await TestHTTPServer(files: files)
+        defer { Task { try? await origin.shutdown(); try? await elsewhere.shutdown() } }
+        try await RunningServer.with(try ThumbnailRouteTests.configuration(allowing: origin)) { server in
+            let allowed = try await server.get("/thumbnail.png?url=" + origin.url("/media/cmaf/playlist.m3u8").queryEncoded + "&time=1&width=160")
+            #expect(allowed.status == 200, "\(String(decoding: allowed.body, as: UTF8.self))")
+            let away = try await server.get("/thumbnail.png?url=" + origin.url("/media/away.m3u8").queryEncoded)
+            #expect(away.status == 502, "\(String(decoding: away.body, as: UTF8.self))")
+            #expect(elsewhere.requestCount == 0)
+        }
+    }
+}
