@@ -33,6 +33,11 @@ struct ThumbnailRoute: Sendable {
         let ifNoneMatch = request.headers[.ifNoneMatch]
         let policy = resolver.cachePolicy(for: request)
 
+        // The newest picture of a live stream moves on: tagged by its bytes, to be asked for again.
+        if query.time == .latest {
+            return try await latest(thumbnailRequest, request: request, policy: policy, watchesConnection: &watchesConnection)
+        }
+
         // Unchanged without work: the tag from the validator of the index already in memory.
         if let ifNoneMatch {
             let validator = await service.knownVersion(of: asset)?.version
@@ -55,14 +60,33 @@ struct ThumbnailRoute: Sendable {
 
         let tag = EntityTag(route: route, parameters: query.canonical, identity: asset.input.identity,
                             validator: thumbnail.sourceVersion?.version) ?? EntityTag(bytes: thumbnail.encoded)
+        return response(thumbnail, of: thumbnailRequest, tag: tag, maxAge: maxAge, request: request, policy: policy,
+                        cacheHit: cached != nil)
+    }
+
+    /// The answer with `thumbnail` (made for `thumbnailRequest`), or 304 when `request`'s If-None-Match matches `tag`.
+    private func response(_ thumbnail: Thumbnail, of thumbnailRequest: ThumbnailRequest, tag: EntityTag, maxAge: Int,
+                          request: Request, policy: CachePolicy, cacheHit: Bool) -> Response {
         var headers = tag.headers(maxAge: maxAge, policy: policy)
-        if let ifNoneMatch, tag.isMatched(byIfNoneMatch: ifNoneMatch) {
+        if let ifNoneMatch = request.headers[.ifNoneMatch], tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = query.options.format?.mediaType ?? "application/octet-stream"
-        headers[Self.serverTiming] = cached != nil ? "cache;desc=hit" : Self.serverTimingValue(thumbnail.timings)
+        headers[.contentType] = thumbnailRequest.options.format?.mediaType ?? "application/octet-stream"
+        headers[Self.serverTiming] = cacheHit ? "cache;desc=hit" : Self.serverTimingValue(thumbnail.timings)
         headers[Self.actualTime] = String(thumbnail.actualTime)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: thumbnail.encoded)))
+    }
+
+    /// The answer for `time=latest`: made every time (requests at once share it), tagged by its bytes, and fresh for
+    /// no time (`max-age=0`), so a cache in front asks again and gets a 304 while it is unchanged.
+    private func latest(_ thumbnailRequest: ThumbnailRequest, request: Request, policy: CachePolicy,
+                        watchesConnection: inout Bool) async throws -> Response {
+        let service = self.service
+        let thumbnail = try await work.run(for: request, watchesConnection: &watchesConnection) {
+            try await service.thumbnail(thumbnailRequest)
+        }
+        return response(thumbnail, of: thumbnailRequest, tag: EntityTag(bytes: thumbnail.encoded), maxAge: 0, request: request,
+                        policy: policy, cacheHit: false)
     }
 
     /// `Server-Timing` (W3C Server Timing), which HTTPTypes does not name.

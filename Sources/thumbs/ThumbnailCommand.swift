@@ -149,7 +149,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// The time the flags ask for (nil: the default); `--latest` of a movie is its end (its last keyframe).
     private var requestedTime: ThumbnailTime? {
         if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
-            else if let frame { .frame(frame) } else if latest { .fraction(1) } else { nil }
+            else if let frame { .frame(frame) } else if latest { .latest } else { nil }
     }
 
     func run() async throws {
@@ -196,8 +196,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let options = try thumbnailOptions()
         let time = requestedTime
         let made = try await source.reportingErrors(statisticsOf: { nil }) {
-            let generator = StreamThumbnailGenerator(input: try source.movieInput(), options: options)
-            return latest ? try await generator.newestImage() : try await generator.image(at: time)
+            return try await StreamThumbnailGenerator(input: try source.movieInput(), options: options).image(at: time)
         }
         try await source.reportingErrors(statisticsOf: { nil }) { try write(made.thumbnail) }
         let rendition = made.rendition

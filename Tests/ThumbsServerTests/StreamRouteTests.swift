@@ -29,6 +29,31 @@ import ThumbsServer
         }
     }
 
+    /// `time=latest` of shaka 7401's later live snapshot is its newest keyframe, at 1032 s (ffmpeg's picture of the
+    /// segment from 1032 s: `shaka7401-live1-newest`); never kept fresh (`max-age=0`), tagged by its bytes, so asking
+    /// again with the tag is answered 304.
+    @Test func timeLatestIsTheNewestKeyframeOfALiveStream() async throws {
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = Fixtures.directory.path
+        try await RunningServer.with(configuration) { server in
+            let path = "/thumbnail.png?path=streams/shaka-7401/dash_1.mpd&time=latest&width=160"
+            let answer = try await server.get(path)
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            #expect(answer.headers["thumbs-actual-time"].flatMap(Double.init) == 1032)
+            #expect(answer.headers["cache-control"]?.contains("max-age=0") == true, "\(answer.headers["cache-control"] ?? "")")
+            let image = try ImageDecoder().decode(answer.body)
+            let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: Self.streams.appendingPathComponent(
+                "references/shaka7401-live1-newest.png"))))
+            try #require(image.width == expected.width && image.height == expected.height)
+            #expect(psnr(image.packed().pixels, expected.packed().pixels) >= 35)
+            let tag = try #require(answer.headers["etag"])
+            let again = try await server.get(path, headers: [("If-None-Match", tag)])
+            #expect(again.status == 304)
+            let both = try await server.get(path + "&percent=10")
+            #expect(both.status == 400)
+        }
+    }
+
     /// A playlist in the media root that names a file out of it, by `..` or by an absolute path, is refused as
     /// `path=` would refuse the file itself, and nothing outside is read.
     @Test func aPlaylistNamingAFileOutsideTheRootIsRefused() async throws {

@@ -10,6 +10,10 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
     case fraction(Double)
     /// The Nth frame in presentation order (0-based); always decoded exactly.
     case frame(Int)
+    /// The newest picture: of a live HLS or DASH stream, the last keyframe of its newest segment
+    /// (`StreamThumbnailGenerator.newestImage()`); of a movie or a stream that has ended, the end (its last keyframe
+    /// with the default tolerance).
+    case latest
 
     /// The time `duration` on the movie timeline, to the nanosecond (`rational` at 1,000,000,000 units a second;
     /// durations past 292 years saturate).
@@ -30,6 +34,8 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
             guard fraction.isFinite else { throw ThumbnailError(.invalidOption, "fraction \(fraction) is not finite") }
         case .frame(let number):
             guard number >= 0 else { throw ThumbnailError(.invalidOption, "frame \(number) is negative") }
+        case .latest:
+            break
         }
     }
 
@@ -38,17 +44,18 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .seconds(let seconds): seconds
         case .rational(let value, let timescale): timescale > 0 ? Double(value) / Double(timescale) : nil
-        case .fraction, .frame: nil
+        case .fraction, .frame, .latest: nil
         }
     }
 
-    /// The time as errors show it: `2.5 s`, `1001/30000 s`, `50.0 % of the duration`, `frame 12`.
+    /// The time as errors show it: `2.5 s`, `1001/30000 s`, `50.0 % of the duration`, `frame 12`, `latest`.
     public var description: String {
         switch self {
         case .seconds(let seconds): "\(seconds) s"
         case .rational(let value, let timescale): "\(value)/\(timescale) s"
         case .fraction(let fraction): "\((fraction * 1e8).rounded() / 1e6) % of the duration"  // 7 %, not 7.000000000000001
         case .frame(let number): "frame \(number)"
+        case .latest: "latest"
         }
     }
 }

@@ -20,6 +20,8 @@ extension ThumbnailTime {
             return (MediaTime(value: value, timescale: UInt32(timescale)).converted(to: track.timescale).value, selection)
         case .fraction(let fraction):
             return (track.presentationTime(seconds: duration * min(max(fraction, 0), 1)), selection)
+        case .latest:
+            return (track.presentationTime(seconds: duration), selection)
         case .frame(let number):
             return (try presentationTime(ofFrame: number, in: track), .exact)
         }

@@ -96,7 +96,7 @@ public actor ThumbnailService {
         counters.requests += 1
         try request.validate()
         let key = await cacheKey(request)
-        if let cached = cache.value(for: key) {
+        if request.time != .latest, let cached = cache.value(for: key) {
             counters.cacheHits += 1
             return cached
         }
@@ -126,7 +126,7 @@ public actor ThumbnailService {
 
     /// `request`'s thumbnail if it is in memory (a cache hit, counted as one), else nil: no work is started.
     public func cachedThumbnail(_ request: ThumbnailRequest) async -> Thumbnail? {
-        guard let cached = cache.value(for: await cacheKey(request)) else { return nil }
+        guard request.time != .latest, let cached = cache.value(for: await cacheKey(request)) else { return nil }
         counters.requests += 1
         counters.cacheHits += 1
         return cached
@@ -153,11 +153,12 @@ public actor ThumbnailService {
         CacheKey(request: request, version: await request.asset.input.currentVersion())
     }
 
-    /// The work for `request`: made, then cached under `key`, the version its input had when the work started.
+    /// The work for `request`: made, then cached under `key`, the version its input had when the work started. The
+    /// newest picture (`.latest`) is not kept: a live stream's moves on (requests at once still share one work).
     private func work(_ request: ThumbnailRequest, key: CacheKey) -> @Sendable () async throws -> Thumbnail {
         {
             let thumbnail = try await self.generate(request)
-            await self.keep(thumbnail, for: key)
+            if request.time != .latest { await self.keep(thumbnail, for: key) }
             return thumbnail
         }
     }

@@ -35,12 +35,13 @@ public struct StreamThumbnailGenerator: Sendable {
         self.init(session: StreamSession(input: input), options: options)
     }
 
-    /// The thumbnail at `time` on the stream's timeline (nil: 10 % of the duration; `.frame` is refused: a stream's
-    /// frames are not numbered).
+    /// The thumbnail at `time` on the stream's timeline (nil: 10 % of the duration; `.latest`: `newestImage()`;
+    /// `.frame` is refused: a stream's frames are not numbered).
     /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo` when no rendition has pictures this reader can read,
     ///   `noSamples`), `ManifestError`, and what `ThumbnailGenerator.image(at:)` throws for the segment.
     public func image(at time: ThumbnailTime? = nil) async throws -> StreamThumbnail {
         try time?.validate()
+        if time == .latest { return try await newestImage() }
         return try await measured { try await make(at: time) }
     }
 
@@ -236,6 +237,8 @@ public struct StreamThumbnailGenerator: Sendable {
         case .seconds(let value): seconds = value
         case .rational(let value, let timescale): seconds = Double(value) / Double(timescale)
         case .fraction(let fraction): seconds = duration.seconds * min(max(fraction, 0), 1)
+        case .latest:
+            return duration
         case .frame:
             throw ThumbnailError(.invalidOption, "a stream's frames are not numbered: ask for a time or a fraction",
                                  input: session.input.name, time: time)
