@@ -54,6 +54,38 @@ import ThumbsServer
         }
     }
 
+    /// `/info` of a playlist is `thumbs info --json`'s summary of the stream: Media3's CMAF master with its media
+    /// playlists' segments (counted here from their EXTINF lines); shaka 7401's live snapshot is live and asked for
+    /// again (`max-age=0`).
+    @Test func infoOfAPlaylistSummarisesTheStream() async throws {
+        struct Summary: Decodable {
+            struct Period: Decodable {
+                struct Rendition: Decodable { var segmentCount: Int? }
+                var renditions: [Rendition]
+            }
+            var format: String
+            var live: Bool
+            var periods: [Period]
+        }
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = Fixtures.directory.path
+        let folder = Self.streams.appendingPathComponent("media3-cmaf-multi-segment")
+        let listed = try ["stream_0.m3u8", "stream_1.m3u8"].map { name in
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "#EXTINF").count - 1
+        }
+        try await RunningServer.with(configuration) { server in
+            let hls = try await server.get("/info?path=streams/media3-cmaf-multi-segment/playlist.m3u8")
+            #expect(hls.status == 200, "\(String(decoding: hls.body, as: UTF8.self))")
+            let summary = try JSONDecoder().decode(Summary.self, from: Data(hls.body))
+            #expect(summary.format == "hls" && !summary.live)
+            #expect(summary.periods.first?.renditions.compactMap(\.segmentCount).sorted() == listed.sorted())
+            let live = try await server.get("/info?path=streams/shaka-7401/dash_1.mpd")
+            #expect(live.status == 200)
+            #expect(try JSONDecoder().decode(Summary.self, from: Data(live.body)).live)
+            #expect(live.headers["cache-control"]?.contains("max-age=0") == true)
+        }
+    }
+
     /// A playlist in the media root that names a file out of it, by `..` or by an absolute path, is refused as
     /// `path=` would refuse the file itself, and nothing outside is read.
     @Test func aPlaylistNamingAFileOutsideTheRootIsRefused() async throws {
