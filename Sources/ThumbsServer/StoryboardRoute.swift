@@ -86,26 +86,66 @@ struct StoryboardRoute: Sendable {
         let (sharedLimits, indexes) = (self.sharedLimits, self.indexes)
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
-                try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
-                                                   workLimits: sharedLimits) { session in
-                    var sheets: [[UInt8]] = []
-                    var bytes = 0
-                    let storyboard = try await StoryboardMaker(session: session, options: options).make { _, sheet in
-                        // Past a quarter of the store, it could not be kept: every sheet request would make it again.
-                        bytes += sheet.count
-                        guard bytes <= maximumBytes else {
-                            throw ServerError(.badParameter, parameter: "interval", "the storyboard's sheets pass \(maximumBytes) bytes: "
-                                              + "ask for a longer interval or smaller tiles")
+                var sheets = SheetCollector(maximumBytes: maximumBytes)
+                if input.namesStream {
+                    return try await Self.streamStoryboard(of: input, options: options, sharedLimits: sharedLimits, metrics: metrics,
+                                                           maximumBytes: maximumBytes)
+                }
+                do {
+                    return try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
+                                                              workLimits: sharedLimits) { session in
+                        let storyboard = try await StoryboardMaker(session: session, options: options).make { _, sheet in
+                            try sheets.add(sheet)
                         }
-                        sheets.append(sheet)
+                        let fetched = await session.statistics
+                        metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
+                        return ServedStoryboard(storyboard: storyboard, sheets: sheets.sheets, validator: await session.source.version)
                     }
-                    let fetched = await session.statistics
-                    metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
-                    return ServedStoryboard(storyboard: storyboard, sheets: sheets, validator: await session.source.version)
+                } catch {
+                    guard let source = try? input.open(known: nil), await source.startsWithManifest(after: error) else { throw error }
+                    return try await Self.streamStoryboard(of: input, options: options, sharedLimits: sharedLimits, metrics: metrics,
+                                                           maximumBytes: maximumBytes)
                 }
             }
         }
         return (made, key, input)
+    }
+
+    /// The storyboard of the stream `input`'s playlist names (`StreamStoryboardMaker`, within the service's bounds, each
+    /// playlist and segment read through `input`), with no validator: its tags are its bytes.
+    private static func streamStoryboard(of input: any MovieInput, options: StoryboardOptions, sharedLimits: ThumbnailWorkLimits,
+                                         metrics: ServerMetrics, maximumBytes: Int) async throws -> ServedStoryboard {
+        var sheets = SheetCollector(maximumBytes: maximumBytes)
+        let meter = FetchMeter()
+        let storyboard = try await meter.measure {
+            try await StreamStoryboardMaker(session: StreamSession(input: input, workLimits: sharedLimits), options: options)
+                .make { _, sheet in try sheets.add(sheet) }
+        }
+        metrics.recordOriginFetch(requests: meter.statistics.requests, bytes: meter.statistics.bytes)
+        return ServedStoryboard(storyboard: storyboard, sheets: sheets.sheets, validator: nil)
+    }
+
+    /// The sheets of a storyboard being made, refused past a quarter of the store: a storyboard it could not keep would
+    /// be made again for every sheet asked for.
+    struct SheetCollector {
+        let maximumBytes: Int
+        private(set) var sheets: [[UInt8]] = []
+        private var bytes = 0
+
+        init(maximumBytes: Int) {
+            self.maximumBytes = maximumBytes
+        }
+
+        /// Keeps `sheet`.
+        /// - Throws: `ServerError` `badParameter` past `maximumBytes`.
+        mutating func add(_ sheet: [UInt8]) throws(ServerError) {
+            bytes += sheet.count
+            guard bytes <= maximumBytes else {
+                throw ServerError(.badParameter, parameter: "interval", "the storyboard's sheets pass \(maximumBytes) bytes: "
+                                  + "ask for a longer interval or smaller tiles")
+            }
+            sheets.append(sheet)
+        }
     }
 
     /// Where sheet `index` is, relative to the track: `storyboard/<index>.jpg?<query>`, signed when the server signs.

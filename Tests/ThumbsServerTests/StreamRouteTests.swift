@@ -86,6 +86,29 @@ import ThumbsServer
         }
     }
 
+    /// `/storyboard.vtt` of a playlist is the stream's storyboard: FFmpeg's HLS cut of h264-bframes (3 s, 320x240 by
+    /// ffprobe) in 0.5 s cues of 64-pixel tiles, two to a sheet, each sheet served as the track names it.
+    @Test func aPlaylistsStoryboardIsServed() async throws {
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = Fixtures.directory.path
+        let expectation = try Fixtures.expectation("h264-bframes")
+        let tileHeight = 64 * (expectation.height ?? 0) / (expectation.width ?? 1)
+        try await RunningServer.with(configuration) { server in
+            let query = "path=streams/ffmpeg-hls-ts-h264-bframes/index.m3u8&interval=0.5&width=64&columns=2&rows=1"
+            let track = try await server.get("/storyboard.vtt?" + query)
+            #expect(track.status == 200, "\(String(decoding: track.body, as: UTF8.self))")
+            let text = String(decoding: track.body, as: UTF8.self)
+            let timings = text.split(separator: "\n").filter { $0.contains("-->") }
+            #expect(timings.first == "00:00:00.000 --> 00:00:00.500" && timings.count == 6, "\(timings)")
+            let references = text.split(separator: "\n").filter { $0.hasPrefix("storyboard/") }
+            #expect(references.count == 6 && references.allSatisfy { $0.hasSuffix(",64,\(tileHeight)") }, "\(references)")
+            let sheet = try await server.get("/storyboard/2.jpg?" + query)
+            #expect(sheet.status == 200)
+            #expect(sheet.headers["content-type"] == "image/jpeg")
+            #expect(try ImageDecoder().decode(sheet.body).width == 128)
+        }
+    }
+
     /// A playlist in the media root that names a file out of it, by `..` or by an absolute path, is refused as
     /// `path=` would refuse the file itself, and nothing outside is read.
     @Test func aPlaylistNamingAFileOutsideTheRootIsRefused() async throws {
