@@ -28,6 +28,9 @@ public actor StreamSession {
     private var mediaPlaylists: [String: StreamPresentation] = [:]
     private var initializations: [StreamResource: [UInt8]] = [:]
     private var segmentReadings: [(key: StreamResource, reading: SegmentReading)] = []
+    /// The head of each MPEG-TS resource whose keyframes an I-frame playlist names by byte range: its program tables,
+    /// read once for all its keyframes.
+    private var programTables: [String: Task<[UInt8]?, any Error>] = [:]
 
     /// How a segment is read: as a fragmented movie, or as an MPEG transport stream.
     package enum SegmentReading: Sendable {
@@ -157,9 +160,13 @@ public actor StreamSession {
             initialization = try await self.initialization(resource)
         }
         if isHLS, initialization?.first.map({ $0 == 0x47 }) ?? true {
+            var prefix = initialization
+            if inIFramePlaylist, prefix == nil, let start = segment.resource.byteRange?.lowerBound, start > 0 {
+                prefix = try await tables(of: segment.resource.url, before: start, in: resource)
+            }
             reading = .transport(try TransportSegment(source: resource, byteRange: segment.resource.byteRange,
-                                                      name: segment.resource.description, prefix: initialization ?? [],
-                                                      readsTablesFirst: inIFramePlaylist && initialization == nil,
+                                                      name: segment.resource.description, prefix: prefix ?? [],
+                                                      readsTablesFirst: inIFramePlaylist && prefix == nil,
                                                       workLimits: workLimits))
         } else {
             reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? []))
@@ -167,6 +174,30 @@ public actor StreamSession {
         segmentReadings.append((segment.resource, reading))
         if segmentReadings.count > Self.keptSegmentReadings { segmentReadings.removeFirst() }
         return reading
+    }
+
+    /// The program tables at the head of the MPEG-TS resource `url`, read once (its first
+    /// `TransportSegment.tableProbeBytes`, not past `start`); nil when they are not all there (the segment then reads
+    /// on until they are).
+    private func tables(of url: String, before start: UInt64, in resource: CountingByteSource) async throws -> [UInt8]? {
+        // Keyframes of one resource asked for at once share the one read.
+        let read = programTables[url] ?? Task {
+            let head = try await resource.read(0 ..< min(TransportSegment.tableProbeBytes, start))
+            var demuxer = TransportStreamDemuxer()
+            try? demuxer.append(head)
+            return demuxer.video != nil ? head : nil
+        }
+        programTables[url] = read
+        do {
+            guard let head = try await read.value else {
+                programTables[url] = nil
+                return nil
+            }
+            return head
+        } catch {
+            programTables[url] = nil
+            throw error
+        }
     }
 
     /// Whether `segment` is a whole resource whose init segment is its own head (a DASH SegmentBase file).

@@ -36,8 +36,8 @@ package actor TransportSegment {
     /// Bounds shared with other work that the movie's decodes wait within (a service's); nil: none.
     let workLimits: ThumbnailWorkLimits?
 
-    /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets: the program tables), or, with
-    /// `readsTablesFirst`, after the program tables at the start of its resource.
+    /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets, or its resource's head: the program
+    /// tables), or, with `readsTablesFirst`, after the program tables at the start of its resource.
     init(source: CountingByteSource, byteRange: Range<UInt64>?, name: String, prefix: [UInt8] = [],
          readsTablesFirst: Bool = false, limits: TransportStreamLimits = TransportStreamLimits(),
          workLimits: ThumbnailWorkLimits? = nil) throws {
@@ -48,6 +48,8 @@ package actor TransportSegment {
         self.readsTablesFirst = readsTablesFirst && (byteRange?.lowerBound ?? 0) > 0
         demuxer = SharedDemuxer(TransportStreamDemuxer(limits: limits))
         do { _ = try demuxer.append(prefix[...], until: { _ in false }) } catch { throw error.located(input: name) }
+        // The tables kept; a picture the prefix began (a resource's head) left behind.
+        if !prefix.isEmpty { demuxer.restart(at: 0) }
     }
 
     /// The demuxer once `enough` holds for it or the segment has been read to its end.
