@@ -128,7 +128,9 @@ let package = Package(
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport", "TransportStream",
                                                      "StreamManifests"]),
-        .testTarget(name: "StoryboardsTests", dependencies: ["Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "StoryboardsTests", dependencies: [
+            "Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport", "StreamManifests",
+        ]),
         .target(
             name: "RangeFetchTestSupport",
             dependencies: [

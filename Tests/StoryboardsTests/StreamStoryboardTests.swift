@@ -3,6 +3,7 @@ import Foundation
 import MP4Box
 import MP4BoxTestSupport
 import Storyboards
+import StreamManifests
 import Testing
 import Thumbs
 
@@ -146,17 +147,35 @@ import Thumbs
         #expect("\(notIDR.map { "\($0)" } ?? "")".contains("sample 0"))
     }
 
-    /// A live DASH template without a SegmentTimeline or an end (written here over shaka 7401's segments) has no
-    /// length to divide into cues: a typed error, with no media read.
-    @Test func aLiveTemplateWithoutAnEndIsRefused() async throws {
+    /// A live DASH template without a SegmentTimeline or an end (written over shaka 7401's 2 s segments) is
+    /// storyboarded up to its newest whole segment by the clock: 7 s after its availability start the segment of
+    /// 6-8 s is being made, so 1 s cues cover 0-6 s and show the keyframes at 0, 2 and 4 s; the tile at 2 s is
+    /// ffmpeg's picture of chunk 2 (`shaka7401-live0-newest`). Before its first segment is whole there is nothing to
+    /// show: a typed error, with the manifest alone read.
+    @Test func aLiveTemplateIsStoryboardedUpToItsNewestSegment() async throws {
         let live = try LiveTemplateManifest()
         defer { live.remove() }
-        let path = live.path
+        let start = try #require(StreamDate(parsing: LiveTemplateManifest.availabilityStart)).sinceEpoch
+        let options = StoryboardOracles.options(interval: 1, tileWidth: 160, format: .png)
+        var images: [String: RGBImage] = [:]
+        let session = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(7) })
+        let made = try await StreamStoryboardMaker(session: session, options: options).make { name, bytes in
+            images[name] = try ImageDecoder().decode(bytes)
+        }
+        #expect(made.cues.map { StoryboardOracles.milliseconds($0.timeRange.lowerBound) } == [0, 1000, 2000, 3000, 4000, 5000])
+        #expect(StoryboardOracles.milliseconds(made.duration) == 6000)
+        #expect(made.cues.map { ($0.keyframeTime.seconds * 1000).rounded() } == [0, 0, 2000, 2000, 4000, 4000])
+        let tile = try Self.tile(of: made.cues[2], in: made, images: images)
+        let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: Self.folder.appendingPathComponent(
+            "references/shaka7401-live0-newest.png"))))
+        try #require(tile.width == expected.width && tile.height == expected.height)
+        #expect(psnr(tile.packed().pixels, expected.packed().pixels) >= 35)
+
         let meter = FetchMeter()
+        let early = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(1) })
         let error = await #expect(throws: StoryboardError.self) {
             try await meter.measure {
-                _ = try await StreamStoryboardMaker(input: FileInput(path: path), options: StoryboardOracles.options(interval: 1))
-                    .make { _, _ in }
+                _ = try await StreamStoryboardMaker(session: early, options: options).make { _, _ in }
             }
         }
         #expect(error?.code == .noDuration)

@@ -14,6 +14,9 @@ import Thumbs
 /// keyframes are read and decoded at once (each read is its own segment, or its own range of one), at most a
 /// bounded window ahead of the next tile to place, and tiles are placed in cue order.
 ///
+/// A live stream whose segments have no end (a DASH template without a timeline) is storyboarded over its time-shift
+/// window up to its newest whole segment, by `StreamSession.wallClock`.
+///
 /// Without `tileHeight`, the tile's height follows the first keyframe's picture (its display aspect ratio, upright
 /// unless `appliesPreferredTrackTransform` is off), which is read before the others.
 public struct StreamStoryboardMaker: Sendable {
@@ -61,7 +64,8 @@ public struct StreamStoryboardMaker: Sendable {
                 renditions.append(nil)
             }
         }
-        let plan = try StreamStoryboardPlan(presentation: presentation, renditions: renditions, options: options)
+        let plan = try StreamStoryboardPlan(presentation: presentation, renditions: renditions, options: options,
+                                            liveEdge: liveEdge(of: presentation, renditions: renditions))
         let keyframes = plan.keyframes
 
         var tiles: [Int: StoryboardTile] = [:]
@@ -112,6 +116,17 @@ public struct StreamStoryboardMaker: Sendable {
         try await assembler.writeBIF(interval: plan.interval, write: write)
         return assembler.storyboard(duration: plan.end, interval: plan.interval, keyframeCount: keyframes.count,
                                     keyframeBytes: meter.statistics.bytes)
+    }
+
+    /// Of a live stream whose last rendition's segments have no end (a DASH template without a timeline), where its
+    /// newest whole segment ends: the start of the one playing at `StreamSession.wallClock`'s time since
+    /// `availabilityStartTime`, which is still being made. Nil otherwise.
+    private func liveEdge(of presentation: StreamPresentation, renditions: [StreamRendition?]) -> Duration? {
+        guard let available = presentation.availabilityStartTime,
+              let last = renditions.last(where: { $0?.segments?.first != nil }), let segments = last?.segments,
+              segments.count == nil,
+              let playing = segments.index(containing: session.wallClock() - available.sinceEpoch) else { return nil }
+        return segments.segment(at: playing)?.timeRange.lowerBound
     }
 
     /// The box a tile is fitted to before its size is known: the tile width, and the height when given.

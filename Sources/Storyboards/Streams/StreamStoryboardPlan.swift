@@ -47,18 +47,26 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
 
     /// Plans the storyboard of `presentation`, whose periods' video renditions (with their segments, one per period,
     /// nil for a period without one) are `renditions`, with `options`' interval (or the default one for the length).
+    /// `liveEdge`: where the newest whole segment of a live stream without an end ends (its segments are made as the
+    /// clock goes); the storyboard then covers its time-shift window up to there (from its first segment when the
+    /// manifest gives no `timeShiftBufferDepth`).
     /// - Throws: `StoryboardError` `noSamples` when no period has a rendition with segments, `noDuration` when the end
-    ///   is not known (a live template without an end), `invalidOption` for more than `StoryboardPlan.maximumCueCount`
-    ///   cues, `noKeyframe` when a cue finds only gaps near it.
-    public init(presentation: StreamPresentation, renditions: [StreamRendition?], options: StoryboardOptions) throws {
+    ///   is not known (a live template without an end or a live edge), `invalidOption` for more than
+    ///   `StoryboardPlan.maximumCueCount` cues, `noKeyframe` when a cue finds only gaps near it.
+    public init(presentation: StreamPresentation, renditions: [StreamRendition?], options: StoryboardOptions,
+                liveEdge: Duration? = nil) throws {
         let usable = renditions.indices.filter { renditions[$0]?.segments?.first != nil }
         guard let firstPeriod = usable.first, let lastPeriod = usable.last,
               let firstSegment = renditions[firstPeriod]?.segments?.first else {
             throw StoryboardError(.noSamples, "the stream has no video rendition with segments")
         }
-        let startMilliseconds = firstSegment.timeRange.lowerBound.nearestMilliseconds
-        guard let streamEnd = presentation.duration ?? renditions[lastPeriod]?.segments?.timeRange?.upperBound else {
+        var startMilliseconds = firstSegment.timeRange.lowerBound.nearestMilliseconds
+        let listedEnd = presentation.duration ?? renditions[lastPeriod]?.segments?.timeRange?.upperBound
+        guard let streamEnd = listedEnd ?? liveEdge else {
             throw StoryboardError(.noDuration, "the stream's end is not known (a live stream whose segments have no end)")
+        }
+        if listedEnd == nil, let depth = presentation.timeShiftBufferDepth {
+            startMilliseconds = max(startMilliseconds, (streamEnd - depth).nearestMilliseconds)
         }
         let endMilliseconds = streamEnd.nearestMilliseconds
         guard endMilliseconds > startMilliseconds, endMilliseconds - startMilliseconds < 1_000_000_000_000 else {
