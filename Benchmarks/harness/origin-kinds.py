@@ -18,7 +18,6 @@ import json
 import os
 import platform
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -33,36 +32,6 @@ STORYBOARD_MEDIUM = "1080p H.264 faststart"
 
 def storyboard_command(thumbs, url, out):
     return [thumbs, "storyboard", url, "-o", out, "--stats"]
-
-
-def measure(server, cmd, runs):
-    """Median of `runs` runs of `cmd`: the server's counts, wall ms, peak RSS, and thumbs' own --stats line if any."""
-    samples = []
-    for _ in range(runs):
-        server.get("/_reset")
-        wall, p, rss = run.timed(cmd)
-        s = server.settled_stats()
-        sample = {"wallMs": wall, "requests": s["requests"], "connections": s["connections"], "bytes": s["bodyBytes"],
-                  "peakRssKiB": rss, "ok": p.returncode == 0, "log": s["requestLog"]}
-        lines = p.stderr.strip().splitlines()
-        if p.returncode == 0 and lines and lines[-1].startswith("{"):
-            sample["stats"] = json.loads(lines[-1])
-        if p.returncode != 0:
-            sample["error"] = p.stderr.strip()[-300:]
-        samples.append(sample)
-    ok = [x for x in samples if x["ok"]] or samples
-    med = lambda k: statistics.median(x[k] for x in ok)
-    row = {"requests": med("requests"), "connections": med("connections"), "bytes": med("bytes"),
-           "wallMs": med("wallMs"), "peakRssKiB": med("peakRssKiB"), "failures": sum(not x["ok"] for x in samples),
-           "runs": runs, "log": ok[len(ok) // 2]["log"]}
-    stats = [x["stats"] for x in ok if "stats" in x]
-    if stats:
-        row["roundTrips"] = statistics.median(s.get("roundTrips", 0) for s in stats)
-        if "keyframeBytes" in stats[0]:
-            row["keyframeBytes"] = stats[0]["keyframeBytes"]
-    if row["failures"]:
-        row["error"] = next(x["error"] for x in samples if not x["ok"])
-    return row
 
 
 def main():
@@ -90,7 +59,7 @@ def main():
                     if shutil.which("ffmpegthumbnailer"):
                         tools.append(("ffmpegthumbnailer", 1))
                     for tool, runs in tools:
-                        row = measure(server, run.commands(tool, args.thumbs, url, t, os.path.join(tmp, "o")), runs)
+                        row = run.measure_runs(server, run.commands(tool, args.thumbs, url, t, os.path.join(tmp, "o")), runs)
                         row.update(kind=kind, medium=name, tool=tool, product="thumbnail",
                                    bound=bounds[name]["bytes"], minRoundTrips=bounds[name]["roundTrips"])
                         rows.append(row)
@@ -102,8 +71,8 @@ def main():
                     url = f"{server.base}/{file}"
                     # What locating the index costs on this origin (`thumbs info`: the same first read), then the
                     # storyboard, whose bound is that plus the keyframes it uses.
-                    index = measure(server, [args.thumbs, "info", url, "--stats"], 1)
-                    row = measure(server, storyboard_command(args.thumbs, url, out), 1)
+                    index = run.measure_runs(server, [args.thumbs, "info", url, "--stats"], 1)
+                    row = run.measure_runs(server, storyboard_command(args.thumbs, url, out), 1)
                     row.update(kind=kind, medium=STORYBOARD_MEDIUM, tool="thumbs", product="storyboard",
                                indexBytes=index["bytes"], bound=index["bytes"] + row.get("keyframeBytes", 0))
                     rows.append(row)

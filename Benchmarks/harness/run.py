@@ -103,6 +103,37 @@ def timed(cmd, timeout=300):
     return wall, done, usage.ru_maxrss
 
 
+def measure_runs(server, cmd, runs):
+    """Median of `runs` runs of `cmd`: the server's counts, wall ms, peak RSS, and thumbs' own --stats line if any."""
+    samples = []
+    for _ in range(runs):
+        server.get("/_reset")
+        wall, p, rss = timed(cmd)
+        s = server.settled_stats()
+        sample = {"wallMs": wall, "requests": s["requests"], "connections": s["connections"], "bytes": s["bodyBytes"],
+                  "peakRssKiB": rss, "ok": p.returncode == 0, "log": s["requestLog"]}
+        lines = p.stderr.strip().splitlines()
+        if p.returncode == 0 and lines and lines[-1].startswith("{"):
+            sample["stats"] = json.loads(lines[-1])
+        if p.returncode != 0:
+            sample["error"] = p.stderr.strip()[-300:]
+        samples.append(sample)
+    ok = [x for x in samples if x["ok"]] or samples
+    med = lambda k: statistics.median(x[k] for x in ok)
+    row = {"requests": med("requests"), "connections": med("connections"), "bytes": med("bytes"),
+           "wallMs": med("wallMs"), "peakRssKiB": med("peakRssKiB"), "failures": sum(not x["ok"] for x in samples),
+           "runs": runs, "log": ok[len(ok) // 2]["log"]}
+    stats = [x["stats"] for x in ok if "stats" in x]
+    if stats:
+        row["roundTrips"] = statistics.median(s.get("roundTrips", 0) for s in stats)
+        row["stats"] = stats[0]
+        if "keyframeBytes" in stats[0]:
+            row["keyframeBytes"] = stats[0]["keyframeBytes"]
+    if row["failures"]:
+        row["error"] = next(x["error"] for x in samples if not x["ok"])
+    return row
+
+
 def replay(server, path, log):
     """Milliseconds the server takes to answer `log`'s requests for `path` again, in their order on one new
     connection, from the connect to the last body byte (python's http.client, whose own cost is well under a

@@ -19,11 +19,9 @@ Usage: Benchmarks/harness/stream-layouts.py --thumbs PATH [--runs N] [--rtt-ms 5
 """
 import argparse
 import datetime
-import glob
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,32 +55,11 @@ def video_packets(path):
 
 
 def write_iframe_playlist(folder):
-    """An I-frame playlist of every keyframe of the TS segments (time, byte range up to the next packet) and a
-    master naming it beside index.m3u8."""
-    names = [line.strip() for line in open(os.path.join(folder, "index.m3u8")) if line.strip().endswith(".ts")]
-    keyframes, end = [], 0.0
-    for name in names:
-        path = os.path.join(folder, name)
-        packets = video_packets(path)
-        size = os.path.getsize(path)
-        for index, (pts, pos, _, key) in enumerate(packets):
-            end = max(end, pts)
-            if key:
-                after = packets[index + 1][1] if index + 1 < len(packets) else size
-                keyframes.append((pts, name, pos, after - pos))
-    end += 1 / 30
-    lines = ["#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY"]
-    for index, (pts, name, pos, length) in enumerate(keyframes):
-        following = keyframes[index + 1][0] if index + 1 < len(keyframes) else end
-        lines += ["#EXTINF:%.6f," % (following - pts), "#EXT-X-BYTERANGE:%d@%d" % (length, pos), name]
-    lines.append("#EXT-X-ENDLIST")
-    open(os.path.join(folder, "iframes.m3u8"), "w").write("\n".join(lines) + "\n")
-    open(os.path.join(folder, "master.m3u8"), "w").write("\n".join([
-        "#EXTM3U",
-        '#EXT-X-STREAM-INF:BANDWIDTH=8500000,RESOLUTION=1920x1080,CODECS="avc1.640028,mp4a.40.2"',
-        "index.m3u8",
-        '#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=1920x1080,CODECS="avc1.640028",URI="iframes.m3u8"',
-    ]) + "\n")
+    """An I-frame playlist of every keyframe of the TS segments and a master naming it beside index.m3u8
+    (Fixtures/streams/write-iframe-playlist.py)."""
+    subprocess.run([sys.executable, os.path.join(run.ROOT, "Fixtures", "streams", "write-iframe-playlist.py"), folder,
+                    "--resolution", "1920x1080", "--codecs", "avc1.640028,mp4a.40.2", "--iframe-codecs", "avc1.640028",
+                    "--bandwidth", "8500000", "--iframe-bandwidth", "1000000", "--target-duration", "2"], check=True)
 
 
 def two_variants(folder):
@@ -162,28 +139,6 @@ def bound(folder, layout, keyframe_time):
     return {"parts": parts, "bytes": sum(parts.values()), "keyframeTime": pts - first}
 
 
-def measure(server, cmd, runs):
-    """Median over `runs` new processes: the server's requests and bytes, wall ms; thumbs' --stats line."""
-    samples = []
-    for _ in range(runs):
-        server.get("/_reset")
-        wall, proc, _ = run.timed(cmd)
-        counted = server.settled_stats()
-        sample = {"wallMs": wall, "requests": counted["requests"], "bytes": counted["bodyBytes"], "ok": proc.returncode == 0}
-        lines = proc.stderr.strip().splitlines()
-        if proc.returncode == 0 and lines and lines[-1].startswith("{"):
-            sample["stats"] = json.loads(lines[-1])
-        if proc.returncode != 0:
-            sample["error"] = proc.stderr.strip()[-300:]
-        samples.append(sample)
-    ok = [x for x in samples if x["ok"]] or samples
-    row = {key: statistics.median(x[key] for x in ok) for key in ("wallMs", "requests", "bytes")}
-    row["failures"] = sum(not x["ok"] for x in samples)
-    row["stats"] = next((x["stats"] for x in ok if "stats" in x), None)
-    row["error"] = next((x["error"] for x in samples if "error" in x), None)
-    return row
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--thumbs", required=True)
@@ -212,11 +167,11 @@ def main():
                 out = os.path.join(root, "out.png")
                 for kind in KINDS:
                     server.get(f"/_config?rtt_ms={args.rtt_ms}&bandwidth_mbit={args.mbit}&multi_ranges={kind}")
-                    made = measure(server, [args.thumbs, "thumbnail", url, "--time", str(args.time), "--max-size", "320",
+                    made = run.measure_runs(server, [args.thumbs, "thumbnail", url, "--time", str(args.time), "--max-size", "320",
                                             "-o", out, "--stats"], args.runs)
-                    keyframe_time = (made["stats"] or {}).get("keyframeTime", args.time)
+                    keyframe_time = made.get("stats", {}).get("keyframeTime", args.time)
                     limit = bound(folder, name, keyframe_time)
-                    ffmpeg = measure(server, FF + ["-ss", str(args.time), "-i", url, "-frames:v", "1", "-vf", "scale=320:-2",
+                    ffmpeg = run.measure_runs(server, FF + ["-ss", str(args.time), "-i", url, "-frames:v", "1", "-vf", "scale=320:-2",
                                                    out], 1)
                     rows.append({"layout": name, "origin": kind, "thumbs": made, "ffmpeg": ffmpeg, "bound": limit})
                     print(f"{name} / {kind}: thumbs {made['requests']} requests {made['bytes']:,} bytes "
@@ -228,7 +183,7 @@ def main():
 
 
 def cell(row, limit):
-    if row["failures"] and row["error"]:
+    if row["failures"] and row.get("error"):
         return "fails: " + row["error"].splitlines()[-1][:80].replace("|", "/")
     return f"{row['requests']:.0f} / {row['bytes']:,.0f} (x{row['bytes'] / limit['bytes']:.2f}) / {row['wallMs']:.0f} ms"
 
@@ -253,7 +208,7 @@ def write_report(args, rows, elapsed):
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
-        shown = (row["thumbs"]["stats"] or {}).get("keyframeTime")
+        shown = row["thumbs"].get("stats", {}).get("keyframeTime")
         lines.append(f"| {row['layout']} | {KINDS[row['origin']]} | {cell(row['thumbs'], row['bound'])} | "
                      f"{'-' if shown is None else f'{shown:.3f}'} | {cell(row['ffmpeg'], row['bound'])} | "
                      f"{row['bound']['bytes']:,} |")

@@ -31,37 +31,8 @@ mkdir -p "$here/ffmpeg-ts-timestamp-wrap"
 ffmpeg -v error -nostdin -i "$fixtures/h264-bframes.mp4" -c copy -output_ts_offset 95440.2 -f mpegts \
     "$here/ffmpeg-ts-timestamp-wrap/wrap.ts"
 
-# Two GOPs a segment (0.96 s), and beside the media playlist an I-frame playlist written from ffprobe's packets: each
-# keyframe's byte range runs from the TS packet that starts its PES packet to the one that starts the next video PES
-# packet, and lasts until the next keyframe (RFC 8216, EXT-X-I-FRAMES-ONLY); a master names both.
+# Two GOPs a segment (0.96 s), and beside the media playlist an I-frame playlist written from ffprobe's packets
+# (write-iframe-playlist.py); a master names both.
 hls ffmpeg-hls-ts-iframes audio-video.mp4 -hls_segment_filename segment%d.ts -hls_time 0.9
-python3 - "$here/ffmpeg-hls-ts-iframes" <<'PYTHON'
-import glob, json, os, re, subprocess, sys
-folder = sys.argv[1]
-segments = [line.strip() for line in open(os.path.join(folder, "index.m3u8")) if line.strip().endswith(".ts")]
-keyframes, first, end = [], None, 0.0
-for name in segments:
-    probe = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_packets", "-show_entries",
-                                       "packet=pts_time,duration_time,pos,flags", "-of", "json", os.path.join(folder, name)],
-                                      capture_output=True, text=True, check=True).stdout)["packets"]
-    size = os.path.getsize(os.path.join(folder, name))
-    for index, packet in enumerate(probe):
-        time = float(packet["pts_time"])
-        first = time if first is None else min(first, time)
-        end = max(end, time + float(packet.get("duration_time", 0)))
-        if "K" in packet["flags"]:
-            after = int(probe[index + 1]["pos"]) if index + 1 < len(probe) else size
-            keyframes.append((time, name, int(packet["pos"]), after - int(packet["pos"])))
-lines = ["#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY"]
-for index, (time, name, offset, length) in enumerate(keyframes):
-    following = keyframes[index + 1][0] if index + 1 < len(keyframes) else end
-    lines += ["#EXTINF:%.6f," % (following - time), "#EXT-X-BYTERANGE:%d@%d" % (length, offset), name]
-lines.append("#EXT-X-ENDLIST")
-open(os.path.join(folder, "iframes.m3u8"), "w").write("\n".join(lines) + "\n")
-open(os.path.join(folder, "master.m3u8"), "w").write("\n".join([
-    "#EXTM3U",
-    '#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x240,CODECS="avc1.64000d,mp4a.40.2"',
-    "index.m3u8",
-    '#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=100000,RESOLUTION=320x240,CODECS="avc1.64000d",URI="iframes.m3u8"',
-]) + "\n")
-PYTHON
+"$here/write-iframe-playlist.py" "$here/ffmpeg-hls-ts-iframes" --resolution 320x240 --codecs avc1.64000d,mp4a.40.2 \
+    --iframe-codecs avc1.64000d --bandwidth 400000 --iframe-bandwidth 100000 --target-duration 1

@@ -16,8 +16,7 @@ import Testing
     func infoAgreesWithFFprobe(_ name: String) async throws {
         let video = try #require(try RealWorldCorpus.expectation(name).video)
         let output = try await InfoCommandTests.run(["info", RealWorldCorpus.path(name), "--json"])
-        #expect(output.status == 0, "\(name): \(output.stderr)")
-        guard output.status == 0 else { return }
+        try #require(output.status == 0, "\(name): \(output.stderr)")
         let info = try JSONDecoder().decode(InfoCommandTests.Info.self, from: Data(output.stdout.utf8))
         let track = try #require(info.tracks.first { UInt32($0.id) == video.trackID },
                                  "\(name): no track \(video.trackID.map(String.init) ?? "?") in \(info.tracks.map(\.id))")

@@ -82,7 +82,7 @@ import Thumbs
         let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect([image.width, image.height] == reference.size)
         #expect([expected.width, expected.height] == reference.size)
-        guard image.width == expected.width, image.height == expected.height else { return }
+        try #require(image.width == expected.width && image.height == expected.height)
         let quality = psnr(image.packed().pixels, expected.packed().pixels)
         #expect(quality >= 35, "\(reference.name): psnr \(quality) dB")
         // The keyframe's time: ffmpeg's (with -copyts) and the offset; shaka 6339's SegmentList gives each segment
