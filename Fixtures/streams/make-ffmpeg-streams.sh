@@ -7,6 +7,8 @@
 #   ffmpeg-hls-ts-hevc-single-file  hevc-8bit.mp4 (HEVC with open GOPs: CRA pictures and leading pictures), one
 #                                   file with EXT-X-BYTERANGE segments
 #   ffmpeg-hls-ts-muxed-aac         audio-video.mp4 (H.264 and AAC interleaved in each segment)
+#   ffmpeg-hls-fmp4-h264-bframes    h264-bframes.mp4 as fragmented MP4 segments after an EXT-X-MAP init segment,
+#                                   two 0.48 s GOPs a segment
 #   ffmpeg-ts-timestamp-wrap        h264-bframes.mp4 in one TS whose 33-bit timestamps wrap 2.2 s in
 #   ffmpeg-hls-ts-iframes           audio-video.mp4, two GOPs a segment, with an I-frame playlist and a master
 set -euo pipefail
@@ -24,6 +26,8 @@ hls() {  # folder, source, extra hls options...
 hls ffmpeg-hls-ts-h264-bframes h264-bframes.mp4 -hls_segment_filename segment%d.ts
 hls ffmpeg-hls-ts-hevc-single-file hevc-8bit.mp4 -hls_flags single_file
 hls ffmpeg-hls-ts-muxed-aac audio-video.mp4 -hls_segment_filename segment%d.ts
+hls ffmpeg-hls-fmp4-h264-bframes h264-bframes.mp4 -hls_segment_type fmp4 -hls_segment_filename segment%d.m4s \
+    -hls_time 0.9
 
 # 95440.2 s after the mpegts muxer's own 1.4 s start, the first timestamps are 2.2 s short of 2^33 ticks of 90 kHz.
 rm -rf "$here/ffmpeg-ts-timestamp-wrap"

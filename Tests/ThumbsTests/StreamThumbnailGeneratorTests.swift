@@ -107,6 +107,38 @@ import Thumbs
         #expect(made.rendition.width == 640)
     }
 
+    /// The first read of a fragmented segment takes its moof, and the start of its first keyframe only when that is
+    /// the picture: FFmpeg's fMP4 cut of h264-bframes has two GOPs a segment (keyframes at 0.96 and 1.44 s in the
+    /// second, by ffprobe), its moof within the first 4 KiB (the file's own box sizes). At 1.5 s the picture is the
+    /// keyframe inside the segment: the head read is 4 KiB, then that keyframe's bytes; at 0.96 s it is the first
+    /// keyframe: the head read is 16 KiB.
+    @Test func aSegmentsFirstReadReachesItsFirstKeyframeOnlyWhenThatIsThePicture() async throws {
+        let folder = "ffmpeg-hls-fmp4-h264-bframes"
+        let segment = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent("\(folder)/segment1.m4s")))
+        var moofEnd = 0
+        while moofEnd + 8 <= segment.count {
+            let size = segment[moofEnd ..< moofEnd + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: segment[moofEnd + 4 ..< moofEnd + 8], as: UTF8.self)
+            moofEnd += size
+            if type == "moof" || size < 8 { break }
+        }
+        #expect(moofEnd > 0 && moofEnd <= 4096, "the moof ends at \(moofEnd)")
+
+        let inside = try await Self.generator("\(folder)/index.m3u8").image(at: .seconds(1.5))
+        #expect(inside.segment.resource.url.hasSuffix("segment1.m4s"))
+        #expect(abs(inside.thumbnail.actualTime - 1.44) < 0.001, "\(inside.thumbnail.actualTime) s")
+        let reads = inside.fetchStatistics.log.dropFirst(2)  // the playlist, the init segment
+        #expect(reads.first?.start == 0 && reads.first?.end == 4096, "\(reads.map { ($0.start, $0.end ?? 0) })")
+        #expect(reads.count == 2)
+        #expect(reads.reduce(0) { $0 + $1.bytes } < UInt64(segment.count) / 2)
+
+        let start = try await Self.generator("\(folder)/index.m3u8").image(at: .seconds(0.96))
+        #expect(start.segment.resource.url.hasSuffix("segment1.m4s"))
+        #expect(abs(start.thumbnail.actualTime - 0.96) < 0.001, "\(start.thumbnail.actualTime) s")
+        let head = start.fetchStatistics.log.dropFirst(2).first
+        #expect(head?.start == 0 && head?.end == 16384)
+    }
+
     /// At 0.95 s the segment playing started with its keyframe at 0.767 s; the next one starts at 1.0 s with a
     /// keyframe (ffprobe lists the stream's I frames at 0.767 and 1.0 s): the nearest is the next segment's. Exact,
     /// the frame on screen at 0.95 s is the 30 fps frame from 0.933 s, decoded from the segment playing.

@@ -138,9 +138,11 @@ public actor StreamSession {
     /// How `segment` is read (the last few kept, so a second picture continues from the first's reads): an HLS
     /// segment without an init segment, or with one of TS packets, as an MPEG transport stream; the rest as a movie.
     /// `inIFramePlaylist`: the segment is an I-frame playlist's range of one keyframe, whose TS program tables are at
-    /// its resource's start.
+    /// its resource's start. `wantsFirstKeyframe`: the picture wanted is the segment's first keyframe, so the first
+    /// read of a fragmented segment reaches past its moof into that keyframe (`SegmentHead`).
     /// - Throws: `ThumbnailError` `noSamples` for a segment the playlist marks as a gap; the input's errors.
-    package func reading(of segment: StreamSegment, inIFramePlaylist: Bool = false) async throws -> SegmentReading {
+    package func reading(of segment: StreamSegment, inIFramePlaylist: Bool = false,
+                         wantsFirstKeyframe: Bool = true) async throws -> SegmentReading {
         if let index = segmentReadings.firstIndex(where: { $0.key == segment.resource }) {
             let kept = segmentReadings.remove(at: index)
             segmentReadings.append(kept)
@@ -169,7 +171,8 @@ public actor StreamSession {
                                                       readsTablesFirst: inIFramePlaylist && prefix == nil,
                                                       workLimits: workLimits))
         } else {
-            reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? []))
+            reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? [],
+                                   head: wantsFirstKeyframe ? .firstKeyframe : .moof))
         }
         segmentReadings.append((segment.resource, reading))
         if segmentReadings.count > Self.keptSegmentReadings { segmentReadings.removeFirst() }
@@ -207,17 +210,18 @@ public actor StreamSession {
 
     /// The movie session of `segment`, read from `resource`: its init segment followed by its bytes, as one
     /// fragmented movie, or its whole resource when that holds its own index. The locator of a segment reads its
-    /// head alone: a segment's moof comes first.
-    private func movie(of segment: StreamSegment, in resource: CountingByteSource, initialization: [UInt8]) -> SegmentMovie {
+    /// `head` alone: a segment's moof comes first.
+    private func movie(of segment: StreamSegment, in resource: CountingByteSource, initialization: [UInt8],
+                       head: SegmentHead) -> SegmentMovie {
         if !Self.holdsItsOwnInitialization(segment), segment.initialization != nil || segment.resource.byteRange != nil {
             // An init segment and a media segment: read as one fragmented movie, the segment's head alone first.
             let source = SegmentByteSource(initialization: initialization, segment: resource,
                                            byteRange: segment.resource.byteRange, name: segment.resource.description)
-            // The head of the segment alone, as much as a fragment probe: its moof (a few KiB) and the start of the
-            // keyframe after it; the rest of the keyframe is one more read, and the rest of the segment is not read.
-            // A segment whose sidx lists several fragments has those read as a time needs them.
+            // The head of the segment alone (after the init segment, held): its moof, and when the first keyframe
+            // is wanted the start of it; the rest of the keyframe is one more read, and the rest of the segment is
+            // not read. A segment whose sidx lists several fragments has those read as a time needs them.
             var options = MovieLocator.Options(fragmentReading: .onDemand)
-            options.headSize = Int(options.fragmentProbeSize)
+            options.headSize = initialization.count + head.bytes(forSeconds: (segment.timeRange.upperBound - segment.timeRange.lowerBound).seconds)
             options.tailSize = 0
             return SegmentMovie(session: MovieSession(source: source, workLimits: workLimits, locator: MovieLocator(options: options)),
                                 isWholeResource: false)

@@ -145,14 +145,18 @@ public struct StreamThumbnailGenerator: Sendable {
                          next: StreamSegment? = nil) async throws -> StreamThumbnail {
         var segment = segment
         var next = next
+        // The segment's first keyframe is surely the one wanted only at its start (a segment starts with one).
+        let wantsFirstKeyframe = wanted <= segment.timeRange.lowerBound
         if usesNearestKeyframe, let following = next, !following.isGap, following.timeRange.lowerBound > wanted,
-           case .transport = try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly) {
+           case .transport = try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
+                                                       wantsFirstKeyframe: wantsFirstKeyframe) {
             // A TS segment's keyframes past its first are found only by reading up to them: the keyframes known are
             // the segments' starts, and the nearer one is read.
             if following.timeRange.lowerBound - wanted < wanted - segment.timeRange.lowerBound { segment = following }
             next = nil
         }
-        var placed = try await placement(of: segment, in: rendition, through: usesNearestKeyframe ? nil : wanted)
+        var placed = try await placement(of: segment, in: rendition, through: usesNearestKeyframe ? nil : wanted,
+                                         wantsFirstKeyframe: wantsFirstKeyframe)
         var movieTime = placed.movieTime(at: wanted, in: segment)
         // The nearest keyframe may start the next segment.
         if usesNearestKeyframe, let next, !next.isGap, next.timeRange.lowerBound > wanted {
@@ -281,11 +285,13 @@ public struct StreamThumbnailGenerator: Sendable {
 
     /// `segment` read as a movie, as far as a picture at `wanted` (on the stream's timeline) needs it; nil: its
     /// first keyframe (an MPEG-TS segment is read from its start: without an index, the keyframes after its first
-    /// are found only by reading up to them).
-    private func placement(of segment: StreamSegment, in rendition: StreamRendition,
-                           through wanted: Duration? = nil) async throws -> Placement {
+    /// are found only by reading up to them). `wantsFirstKeyframe`: the picture is the segment's first keyframe
+    /// (`StreamSession.reading(of:inIFramePlaylist:wantsFirstKeyframe:)`).
+    private func placement(of segment: StreamSegment, in rendition: StreamRendition, through wanted: Duration? = nil,
+                           wantsFirstKeyframe: Bool = true) async throws -> Placement {
         let segmentMovie: StreamSession.SegmentMovie
-        switch try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly) {
+        switch try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
+                                         wantsFirstKeyframe: wantsFirstKeyframe) {
         case .movie(let movie):
             segmentMovie = movie
         case .transport(let transport):
