@@ -8,7 +8,7 @@ import Thumbs
 struct AnimateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
-        abstract: "Make an animated WebP preview of up to 10 s of the movie (keyframes, and the frames between them only when the frame rate asks for them)."
+        abstract: "Make an animated WebP preview of up to 10 s of the movie or HLS or DASH stream (keyframes, and the frames between them only when the frame rate asks for them)."
     )
 
     @OptionGroup var source: InputOptions
@@ -61,17 +61,45 @@ struct AnimateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
+        try await source.run(movie: { try await runMovie(started: started) }, stream: { try await runStream(started: started) })
+    }
+
+    /// A movie's preview (`AnimatedPreviewMaker`).
+    private func runMovie(started: ContinuousClock.Instant) async throws {
         try await source.withOpenedSource { input in
-            let preview = try await AnimatedPreviewMaker(source: input, options: options).make()
+            let preview: AnimatedPreview
+            do {
+                preview = try await AnimatedPreviewMaker(source: input, options: options).make()
+            } catch {
+                try await input.streamOrRethrow(error)
+            }
             try writeOutput(preview.encoded, to: output)
-            let keyframes = preview.frames.filter(\.isSyncSample).count
-            await source.printStats(of: input, extra: [
-                "frames": Double(preview.frames.count), "keyframeFrames": Double(keyframes),
-                "samplesFetched": Double(preview.samplesFetched), "samplesDecoded": Double(preview.samplesDecoded),
-                "width": Double(preview.width), "height": Double(preview.height),
-                "durationMs": preview.duration.milliseconds,
-                "wallMs": ((ContinuousClock.now - started).milliseconds * 100).rounded() / 100,
-            ])
+            await source.printStats(of: input, extra: figures(of: preview, started: started))
         }
+    }
+
+    /// An HLS playlist's or a DASH manifest's preview (`StreamAnimatedPreviewMaker`).
+    private func runStream(started: ContinuousClock.Instant) async throws {
+        let made = try await source.reportingErrors(statisticsOf: { nil }) {
+            try await StreamAnimatedPreviewMaker(input: try source.movieInput(), options: options).make()
+        }
+        try await source.reportingErrors(statisticsOf: { nil }) { try writeOutput(made.preview.encoded, to: output) }
+        source.printStats(made.fetchStatistics, extra: figures(of: made.preview, started: started).merging([
+            "segments": Double(made.segments.count),
+        ]) { $1 }, labels: [
+            "rendition": made.renditions.map(\.summary).joined(separator: "; "),
+            "segment": made.segments.first?.resource.description,
+        ])
+    }
+
+    /// The `--stats` figures of `preview`.
+    private func figures(of preview: AnimatedPreview, started: ContinuousClock.Instant) -> [String: Double] {
+        [
+            "frames": Double(preview.frames.count), "keyframeFrames": Double(preview.frames.filter(\.isSyncSample).count),
+            "samplesFetched": Double(preview.samplesFetched), "samplesDecoded": Double(preview.samplesDecoded),
+            "width": Double(preview.width), "height": Double(preview.height),
+            "durationMs": preview.duration.milliseconds,
+            "wallMs": ((ContinuousClock.now - started).milliseconds * 100).rounded() / 100,
+        ]
     }
 }

@@ -17,21 +17,21 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        if source.namesStream { return try await runStream() }
-        do {
-            try await source.withOpenedSource { input in
-                let located: MovieLocator.Result
-                do {
-                    located = try await source.locator().locate(in: input)
-                } catch {
-                    try await input.streamOrRethrow(error)
-                }
-                let summary = MovieSummary(located)
-                print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
-                await source.printStats(of: input)
+        try await source.run(movie: runMovie, stream: runStream)
+    }
+
+    /// A movie's tracks and index (`MovieSummary`).
+    private func runMovie() async throws {
+        try await source.withOpenedSource { input in
+            let located: MovieLocator.Result
+            do {
+                located = try await source.locator().locate(in: input)
+            } catch {
+                try await input.streamOrRethrow(error)
             }
-        } catch is InputIsAStream {
-            try await runStream()
+            let summary = MovieSummary(located)
+            print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
+            await source.printStats(of: input)
         }
     }
 

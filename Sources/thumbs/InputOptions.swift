@@ -41,6 +41,17 @@ struct InputOptions: ParsableArguments {
     /// query). Others are recognised by content when they are not movies (`InputIsAStream`).
     var namesStream: Bool { FileInput(path: input).namesStream }
 
+    /// Runs `movie`, or `stream` when the input's name says it is a playlist or a manifest, or when `movie` finds
+    /// it is one (`InputIsAStream`).
+    func run(movie: () async throws -> Void, stream: () async throws -> Void) async throws {
+        if namesStream { return try await stream() }
+        do {
+            try await movie()
+        } catch is InputIsAStream {
+            try await stream()
+        }
+    }
+
     /// Whether the input is a URL (http, https or s3).
     var isURL: Bool {
         let lowered = input.lowercased()

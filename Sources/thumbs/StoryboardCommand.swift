@@ -124,12 +124,7 @@ struct StoryboardCommand: AsyncParsableCommand {
             printError("thumbs: \(output): \(fileFailureReason(error))")
             throw ExitCode.ioError
         }
-        if source.namesStream { return try await runStream(into: directory, started: started) }
-        do {
-            try await runMovie(into: directory, started: started)
-        } catch is InputIsAStream {
-            try await runStream(into: directory, started: started)
-        }
+        try await source.run(movie: { try await runMovie(into: directory, started: started) }, stream: { try await runStream(into: directory, started: started) })
     }
 
     /// A movie's storyboard (`StoryboardMaker`).

@@ -154,12 +154,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        if source.namesStream { return try await runStream(started: started) }
-        do {
-            try await runMovie(started: started)
-        } catch is InputIsAStream {
-            try await runStream(started: started)
-        }
+        try await source.run(movie: { try await runMovie(started: started) }, stream: { try await runStream(started: started) })
     }
 
     private func runMovie(started: ContinuousClock.Instant) async throws {
@@ -199,13 +194,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
             return try await StreamThumbnailGenerator(input: try source.movieInput(), options: options).image(at: time)
         }
         try await source.reportingErrors(statisticsOf: { nil }) { try write(made.thumbnail) }
-        let rendition = made.rendition
         source.printStats(made.fetchStatistics, extra: figures(of: made.thumbnail, started: started).merging([
             "segmentNumber": Double(made.segment.number),
             "segmentStart": made.segment.timeRange.lowerBound.seconds,
         ]) { $1 }, labels: [
-            "rendition": [rendition.id, rendition.width.map { "\($0)x\(rendition.height ?? 0)" },
-                          rendition.bandwidth.map { "\($0) bit/s" }, rendition.codecs].compactMap { $0 }.joined(separator: " "),
+            "rendition": made.rendition.summary,
             "segment": made.segment.resource.description,
             "programDateTime": made.programDateTime?.description,
             "placeholder": made.thumbnail.placeholder?.base64,

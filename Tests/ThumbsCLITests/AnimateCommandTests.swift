@@ -25,6 +25,31 @@ import Thumbs
         #expect(json["durationMs"] as? Double == 2000)
     }
 
+    /// A playlist is animated as a stream, by its name or, named otherwise, by its content: FFmpeg's fMP4 cut of
+    /// h264-bframes from 0.5 s to 2.5 s at 5 fps crosses its first three segments (0.96 s each), 10 frames, the same
+    /// file either way; the stats count the segments read.
+    @Test func aPlaylistIsAnimatedAsAStream() async throws {
+        let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams/ffmpeg-hls-fmp4-h264-bframes")
+        let copy = URL(fileURLWithPath: ThumbnailCommandTests.temporaryPath("stream"))
+        try FileManager.default.copyItem(at: folder, to: copy)
+        let path = ThumbnailCommandTests.temporaryPath("preview.webp"), again = ThumbnailCommandTests.temporaryPath("again.webp")
+        defer { for file in [copy.path, path, again] { try? FileManager.default.removeItem(atPath: file) } }
+        try FileManager.default.moveItem(at: copy.appendingPathComponent("index.m3u8"), to: copy.appendingPathComponent("index"))
+        let arguments = ["--start", "0.5", "--end", "2.5", "--fps", "5", "--lossless", "--stats"]
+        let named = try await InfoCommandTests.run(["animate", folder.appendingPathComponent("index.m3u8").path, "-o", path] + arguments)
+        #expect(named.status == 0, "\(named.stderr)")
+        let told = try await InfoCommandTests.run(["animate", copy.appendingPathComponent("index").path, "-o", again] + arguments)
+        #expect(told.status == 0, "\(told.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: again))))
+        let (frames, _) = try AnimatedWebPDecoder.frames(in: bytes)
+        #expect(frames.count == 10)
+        let stats = try #require(named.stderr.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        #expect(json["segments"] as? Double == 3)
+        #expect(json["durationMs"] as? Double == 2000)
+    }
+
     /// The first frame (the keyframe at 0 s) read back is the picture `thumbs thumbnail` writes of that time:
     /// identical when lossless, at least 30 dB when lossy.
     @Test(arguments: [["--lossless"], ["--quality", "80"]])

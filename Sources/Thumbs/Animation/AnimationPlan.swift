@@ -16,15 +16,20 @@ struct AnimationPlan {
 
     /// The preview's frames, in time order, each a different movie frame from the one before.
     let frames: [Frame]
-    /// The end of the last frame.
-    let durationMilliseconds: Int
     /// The decodes, one per keyframe, in decode order; each ends at its last wanted sample in decode order.
     let runs: [FramePlan]
 
-    /// The plan for `track`, with `options` already validated (`AnimatedPreviewMaker` does).
+    /// A time the preview shows a frame for: where that frame starts in the preview, and the time on the track.
+    struct Slot {
+        var startMilliseconds: Int
+        var trackSeconds: Double
+    }
+
+    /// The plan of a movie's preview for `track`, with `options` already validated (`AnimatedPreviewMaker` does), and
+    /// where the preview ends (the end of the span, within the movie).
     /// - Throws: `ThumbnailError` `invalidOption` when the start is not before the end of the movie, `noSamples`,
     ///   `limitExceeded` from `FramePlanner`; `MP4Error` when the tables cannot place a sample.
-    init(track: MovieTrack, options: AnimatedPreviewOptions) throws {
+    static func movie(track: MovieTrack, options: AnimatedPreviewOptions) throws -> (plan: AnimationPlan, durationMilliseconds: Int) {
         let duration = track.durationSeconds
         let start = options.start.seconds
         guard start < duration else {
@@ -33,22 +38,36 @@ struct AnimationPlan {
         let end = min(options.end?.seconds ?? start + 5, duration, start + AnimatedPreviewOptions.maximumDuration.seconds)
         let fps = options.framesPerSecond
         let count = max(1, Int(((end - start) * fps).rounded(.up)))
+        let slots = (0..<count).map { Slot(startMilliseconds: milliseconds(ofFrame: $0, framesPerSecond: fps),
+                                           trackSeconds: start + Double($0) / fps) }
+        let plan = try AnimationPlan(track: track, slots: slots, framesPerSecond: fps, limits: options.limits)
+        return (plan, Int(((end - start) * 1000).rounded()))
+    }
+
+    /// The plan of `slots` (in time order) of `track`, at `framesPerSecond` (a movie's preview plans all its slots
+    /// in one; a stream's plans each segment's slots in that segment's movie).
+    /// - Throws: `ThumbnailError` `noSamples`, `limitExceeded` from `FramePlanner`; `MP4Error` when the tables
+    ///   cannot place a sample.
+    init(track: MovieTrack, slots: [Slot], framesPerSecond fps: Double, limits: ThumbnailLimits) throws {
         let halfFrame = 0.5 / fps
         var frames: [Frame] = []
         var plans: [Int: FramePlan] = [:]
-        for index in 0..<count {
-            let time = start + Double(index) / fps
-            let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: time),
+        for slot in slots {
+            let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: slot.trackSeconds),
                                              selection: FrameSelection(toleranceBefore: .seconds(halfFrame), toleranceAfter: .seconds(halfFrame)),
-                                             limits: options.limits)
+                                             limits: limits)
             if let last = frames.last, last.sample.index == plan.target.index { continue }
-            frames.append(Frame(startMilliseconds: Int((Double(index) / fps * 1000).rounded()), sample: plan.target,
+            frames.append(Frame(startMilliseconds: slot.startMilliseconds, sample: plan.target,
                                 presentationTime: plan.targetPresentationTime))
             plans[plan.target.index] = plan
         }
         self.frames = frames
-        durationMilliseconds = max(Int(((end - start) * 1000).rounded()), (frames.last?.startMilliseconds ?? 0) + 1)
         runs = Self.runs(merging: Array(plans.values))
+    }
+
+    /// Where frame `index` of a preview at `framesPerSecond` starts, in whole milliseconds (as WebP times frames).
+    static func milliseconds(ofFrame index: Int, framesPerSecond: Double) -> Int {
+        Int((Double(index) / framesPerSecond * 1000).rounded())
     }
 
     /// One plan per first sample: the union of the samples of the plans that start there, sorted, ending at the

@@ -264,13 +264,13 @@ public struct StreamThumbnailGenerator: Sendable {
 
     /// A segment read as a movie: its session, its video track, and where its first picture is on the track's
     /// presentation timeline.
-    struct Placement {
-        var session: MovieSession
-        var track: MovieTrack
-        var firstPresentation: Int64
+    package struct Placement {
+        package var session: MovieSession
+        package var track: MovieTrack
+        package var firstPresentation: Int64
 
         /// The track's time of `time` on the stream, in `segment`.
-        func movieTime(at time: Duration, in segment: StreamSegment) -> Int64 {
+        package func movieTime(at time: Duration, in segment: StreamSegment) -> Int64 {
             firstPresentation &+ StreamThumbnailGenerator.ticks(time - segment.timeRange.lowerBound, timescale: track.timescale)
         }
 
@@ -287,7 +287,7 @@ public struct StreamThumbnailGenerator: Sendable {
     /// first keyframe (an MPEG-TS segment is read from its start: without an index, the keyframes after its first
     /// are found only by reading up to them). `wantsFirstKeyframe`: the picture is the segment's first keyframe
     /// (`StreamSession.reading(of:inIFramePlaylist:wantsFirstKeyframe:)`).
-    private func placement(of segment: StreamSegment, in rendition: StreamRendition, through wanted: Duration? = nil,
+    package func placement(of segment: StreamSegment, in rendition: StreamRendition, through wanted: Duration? = nil,
                            wantsFirstKeyframe: Bool = true) async throws -> Placement {
         let segmentMovie: StreamSession.SegmentMovie
         switch try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,

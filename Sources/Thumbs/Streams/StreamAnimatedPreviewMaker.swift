@@ -1,0 +1,183 @@
+import ByteSources
+import MP4Box
+import StreamManifests
+
+/// Makes an animated preview of a span of an HLS or DASH stream, as `AnimatedPreviewMaker` does of a movie: frame `k`
+/// is for `start + k / fps` on the stream's timeline, showing the keyframe within half a frame's time of it when
+/// there is one, else the frame on screen then.
+///
+/// The span is cut where the segments (and periods) playing in it change, and each part is planned and decoded in
+/// its segment's movie (`AnimationPlan`), one after the other, into one animation (`AnimationAssembly`): a
+/// fragmented segment is read as its thumbnail reads it (the init segment once, the moof, then the samples the
+/// frames need), an MPEG-TS segment from its start up to the part's last frame (a DASH SegmentBase file: the
+/// fragments the span is in). The rendition is the smallest whose picture covers the width, in each period.
+public struct StreamAnimatedPreviewMaker: Sendable {
+    /// The stream read.
+    public let session: StreamSession
+    /// What the preview looks like.
+    public let options: AnimatedPreviewOptions
+
+    /// A maker of previews of `session`'s stream.
+    public init(session: StreamSession, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
+        self.session = session
+        self.options = options
+    }
+
+    /// A maker for the stream whose playlist or manifest `input` reads.
+    public init(input: any MovieInput, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
+        self.init(session: StreamSession(input: input), options: options)
+    }
+
+    /// Segments of the span looked at, at most: a frame time is in one segment, so a preview (at most 300 frame
+    /// times) reads at most that many; the rest are shorter than a frame and hold none.
+    static let maximumSegmentsLookedAt = 4_096
+
+    /// Makes the preview; its times (`AnimatedPreview.Frame.sourceTime`) are on the stream's timeline, its
+    /// `bytesFetched` and `requests` what this call read, the playlists and init segments included.
+    /// - Throws: `ThumbnailError` (`invalidOption`, also for a start at or past the stream's end; `noVideo`,
+    ///   `noSamples`, `noFrame`, `limitExceeded`, `encodingFailed`), `ManifestError`, `DecodeError`, `MP4Error`,
+    ///   `TransportStreamError`, the input's errors, `CancellationError`.
+    public func make() async throws -> StreamAnimatedPreview {
+        try options.validate()
+        let meter = FetchMeter()
+        var made = try await meter.measure { try await makeUnmeasured() }
+        made.fetchStatistics = meter.statistics
+        made.preview.count(meter.statistics)
+        return made
+    }
+
+    private func makeUnmeasured() async throws -> StreamAnimatedPreview {
+        let presentation = try await session.loadPresentation()
+        var thumbnailOptions = ThumbnailOptions()
+        thumbnailOptions.maximumSize = PixelSize(width: options.width, height: 0)
+        let generator = StreamThumbnailGenerator(session: session, options: thumbnailOptions)
+        var renditions: [Duration: (StreamRendition, StreamSegments)] = [:]
+        func rendition(in period: StreamPeriod) async throws -> (StreamRendition, StreamSegments) {
+            if let kept = renditions[period.start] { return kept }
+            let chosen = try await chosenRendition(in: period, by: generator)
+            renditions[period.start] = chosen
+            return chosen
+        }
+        // Where the stream ends: the manifest's duration, or (an HLS master's) its last period's segments' end; an
+        // open live template has none.
+        var streamEnd = presentation.duration
+        if streamEnd == nil, let last = presentation.periods.last(where: { !$0.renditions.isEmpty }) {
+            streamEnd = try await rendition(in: last).1.timeRange?.upperBound
+        }
+        let start = options.start
+        if let streamEnd, start >= streamEnd {
+            throw ThumbnailError(.invalidOption, "the start (\(start.seconds) s) is not before the end of the stream (\(streamEnd.seconds) s)",
+                                 input: session.input.name)
+        }
+        var end = min(options.end ?? start + .seconds(5), start + AnimatedPreviewOptions.maximumDuration)
+        if let streamEnd { end = min(end, streamEnd) }
+        let fps = options.framesPerSecond
+        let slotCount = max(1, Int(((end - start).seconds * fps).rounded(.up)))
+        func slotTime(_ slot: Int) -> Duration { start + .seconds(Double(slot) / fps) }
+        let halfFrame = Duration.seconds(0.5 / fps)
+
+        var used: [StreamRendition] = []
+        var segmentsRead: [StreamSegment] = []
+        var assembly = AnimationAssembly(options: options)
+        var slot = 0
+        var looked = 0
+        while slot < slotCount {
+            looked += 1
+            guard looked <= Self.maximumSegmentsLookedAt else {
+                throw ThumbnailError(.limitExceeded, "the preview's span has more than \(Self.maximumSegmentsLookedAt) segments",
+                                     input: session.input.name)
+            }
+            let time = slotTime(slot)
+            guard let period = presentation.period(at: time) else {
+                throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
+            }
+            let (rendition, segments) = try await rendition(in: period)
+            guard let index = Self.segmentIndex(showing: time, in: segments, halfFrame: halfFrame),
+                  let segment = segments.segment(at: index) else {
+                throw ThumbnailError(.noSamples, "no segment plays at \(time)", input: session.input.name)
+            }
+            if slot == 0, index == 0, time + halfFrame < segment.timeRange.lowerBound {
+                throw ThumbnailError(.invalidOption, "the start (\(start.seconds) s) is before the stream's first segment "
+                                     + "(\(segment.timeRange.lowerBound.seconds) s)", input: session.input.name)
+            }
+            // The frame times in this segment and period.
+            var last = slot
+            while last + 1 < slotCount, presentation.period(at: slotTime(last + 1))?.start == period.start,
+                  Self.segmentIndex(showing: slotTime(last + 1), in: segments, halfFrame: halfFrame) == index {
+                last += 1
+            }
+            defer { slot = last + 1 }
+            // A segment the playlist marks as missing shows nothing: the frame before goes on.
+            if segment.isGap { continue }
+            // Read as far as the last frame time, and a keyframe within half a frame after it.
+            let placed = try await generator.placement(of: segment, in: rendition, through: slotTime(last) + halfFrame,
+                                                       wantsFirstKeyframe: time <= segment.timeRange.lowerBound)
+            let track = try await segmentTrack(placed, times: (slot...last).map { placed.movieTime(at: slotTime($0), in: segment) })
+            let slots = (slot...last).map { index in
+                AnimationPlan.Slot(startMilliseconds: AnimationPlan.milliseconds(ofFrame: index, framesPerSecond: fps),
+                                   trackSeconds: Double(placed.movieTime(at: slotTime(index), in: segment)) / Double(track.timescale))
+            }
+            let plan = try AnimationPlan(track: track, slots: slots, framesPerSecond: fps, limits: options.limits)
+            let offset = StreamThumbnailGenerator.ticks(segment.timeRange.lowerBound, timescale: track.timescale) &- placed.firstPresentation
+            try await assembly.add(plan, of: track, in: placed.session, sourceTimeOffset: offset)
+            segmentsRead.append(segment)
+            if !used.contains(rendition) { used.append(rendition) }
+        }
+        let preview = try assembly.finish(durationMilliseconds: Int(((end - start).seconds * 1000).rounded()))
+        return StreamAnimatedPreview(preview: preview, renditions: used, segments: segmentsRead, fetchStatistics: FetchStats())
+    }
+
+    /// The index of the segment whose movie shows the frame time `time`: the one playing then, or the next one when
+    /// its start (a keyframe) is within `halfFrame` after the time and nearer than the start of the one playing, as
+    /// the keyframe within half a frame's time is shown (`AnimationPlan`).
+    static func segmentIndex(showing time: Duration, in segments: StreamSegments, halfFrame: Duration) -> Int? {
+        guard let playing = StreamThumbnailGenerator.index(playingAt: time, in: segments) else { return nil }
+        guard let current = segments.segment(at: playing), let next = segments.segment(at: playing + 1), !next.isGap else {
+            return playing
+        }
+        let ahead = next.timeRange.lowerBound - time
+        return ahead > .zero && ahead <= halfFrame && ahead < time - current.timeRange.lowerBound ? playing + 1 : playing
+    }
+
+    /// The video rendition of `period` for the preview's width, with its segments.
+    private func chosenRendition(in period: StreamPeriod,
+                                 by generator: StreamThumbnailGenerator) async throws -> (StreamRendition, StreamSegments) {
+        guard let chosen = generator.rendition(in: period) else {
+            throw ThumbnailError(.noVideo, "the stream has no video rendition that is not encrypted", input: session.input.name)
+        }
+        let rendition = try await session.withSegments(chosen)
+        guard let segments = rendition.segments, segments.first != nil else {
+            throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name)
+        }
+        return (rendition, segments)
+    }
+
+    /// The video track of a placed segment with the samples of `times` (its movie's): a segment's every fragment,
+    /// or of a whole file (DASH SegmentBase) the fragments those times are in.
+    private func segmentTrack(_ placed: StreamThumbnailGenerator.Placement, times: [Int64]) async throws -> MovieTrack {
+        var movie = try await placed.session.loadMovie()
+        if movie.hasUnreadFragments {
+            if movie.fragmentIndex != nil {
+                var needed = Set<Int>()
+                for time in times { needed.formUnion(movie.subsegments(around: time) ?? []) }
+                if !needed.isEmpty { movie = try await placed.session.readingFragments(needed.sorted(), of: movie) }
+            } else {
+                movie = try await placed.session.loadCompleteMovie()
+            }
+        }
+        return try movie.thumbnailTrack()
+    }
+}
+
+/// An animated preview of an HLS or DASH stream, with where in the stream its pictures came from.
+public struct StreamAnimatedPreview: Sendable {
+    /// The preview; its frames' source times are on the stream's timeline, and its cost (`bytesFetched`, `requests`)
+    /// includes the playlists and the init segments.
+    public var preview: AnimatedPreview
+    /// The renditions its pictures were taken from (one per period the span plays in), with their segments.
+    public var renditions: [StreamRendition]
+    /// The segments its pictures were taken from, in order.
+    public var segments: [StreamSegment]
+    /// What making it read, request by request.
+    public var fetchStatistics: FetchStats
+}

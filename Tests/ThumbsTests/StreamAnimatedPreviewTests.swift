@@ -1,0 +1,87 @@
+import ByteSources
+import Foundation
+import MP4Box
+import MP4BoxTestSupport
+import Testing
+import Thumbs
+
+/// Animated previews of HLS and DASH streams: of a stream FFmpeg cut from an MP4 fixture (stream copy, so its coded
+/// pictures are the movie's), the preview is the movie's own, frame for frame and pixel for pixel, across segments.
+@Suite struct StreamAnimatedPreviewTests {
+    static let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams")
+
+    static func options(start: Double, end: Double, fps: Double) -> AnimatedPreviewOptions {
+        var options = AnimatedPreviewOptions()
+        options.start = .seconds(start)
+        options.end = .seconds(end)
+        options.framesPerSecond = fps
+        options.width = 160
+        options.lossless = true
+        return options
+    }
+
+    /// Stream, the movie it was cut from, the segments the span from 0.3 to 2.3 s plays in (of one 0.48 s GOP, or
+    /// of two in the fMP4 cut).
+    static let cutStreams = [
+        ("ffmpeg-hls-ts-h264-bframes/index.m3u8", "h264-bframes", 5),
+        ("ffmpeg-hls-ts-muxed-aac/index.m3u8", "audio-video", 5),
+        ("ffmpeg-hls-fmp4-h264-bframes/index.m3u8", "h264-bframes", 3),
+    ]
+
+    @Test(arguments: cutStreams)
+    func aCutStreamsPreviewIsTheMovies(_ stream: String, _ movie: String, _ segments: Int) async throws {
+        let options = Self.options(start: 0.3, end: 2.3, fps: 10)
+        let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(stream).path),
+                                                        options: options).make()
+        let original = try await AnimatedPreviewMaker(source: try FileByteSource(path: Fixtures.path(movie)), options: options).make()
+        #expect(made.segments.count == segments, "\(made.segments.map(\.resource.description))")
+        let times = made.preview.frames.map { ($0.start.milliseconds, ($0.sourceTime.seconds * 1000).rounded(), $0.isSyncSample) }
+        let movieTimes = original.frames.map { ($0.start.milliseconds, ($0.sourceTime.seconds * 1000).rounded(), $0.isSyncSample) }
+        #expect(times.elementsEqual(movieTimes, by: ==), "\(times)\nthe movie's: \(movieTimes)")
+        #expect(made.preview.duration == original.duration)
+        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.preview.encoded)
+        let (moviePictures, _) = try AnimatedWebPDecoder.frames(in: original.encoded)
+        #expect(pictures.count == moviePictures.count)
+        for (index, (picture, moviePicture)) in zip(pictures, moviePictures).enumerated() {
+            let same = picture.image.pixels == moviePicture.image.pixels
+            #expect(same, "frame \(index) of \(stream)")
+        }
+    }
+
+    /// On real streams, a preview that starts at a keyframe ffmpeg drew (`StreamThumbnailGeneratorTests.references`)
+    /// shows that keyframe first, at its time, within 35 dB of ffmpeg's picture: Media3's CMAF DASH and HLS,
+    /// livesim2's chunked segments, shaka's static DASH, and a keyframe inside shaka's HEVC TS segment.
+    @Test(arguments: ["cmaf-dash-2.2s", "cmaf-hls-1s", "livesim2-4s", "shaka7401-static-4s", "ts-h265-5s"])
+    func aRealStreamsPreviewStartsWithFFmpegsKeyframe(_ name: String) async throws {
+        let reference = try #require(StreamThumbnailGeneratorTests.references.first { $0.name == name })
+        let manifest = StreamThumbnailGeneratorTests.manifests[name] ?? reference.source
+        let keyframeTime = try #require(Double(reference.ffmpegTime)) + reference.offset
+        var options = Self.options(start: keyframeTime, end: keyframeTime + 1, fps: 2)
+        options.width = reference.size[0]
+        let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path),
+                                                        options: options).make()
+        let first = try #require(made.preview.frames.first)
+        #expect(first.isSyncSample)
+        #expect(abs(first.sourceTime.seconds - keyframeTime) < 0.01, "\(first.sourceTime.seconds) s")
+        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.preview.encoded)
+        let picture = try #require(pictures.first).image
+        let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("references/\(name).png"))))
+        try #require(picture.width == expected.width && picture.height == expected.height)
+        let rgb = stride(from: 0, to: picture.pixels.count, by: 4).flatMap { picture.pixels[$0 ..< $0 + 3] }
+        let quality = psnr(rgb, expected.packed().pixels)
+        #expect(quality >= 35, "\(name): psnr \(quality) dB")
+    }
+
+    /// A span must start inside the stream: not at or past the end of FFmpeg's cut (3 s by its playlist), nor
+    /// before the first segment of shaka's live window (1,000 s).
+    @Test func aStartOutsideTheStreamIsAnInvalidOption() async throws {
+        for (manifest, start) in [("ffmpeg-hls-ts-h264-bframes/index.m3u8", 3.2), ("shaka-7401/dash_0.mpd", 0.5)] {
+            let options = Self.options(start: start, end: start + 1, fps: 2)
+            let error = await #expect(throws: ThumbnailError.self) {
+                try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path),
+                                                     options: options).make()
+            }
+            #expect(error?.code == .invalidOption, "\(manifest): \(String(describing: error))")
+        }
+    }
+}
