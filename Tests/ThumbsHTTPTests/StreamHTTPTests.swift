@@ -3,6 +3,7 @@ import Foundation
 import MP4BoxTestSupport
 import RangeFetch
 import RangeFetchTestSupport
+import Storyboards
 import Testing
 import Thumbs
 
@@ -111,6 +112,47 @@ struct TransportStreamHTTPTests {
         #expect(made.thumbnail.requests == 4, "\(log)")
         #expect(made.thumbnail.bytesFetched == texts + 1024 + UInt64(range.count), "\(log)")
         #expect(abs(made.thumbnail.actualTime - 6.4667) < 0.001)
+    }
+
+    /// A storyboard through shaka-packager's I-frame playlist: its keyframes are byte ranges of one 3.4 MB file,
+    /// read together after the first (whose picture sets the tile size): from an origin known to answer several ranges
+    /// at once, one request for all of them; the bytes exactly the playlists, the file's program tables (its first 376
+    /// bytes, before the first keyframe) and the ranges of the keyframes shown, by the I-frame playlist's text.
+    @Test func aStoryboardReadsAnIFramePlaylistsKeyframesTogether() async throws {
+        let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
+        var options = StoryboardOptions()
+        options.interval = .seconds(1)
+        let meter = FetchMeter()
+        let storyboard = try await RoundTripTests.withFreshClient { client in
+            client.rangeSupport.remember(.multipart, for: nginx.url(""))
+            let input = try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"), client: client)
+            return try await meter.measure { try await StreamStoryboardMaker(input: input, options: options).make { _, _ in } }
+        }
+        let iFrames = try String(contentsOf: Self.folder.appendingPathComponent("shaka-lcevc-sei-ts/iframe.m3u8"), encoding: .utf8)
+        // Each entry's time (the EXTINF durations before it) and length.
+        var entries: [(seconds: Double, length: UInt64)] = []
+        var time = 0.0
+        for line in iFrames.split(separator: "\n") {
+            if line.hasPrefix("#EXTINF:"), let duration = Double(line.dropFirst("#EXTINF:".count).split(separator: ",")[0]) {
+                entries.append((time, 0))
+                time += duration
+            } else if line.hasPrefix("#EXT-X-BYTERANGE:"), let length = UInt64(line.dropFirst("#EXT-X-BYTERANGE:".count).split(separator: "@")[0]),
+                      !entries.isEmpty {
+                entries[entries.count - 1].length = length
+            }
+        }
+        let shown = Set(storyboard.cues.map(\.keyframeTime.seconds))
+        let used = entries.filter { entry in shown.contains { abs($0 - entry.seconds) < 0.01 } }
+        #expect(used.count == storyboard.keyframeCount && used.count == shown.count, "\(shown) of \(entries)")
+        let keyframeBytes = used.reduce(0) { $0 + $1.length }
+        let texts = try ["shaka-lcevc-sei-ts/master.m3u8", "shaka-lcevc-sei-ts/iframe.m3u8"].map(StreamHTTPTests.size).reduce(0, +)
+        let fetched = meter.statistics
+        let log = fetched.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        // The playlists, the tables and the first keyframe, then the other keyframes in one request.
+        #expect(fetched.requests == 5, "\(log)")
+        #expect(fetched.bytes >= texts + 376 + keyframeBytes, "\(log)")
+        // A multipart body adds a part header and a boundary for each range.
+        #expect(fetched.bytes <= texts + 376 + keyframeBytes + UInt64(storyboard.keyframeCount) * 200, "\(log)")
     }
 
     @Test(arguments: cases.indices)

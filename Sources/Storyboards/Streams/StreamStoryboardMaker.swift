@@ -85,15 +85,25 @@ public struct StreamStoryboardMaker: Sendable {
         let tasksInFlight = options.maximumConcurrentFetches
         let window = max(4 * tasksInFlight, 32)
         var keyframesDone = tiles.count
-        try await withThrowingTaskGroup(of: (Int, StoryboardTile).self) { group in
-            var next = tiles.count
+        // Keyframes of one resource (an I-frame playlist's, in one file) are read together, a run at a time.
+        let groups = plan.fetchGroups(from: tiles.count)
+        try await withThrowingTaskGroup(of: [(Int, StoryboardTile)].self) { group in
+            var nextGroup = 0
             var running = 0
             func enqueue() {
-                while running < tasksInFlight, next < keyframes.count, next < assembler.neededKeyframe + window {
-                    let ordinal = next
-                    next += 1
+                while running < tasksInFlight, nextGroup < groups.count,
+                      groups[nextGroup].lowerBound < assembler.neededKeyframe + window {
+                    let ordinals = groups[nextGroup]
+                    nextGroup += 1
                     running += 1
-                    group.addTask { (ordinal, try await tile(of: keyframes[ordinal], options: pictureOptions)) }
+                    group.addTask {
+                        if ordinals.count > 1 { try await session.prefetch(ordinals.map { keyframes[$0].segment }) }
+                        var made: [(Int, StoryboardTile)] = []
+                        for ordinal in ordinals {
+                            made.append((ordinal, try await tile(of: keyframes[ordinal], options: pictureOptions)))
+                        }
+                        return made
+                    }
                 }
             }
             func placeReady() async throws {
@@ -104,10 +114,10 @@ public struct StreamStoryboardMaker: Sendable {
             }
             if !tiles.isEmpty { try await placeReady() }
             enqueue()
-            while let (ordinal, tile) = try await group.next() {
+            while let made = try await group.next() {
                 running -= 1
-                tiles[ordinal] = tile
-                keyframesDone += 1
+                for (ordinal, tile) in made { tiles[ordinal] = tile }
+                keyframesDone += made.count
                 try await placeReady()
                 enqueue()
             }

@@ -31,6 +31,8 @@ public actor StreamSession {
     /// The head of each MPEG-TS resource whose keyframes an I-frame playlist names by byte range: its program tables,
     /// read once for all its keyframes.
     private var programTables: [String: Task<[UInt8]?, any Error>] = [:]
+    /// Ranges of resources read ahead together (`prefetch(_:)`), by URL, until a reading takes them.
+    private var prefetched: [String: [(range: Range<UInt64>, bytes: [UInt8])]] = [:]
 
     /// How a segment is read: as a fragmented movie, or as an MPEG transport stream.
     package enum SegmentReading: Sendable {
@@ -152,8 +154,12 @@ public actor StreamSession {
             throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) is a gap in the playlist",
                                  input: input.name)
         }
-        // Counted where the source does not count itself (a file), so a picture's cost includes the segment's reads.
-        let resource = CountingByteSource(try input.input(at: segment.resource.url).open(known: nil))
+        // Counted where the source does not count itself (a file), so a picture's cost includes the segment's reads;
+        // what `prefetch(_:)` read of it is taken from memory.
+        var resource = CountingByteSource(try input.input(at: segment.resource.url).open(known: nil))
+        if let held = takePrefetched(for: segment.resource) {
+            resource = CountingByteSource(PrefetchedByteSource(base: resource, held: held))
+        }
         let reading: SegmentReading
         var initialization: [UInt8]?
         let isHLS = try await loadPresentation().format == .hls
@@ -177,6 +183,38 @@ public actor StreamSession {
         segmentReadings.append((segment.resource, reading))
         if segmentReadings.count > Self.keptSegmentReadings { segmentReadings.removeFirst() }
         return reading
+    }
+
+    /// Reads the byte ranges of `segments` (keyframes an I-frame playlist lists in one resource) together, with the
+    /// program tables at the resource's head when they have not been read: one request where the origin answers
+    /// several ranges (`ByteSource.read(ranges:)`). The segments' readings then take their bytes from memory. Segments
+    /// without a byte range, of another resource than the first's, or read already are left to their readings.
+    package func prefetch(_ segments: [StreamSegment]) async throws {
+        guard let url = segments.first?.resource.url else { return }
+        var ranges = segments.filter { segment in
+            segment.resource.url == url && !segment.isGap && !segmentReadings.contains { $0.key == segment.resource }
+        }.compactMap(\.resource.byteRange).filter { !$0.isEmpty }
+        guard !ranges.isEmpty else { return }
+        if programTables[url] == nil, let first = ranges.map(\.lowerBound).min(), first > 0 {
+            ranges.insert(0 ..< min(TransportSegment.tableProbeBytes, first), at: 0)
+        }
+        let source = CountingByteSource(try input.input(at: url).open(known: nil))
+        let read = try await source.read(ranges: ranges)
+        for (range, bytes) in zip(ranges, read) where bytes.count == range.count {
+            prefetched[url, default: []].append((range, bytes))
+        }
+    }
+
+    /// What `prefetch(_:)` read for `resource`: its range, and its resource's head while the program tables have not
+    /// been read from it (then it is dropped). Nil when none.
+    private func takePrefetched(for resource: StreamResource) -> [(range: Range<UInt64>, bytes: [UInt8])]? {
+        guard let range = resource.byteRange, var held = prefetched[resource.url],
+              let index = held.firstIndex(where: { $0.range == range }) else { return nil }
+        let own = held.remove(at: index)
+        let head = held.first { $0.range.lowerBound == 0 }
+        if programTables[resource.url] != nil { held.removeAll { $0.range.lowerBound == 0 } }
+        prefetched[resource.url] = held.isEmpty ? nil : held
+        return [own] + (head.map { [$0] } ?? [])
     }
 
     /// The program tables at the head of the MPEG-TS resource `url`, read once (its first
