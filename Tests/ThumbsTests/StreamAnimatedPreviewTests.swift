@@ -3,6 +3,7 @@ import Foundation
 import MP4Box
 import MP4BoxTestSupport
 import Testing
+import StreamManifests
 import Thumbs
 
 /// Animated previews of HLS and DASH streams: of a stream FFmpeg cut from an MP4 fixture (stream copy, so its coded
@@ -83,5 +84,21 @@ import Thumbs
             }
             #expect(error?.code == .invalidOption, "\(manifest): \(String(describing: error))")
         }
+    }
+
+    /// A live DASH template without an end (shaka 7401's 2 s chunks, its availability start 7 s before the clock):
+    /// the span ends where the newest whole segment does (6 s; the one from 6 s is still being made), so 5 s from
+    /// 3 s is 3 s of preview from the segments from 2 and 4 s, and nothing later is asked for.
+    @Test func aLiveTemplatesSpanEndsAtItsNewestWholeSegment() async throws {
+        let live = try LiveTemplateManifest()
+        defer { live.remove() }
+        let start = try #require(StreamDate(parsing: LiveTemplateManifest.availabilityStart)).sinceEpoch
+        let session = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(7) })
+        var options = Self.options(start: 3, end: 8, fps: 2)
+        options.end = nil
+        let made = try await StreamAnimatedPreviewMaker(session: session, options: options).make()
+        #expect(made.preview.duration == .seconds(3))
+        #expect(made.segments.map { $0.timeRange.lowerBound } == [.seconds(2), .seconds(4)])
+        #expect(made.preview.frames.first?.start == .zero)
     }
 }

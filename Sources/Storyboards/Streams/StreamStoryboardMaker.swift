@@ -129,14 +129,10 @@ public struct StreamStoryboardMaker: Sendable {
     }
 
     /// Of a live stream whose last rendition's segments have no end (a DASH template without a timeline), where its
-    /// newest whole segment ends: the start of the one playing at `StreamSession.wallClock`'s time since
-    /// `availabilityStartTime`, which is still being made. Nil otherwise.
+    /// newest whole segment ends (`StreamSession.liveEdge(of:in:)`). Nil otherwise.
     private func liveEdge(of presentation: StreamPresentation, renditions: [StreamRendition?]) -> Duration? {
-        guard let available = presentation.availabilityStartTime,
-              let last = renditions.last(where: { $0?.segments?.first != nil }), let segments = last?.segments,
-              segments.count == nil,
-              let playing = segments.index(containing: session.wallClock() - available.sinceEpoch) else { return nil }
-        return segments.segment(at: playing)?.timeRange.lowerBound
+        guard let last = renditions.last(where: { $0?.segments?.first != nil }), let segments = last?.segments else { return nil }
+        return session.liveEdge(of: segments, in: presentation)
     }
 
     /// The box a tile is fitted to before its size is known: the tile width, and the height when given.

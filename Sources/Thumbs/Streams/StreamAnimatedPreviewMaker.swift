@@ -58,11 +58,12 @@ public struct StreamAnimatedPreviewMaker: Sendable {
             renditions[period.start] = chosen
             return chosen
         }
-        // Where the stream ends: the manifest's duration, or (an HLS master's) its last period's segments' end; an
-        // open live template has none.
+        // Where the stream ends: the manifest's duration, or (an HLS master's) its last period's segments' end, or
+        // (a live template without one) where its newest whole segment ends by the clock.
         var streamEnd = presentation.duration
         if streamEnd == nil, let last = presentation.periods.last(where: { !$0.renditions.isEmpty }) {
-            streamEnd = try await rendition(in: last).1.timeRange?.upperBound
+            let segments = try await rendition(in: last).1
+            streamEnd = segments.timeRange?.upperBound ?? session.liveEdge(of: segments, in: presentation)
         }
         let start = options.start
         if let streamEnd, start >= streamEnd {

@@ -113,6 +113,15 @@ public actor StreamSession {
         return complete
     }
 
+    /// Of `segments` without an end (a live DASH template without a timeline), where the newest whole one ends: the
+    /// start of the one playing at `wallClock`'s time since `presentation`'s `availabilityStartTime`, which is still
+    /// being made. Nil for segments with an end, or without an availability start.
+    public nonisolated func liveEdge(of segments: StreamSegments, in presentation: StreamPresentation) -> Duration? {
+        guard segments.count == nil, let available = presentation.availabilityStartTime,
+              let playing = segments.index(containing: wallClock() - available.sinceEpoch) else { return nil }
+        return segments.segment(at: playing)?.timeRange.lowerBound
+    }
+
     /// Whether the media playlist at `url` (read by `withSegments(_:)`) is live.
     public func isLive(mediaPlaylist url: String) -> Bool {
         mediaPlaylists[url]?.isLive ?? false
