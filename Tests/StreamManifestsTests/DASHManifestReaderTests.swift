@@ -181,6 +181,13 @@ import Testing
         #expect(throws: ManifestError(.empty, url: Self.url, location: "MPD", "no period has a representation")) {
             try read("<MPD><Period/></MPD>")
         }
+        // A range whose length does not fit an Int (a reader would trap counting it) is refused where it is read.
+        let huge = #expect(throws: ManifestError.self) {
+            try read("<MPD><Period><AdaptationSet><Representation><SegmentList duration=\"1\">"
+                     + "<SegmentURL media=\"a.m4s\" mediaRange=\"0-9223372036854775807\"/></SegmentList>"
+                     + "</Representation></AdaptationSet></Period></MPD>")
+        }
+        #expect(huge?.code == .malformed && huge?.detail.contains("within 2^63 - 1 bytes") == true, "\(String(describing: huge))")
         var limits = ManifestLimits()
         limits.maximumDepth = 3
         #expect(throws: ManifestError(.limitExceeded, url: nil, location: "line 1", "elements nest deeper than 3")) {

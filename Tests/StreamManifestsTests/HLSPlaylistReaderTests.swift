@@ -195,6 +195,10 @@ import Testing
         #expect(throws: ManifestError(.empty, url: Self.url, "the media playlist has no segment")) {
             try read("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n")
         }
+        // A range whose length does not fit an Int (a reader would trap counting it) is refused where it is read.
+        #expect(throws: ManifestError(.malformed, url: Self.url, location: "line 4", "EXT-X-BYTERANGE ends past 2^63 - 1 bytes")) {
+            try read("#EXTM3U\n#EXTINF:1,\n#EXT-X-BYTERANGE:18446744073709551000@0\na.ts\n")
+        }
         var limits = ManifestLimits()
         limits.maximumSegments = 1
         #expect(throws: ManifestError(.limitExceeded, url: nil, location: "line 5", "more than 1 segments")) {

@@ -139,6 +139,32 @@ import Thumbs
         #expect(head?.start == 0 && head?.end == 16384)
     }
 
+    /// A DASH SegmentList of one segment and no durations makes that segment last Int64.max ticks: its head is read
+    /// as a long segment's (16 KiB), not sized by that length (which trapped), and the picture is its keyframe
+    /// nearest the time: of segment1.m4s of FFmpeg's fMP4 cut, its keyframe 0.48 s in (ffprobe: 1.44 s in the movie).
+    @Test func aSegmentWithoutADurationIsReadWithALongSegmentsHead() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("no-duration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["init.mp4", "segment1.m4s"] {
+            try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ffmpeg-hls-fmp4-h264-bframes/\(name)"),
+                                             to: folder.appendingPathComponent(name))
+        }
+        let manifest = """
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static"><Period><AdaptationSet mimeType="video/mp4">
+            <Representation id="v" bandwidth="1" width="320" height="240"><SegmentList>
+            <Initialization sourceURL="init.mp4"/><SegmentURL media="segment1.m4s"/>
+            </SegmentList></Representation></AdaptationSet></Period></MPD>
+            """
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.mpd"))
+        let made = try await StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent("manifest.mpd").path))
+            .image(at: .seconds(0.5))
+        #expect(made.thumbnail.isSyncSample)
+        #expect(abs(made.thumbnail.actualTime - 0.48) < 0.001, "\(made.thumbnail.actualTime) s")
+        let head = made.fetchStatistics.log.dropFirst(2).first
+        #expect(head?.start == 0 && head?.end == 16384, "\(made.fetchStatistics.log.map { ($0.start, $0.end ?? 0) })")
+    }
+
     /// At 0.95 s the segment playing started with its keyframe at 0.767 s; the next one starts at 1.0 s with a
     /// keyframe (ffprobe lists the stream's I frames at 0.767 and 1.0 s): the nearest is the next segment's. Exact,
     /// the frame on screen at 0.95 s is the 30 fps frame from 0.933 s, decoded from the segment playing.

@@ -69,8 +69,9 @@ struct DASHSegmentInfo {
     /// A DASH byte range, `first-last` inclusive.
     static func byteRange(_ text: String, what: String, location: String) throws(ManifestError) -> Range<UInt64> {
         let parts = text.trimmingASCIIWhitespace().split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let first = UInt64(parts[0]), let last = UInt64(parts[1]), first <= last, last < UInt64.max else {
-            throw ManifestError(.malformed, location: location, "\(what) '\(text)' is not <first>-<last>")
+        guard parts.count == 2, let first = UInt64(parts[0]), let last = UInt64(parts[1]), first <= last,
+              last < StreamResource.maximumOffset else {
+            throw ManifestError(.malformed, location: location, "\(what) '\(text)' is not <first>-<last> within 2^63 - 1 bytes")
         }
         return first ..< last + 1
     }

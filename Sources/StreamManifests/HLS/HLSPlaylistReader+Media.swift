@@ -104,7 +104,7 @@ extension HLSPlaylistReader {
                                             "EXT-X-BYTERANGE without an offset follows no sub-range of the same resource")
                     }
                     guard let bytes = bytes(length, at: start) else {
-                        throw ManifestError(.malformed, location: location, "EXT-X-BYTERANGE ends past 2^64 bytes")
+                        throw ManifestError(.malformed, location: location, "EXT-X-BYTERANGE ends past 2^63 - 1 bytes")
                     }
                     range = bytes
                 }
@@ -146,9 +146,9 @@ extension HLSPlaylistReader {
         return (length, offset)
     }
 
-    /// `length` bytes from `start`, nil when they pass 2^64.
+    /// `length` bytes from `start`, nil when they end past `StreamResource.maximumOffset`.
     private static func bytes(_ length: UInt64, at start: UInt64) -> Range<UInt64>? {
         let (end, overflow) = start.addingReportingOverflow(length)
-        return overflow ? nil : start ..< end
+        return overflow || end > StreamResource.maximumOffset ? nil : start ..< end
     }
 }

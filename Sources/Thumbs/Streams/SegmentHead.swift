@@ -17,8 +17,9 @@ enum SegmentHead {
         switch self {
         case .firstKeyframe: return probe
         case .moof:
+            // In floating point first: a segment a manifest makes last 2^63 s is read as one of 16 s.
             guard seconds.isFinite, seconds > 4 else { return 4 * 1024 }
-            return min(probe, Int(seconds.rounded(.up)) * 1024)
+            return Int(min(16, seconds.rounded(.up))) * 1024
         }
     }
 }
