@@ -153,6 +153,20 @@ struct TransportStreamHTTPTests {
         #expect(fetched.bytes >= texts + 376 + keyframeBytes, "\(log)")
         // A multipart body adds a part header and a boundary for each range.
         #expect(fetched.bytes <= texts + 376 + keyframeBytes + UInt64(storyboard.keyframeCount) * 200, "\(log)")
+
+        // With the tile size given, the first keyframe is read with the others, and the program tables with it (the
+        // first keyframe's range starts where they end: one range): the playlists and one request.
+        options.tileHeight = 90
+        let sized = FetchMeter()
+        _ = try await RoundTripTests.withFreshClient { client in
+            client.rangeSupport.remember(.multipart, for: nginx.url(""))
+            let input = try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"), client: client)
+            return try await sized.measure { try await StreamStoryboardMaker(input: input, options: options).make { _, _ in } }
+        }
+        let sizedLog = sized.statistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(sized.statistics.requests == 3, "\(sizedLog)")
+        #expect(sized.statistics.bytes >= texts + 376 + keyframeBytes, "\(sizedLog)")
+        #expect(sized.statistics.bytes <= texts + 376 + keyframeBytes + UInt64(storyboard.keyframeCount) * 200, "\(sizedLog)")
     }
 
     @Test(arguments: cases.indices)

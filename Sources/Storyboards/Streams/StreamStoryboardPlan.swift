@@ -119,27 +119,32 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
         return nil
     }
 
-    /// Runs of consecutive keyframes from position `first` on, each of which is a byte range of the same resource as
-    /// the one before, after it (an I-frame playlist's keyframes in one file): each run's ranges are read together
-    /// (`StreamSession.prefetch(_:)`: one request where the origin answers several ranges). Other keyframes are runs
-    /// of one. Runs hold at most `maximumCount` keyframes and `maximumBytes` bytes.
+    /// Runs of consecutive keyframes from position `first` on, each of which is an I-frame playlist's byte range of
+    /// the same resource as the one before, after it (its keyframes in one file): each run's ranges are read together
+    /// (`StreamSession.prefetch(_:)`: one request where the origin answers several ranges). Other keyframes (a
+    /// segment's start, whose reading takes its head only) are runs of one. Runs hold at most `maximumCount`
+    /// keyframes and `maximumBytes` bytes.
     public func fetchGroups(from first: Int, maximumCount: Int = 16, maximumBytes: UInt64 = 8 << 20) -> [Range<Int>] {
         guard first < keyframes.count else { return [] }
+        func size(_ keyframe: Keyframe) -> UInt64 {
+            keyframe.segment.resource.byteRange.map { $0.upperBound - $0.lowerBound } ?? 0
+        }
         var groups: [Range<Int>] = []
         var start = first
-        var bytes = UInt64(keyframes[first].segment.resource.byteRange?.count ?? 0)
+        var bytes = size(keyframes[first])
         for ordinal in keyframes.indices.dropFirst(first + 1) {
-            let previous = keyframes[ordinal - 1].segment.resource, this = keyframes[ordinal].segment.resource
-            let size = UInt64(this.byteRange?.count ?? 0)
-            let joins = this.url == previous.url && this.byteRange != nil && previous.byteRange != nil
-                && (this.byteRange?.lowerBound ?? 0) >= (previous.byteRange?.upperBound ?? .max)
-                && ordinal - start < maximumCount && bytes + size <= maximumBytes
+            let previous = keyframes[ordinal - 1], this = keyframes[ordinal]
+            let (before, range) = (previous.segment.resource.byteRange, this.segment.resource.byteRange)
+            let joins = this.rendition.isIFrameOnly && previous.rendition.isIFrameOnly
+                && this.segment.resource.url == previous.segment.resource.url
+                && before != nil && range != nil && (range?.lowerBound ?? 0) >= (before?.upperBound ?? .max)
+                && ordinal - start < maximumCount && bytes <= maximumBytes - min(maximumBytes, size(this))
             if joins {
-                bytes += size
+                bytes += size(this)
             } else {
                 groups.append(start ..< ordinal)
                 start = ordinal
-                bytes = size
+                bytes = size(this)
             }
         }
         groups.append(start ..< keyframes.count)

@@ -195,35 +195,58 @@ public actor StreamSession {
     }
 
     /// Reads the byte ranges of `segments` (keyframes an I-frame playlist lists in one resource) together, with the
-    /// program tables at the resource's head when they have not been read: one request where the origin answers
-    /// several ranges (`ByteSource.read(ranges:)`). The segments' readings then take their bytes from memory. Segments
-    /// without a byte range, of another resource than the first's, or read already are left to their readings.
+    /// program tables at an MPEG-TS resource's head when they have not been read: ranges that touch as one, then one
+    /// request where the origin answers several ranges (`ByteSource.read(ranges:)`), within the shared fetch bound.
+    /// The segments' readings then take their bytes from memory. Segments without a byte range, of another resource
+    /// than the first's, or read already are left to their readings.
     package func prefetch(_ segments: [StreamSegment]) async throws {
         guard let url = segments.first?.resource.url else { return }
-        var ranges = segments.filter { segment in
+        let wanted = segments.filter { segment in
             segment.resource.url == url && !segment.isGap && !segmentReadings.contains { $0.key == segment.resource }
-        }.compactMap(\.resource.byteRange).filter { !$0.isEmpty }
+        }
+        var ranges = wanted.compactMap(\.resource.byteRange).filter { !$0.isEmpty }
         guard !ranges.isEmpty else { return }
-        if programTables[url] == nil, let first = ranges.map(\.lowerBound).min(), first > 0 {
-            ranges.insert(0 ..< min(TransportSegment.tableProbeBytes, first), at: 0)
+        let isTransportStream = wanted.allSatisfy { $0.initialization == nil }
+        if isTransportStream, programTables[url] == nil, let first = ranges.map(\.lowerBound).min(), first > 0 {
+            ranges.append(0 ..< min(TransportSegment.tableProbeBytes, first))
+        }
+        // Ranges that touch or overlap are one: an origin answers several ranges at once only when they are apart.
+        var merged: [Range<UInt64>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound ..< max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
         }
         let source = CountingByteSource(try input.input(at: url).open(known: nil))
-        let read = try await source.read(ranges: ranges)
-        for (range, bytes) in zip(ranges, read) where bytes.count == range.count {
+        let asked = merged
+        let read = if let fetches = workLimits?.fetches {
+            try await fetches.run { try await source.read(ranges: asked) }
+        } else {
+            try await source.read(ranges: asked)
+        }
+        for (range, bytes) in zip(merged, read) where UInt64(bytes.count) == range.upperBound - range.lowerBound {
             prefetched[url, default: []].append((range, bytes))
         }
     }
 
-    /// What `prefetch(_:)` read for `resource`: its range, and its resource's head while the program tables have not
-    /// been read from it (then it is dropped). Nil when none.
+    /// What `prefetch(_:)` read that holds `resource`'s range, and the read that holds its resource's head (the
+    /// program tables), if any. A read is dropped once no range of it is left to a reading: the head's once the
+    /// program tables have been read, the others once their last keyframe is taken. Nil when none holds the range.
     private func takePrefetched(for resource: StreamResource) -> [(range: Range<UInt64>, bytes: [UInt8])]? {
         guard let range = resource.byteRange, var held = prefetched[resource.url],
-              let index = held.firstIndex(where: { $0.range == range }) else { return nil }
-        let own = held.remove(at: index)
+              let index = held.firstIndex(where: { $0.range.lowerBound <= range.lowerBound && range.upperBound <= $0.range.upperBound })
+        else { return nil }
+        let own = held[index]
         let head = held.first { $0.range.lowerBound == 0 }
-        if programTables[resource.url] != nil { held.removeAll { $0.range.lowerBound == 0 } }
+        // A read holding keyframes after this one stays for them (keyframes are taken in order).
+        if own.range.upperBound <= range.upperBound || own.range.lowerBound == 0 && programTables[resource.url] != nil {
+            held.remove(at: index)
+        }
+        if programTables[resource.url] != nil { held.removeAll { $0.range.lowerBound == 0 && $0.range != own.range } }
         prefetched[resource.url] = held.isEmpty ? nil : held
-        return [own] + (head.map { [$0] } ?? [])
+        return [own] + (head.flatMap { $0.range == own.range ? nil : [$0] } ?? [])
     }
 
     /// The program tables at the head of the MPEG-TS resource `url`, read once (its first
