@@ -77,6 +77,24 @@ import Testing
         #expect(presentation.periods[0].renditions[0].segments?.index(containing: .milliseconds(14_999)) == 3)
     }
 
+    /// A SegmentTimeline with a hole (0-2 s, then 10-12 and 12-14 s): no segment plays at 5 s, and the last one
+    /// that starts before then is the first; none starts before 0 s.
+    @Test func aTimelineHoleIsInTheSegmentBeforeIt() throws {
+        let presentation = try read("""
+            <MPD type="static" mediaPresentationDuration="PT14S"><Period><AdaptationSet mimeType="video/mp4">
+              <SegmentTemplate timescale="1" media="$Time$.m4s" initialization="init.mp4">
+                <SegmentTimeline><S t="0" d="2"/><S t="10" d="2" r="1"/></SegmentTimeline>
+              </SegmentTemplate><Representation id="v" bandwidth="1"/>
+            </AdaptationSet></Period></MPD>
+            """)
+        let segments = try #require(presentation.periods[0].renditions[0].segments)
+        #expect(segments.index(containing: .seconds(5)) == nil)
+        #expect(segments.index(startingAtOrBefore: .seconds(5)) == 0)
+        #expect(segments.index(startingAtOrBefore: .seconds(11)) == 1)
+        #expect(segments.index(startingAtOrBefore: .seconds(20)) == 2)
+        #expect(segments.index(startingAtOrBefore: .seconds(-1)) == nil)
+    }
+
     @Test func segmentListWithRangesAndSegmentBaseAcrossPeriods() throws {
         let presentation = try read("""
             <MPD type="static" mediaPresentationDuration="PT30S">

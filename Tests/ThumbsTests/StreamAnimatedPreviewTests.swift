@@ -21,17 +21,22 @@ import Thumbs
         return options
     }
 
-    /// Stream, the movie it was cut from, the segments the span from 0.3 to 2.3 s plays in (of one 0.48 s GOP, or
-    /// of two in the fMP4 cut).
-    static let cutStreams = [
-        ("ffmpeg-hls-ts-h264-bframes/index.m3u8", "h264-bframes", 5),
-        ("ffmpeg-hls-ts-muxed-aac/index.m3u8", "audio-video", 5),
-        ("ffmpeg-hls-fmp4-h264-bframes/index.m3u8", "h264-bframes", 3),
+    /// Stream, the movie it was cut from, the span and frame rate, the segments the span plays in (segments of one
+    /// 0.48 s GOP, or of two in the fMP4 cut). At 2 fps from 0.175 s, the frame time 1.675 s is 0.245 s before the
+    /// fMP4 cut's third segment starts (its keyframe at 1.92 s) and 0.235 s after the keyframe at 1.44 s inside the
+    /// second: the movie shows the nearer, 1.44 s.
+    static let cutStreams: [(String, String, Double, Double, Double, Int)] = [
+        ("ffmpeg-hls-ts-h264-bframes/index.m3u8", "h264-bframes", 0.3, 2.3, 10, 5),
+        ("ffmpeg-hls-ts-muxed-aac/index.m3u8", "audio-video", 0.3, 2.3, 10, 5),
+        ("ffmpeg-hls-fmp4-h264-bframes/index.m3u8", "h264-bframes", 0.3, 2.3, 10, 3),
+        ("ffmpeg-hls-fmp4-h264-bframes/index.m3u8", "h264-bframes", 0.175, 2.175, 2, 2),
+        ("ffmpeg-hls-ts-h264-bframes/index.m3u8", "h264-bframes", 0.175, 2.175, 2, 4),
     ]
 
     @Test(arguments: cutStreams)
-    func aCutStreamsPreviewIsTheMovies(_ stream: String, _ movie: String, _ segments: Int) async throws {
-        let options = Self.options(start: 0.3, end: 2.3, fps: 10)
+    func aCutStreamsPreviewIsTheMovies(_ stream: String, _ movie: String, _ start: Double, _ end: Double, _ fps: Double,
+                                       _ segments: Int) async throws {
+        let options = Self.options(start: start, end: end, fps: fps)
         let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(stream).path),
                                                         options: options).make()
         let original = try await AnimatedPreviewMaker(source: try FileByteSource(path: Fixtures.path(movie)), options: options).make()
@@ -88,7 +93,7 @@ import Thumbs
 
     /// A live DASH template without an end (shaka 7401's 2 s chunks, its availability start 7 s before the clock):
     /// the span ends where the newest whole segment does (6 s; the one from 6 s is still being made), so 5 s from
-    /// 3 s is 3 s of preview from the segments from 2 and 4 s, and nothing later is asked for.
+    /// 3 s is 3 s of preview, its pictures from the segments from 2 and 4 s.
     @Test func aLiveTemplatesSpanEndsAtItsNewestWholeSegment() async throws {
         let live = try LiveTemplateManifest()
         defer { live.remove() }

@@ -58,6 +58,20 @@ public struct StreamSegments: Sendable, Hashable {
         }
     }
 
+    /// The index of the last segment that starts at or before `time` (playing then, or ended before it: in a gap
+    /// between segments, or after the last); nil before the first segment, or when the segments have no end.
+    public func index(startingAtOrBefore time: Duration) -> Int? {
+        guard let count, count > 0 else { return nil }
+        // The first segment that starts after `time`, then the one before it.
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if let segment = segment(at: middle), segment.timeRange.lowerBound <= time { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? low - 1 : nil
+    }
+
     /// The segment playing at `time` (see `index(containing:)`).
     public func segment(containing time: Duration) -> StreamSegment? {
         index(containing: time).flatMap { segment(at: $0) }

@@ -8,9 +8,10 @@ public struct AnimatedPreview: Sendable {
         public var start: Duration
         /// How long it is shown.
         public var duration: Duration
-        /// The time on the movie's timeline it shows: the presentation time of its sample, in the track's timescale.
+        /// The time on the movie's timeline it shows: the presentation time of its sample, in the track's timescale (of a
+        /// stream's preview: on the stream's timeline).
         public var sourceTime: MediaTime
-        /// Its sample's index in decode order.
+        /// Its sample's index in decode order, in its movie (of a stream's preview: in its segment's).
         public var sampleIndex: Int
         /// Whether that sample is a keyframe.
         public var isSyncSample: Bool

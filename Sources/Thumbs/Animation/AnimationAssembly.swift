@@ -73,11 +73,14 @@ struct AnimationAssembly {
                     encoder = try AnimatedWebPEncoder(width: image.width, height: image.height, quality: options.quality,
                                                       lossless: options.lossless)
                 }
-                try encoder?.add(image, at: frame.startMilliseconds)
+                // The animation starts with its first frame: one whose time is later (the span began in a segment the
+                // playlist marks as missing) is shown from the start.
+                let start = frames.isEmpty ? 0 : frame.startMilliseconds
+                try encoder?.add(image, at: start)
                 uses[frame.sample.index, default: 1] -= 1
                 if uses[frame.sample.index] == 0 { pictures[frame.sample.index] = nil }
                 let shown = frame.presentationTime.addingReportingOverflow(sourceTimeOffset)
-                frames.append(AnimatedPreview.Frame(start: .milliseconds(frame.startMilliseconds), duration: .zero,
+                frames.append(AnimatedPreview.Frame(start: .milliseconds(start), duration: .zero,
                                                     sourceTime: MediaTime(value: shown.overflow ? frame.presentationTime : shown.partialValue,
                                                                           timescale: track.timescale),
                                                     sampleIndex: frame.sample.index, isSyncSample: frame.sample.isSync))

@@ -28,10 +28,6 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         self.init(session: StreamSession(input: input), options: options)
     }
 
-    /// Segments of the span looked at, at most: a frame time is in one segment, so a preview (at most 300 frame
-    /// times) reads at most that many; the rest are shorter than a frame and hold none.
-    static let maximumSegmentsLookedAt = 4_096
-
     /// Makes the preview; its times (`AnimatedPreview.Frame.sourceTime`) are on the stream's timeline, its
     /// `bytesFetched` and `requests` what this call read, the playlists and init segments included.
     /// - Throws: `ThumbnailError` (`invalidOption`, also for a start at or past the stream's end; `noVideo`,
@@ -80,41 +76,62 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         var used: [StreamRendition] = []
         var segmentsRead: [StreamSegment] = []
         var assembly = AnimationAssembly(options: options)
+        // Frame times moved on to the next segment, whose first keyframe they show: through `through`, in segment
+        // `index` of the period starting at `period`.
+        var carried: (period: Duration, index: Int, through: Int)?
+        // Each turn takes at least one frame time (at most 300), or moves them on to a later segment.
         var slot = 0
-        var looked = 0
         while slot < slotCount {
-            looked += 1
-            guard looked <= Self.maximumSegmentsLookedAt else {
-                throw ThumbnailError(.limitExceeded, "the preview's span has more than \(Self.maximumSegmentsLookedAt) segments",
-                                     input: session.input.name)
-            }
             let time = slotTime(slot)
-            guard let period = presentation.period(at: time) else {
+            guard let period = carried.flatMap({ moved in presentation.periods.first { $0.start == moved.period } })
+                    ?? presentation.period(at: time) else {
                 throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
             }
             let (rendition, segments) = try await rendition(in: period)
-            guard let index = Self.segmentIndex(showing: time, in: segments, halfFrame: halfFrame),
+            guard let index = carried?.index ?? StreamThumbnailGenerator.index(playingAt: time, in: segments),
                   let segment = segments.segment(at: index) else {
                 throw ThumbnailError(.noSamples, "no segment plays at \(time)", input: session.input.name)
             }
-            if slot == 0, index == 0, time + halfFrame < segment.timeRange.lowerBound {
+            if slot == 0, carried == nil, index == 0, time + halfFrame < segment.timeRange.lowerBound {
                 throw ThumbnailError(.invalidOption, "the start (\(start.seconds) s) is before the stream's first segment "
                                      + "(\(segment.timeRange.lowerBound.seconds) s)", input: session.input.name)
             }
-            // The frame times in this segment and period.
-            var last = slot
+            // The frame times moved here, and those in this segment and period.
+            var last = max(slot, carried?.through ?? slot)
+            carried = nil
             while last + 1 < slotCount, presentation.period(at: slotTime(last + 1))?.start == period.start,
-                  Self.segmentIndex(showing: slotTime(last + 1), in: segments, halfFrame: halfFrame) == index {
+                  StreamThumbnailGenerator.index(playingAt: slotTime(last + 1), in: segments) == index {
                 last += 1
             }
+            let first = slot
             defer { slot = last + 1 }
             // A segment the playlist marks as missing shows nothing: the frame before goes on.
             if segment.isGap { continue }
             // Read as far as the last frame time, and a keyframe within half a frame after it.
             let placed = try await generator.placement(of: segment, in: rendition, through: slotTime(last) + halfFrame,
                                                        wantsFirstKeyframe: time <= segment.timeRange.lowerBound)
-            let track = try await segmentTrack(placed, times: (slot...last).map { placed.movieTime(at: slotTime($0), in: segment) })
-            let slots = (slot...last).map { index in
+            let track = try await segmentTrack(placed, times: (first...last).map { placed.movieTime(at: slotTime($0), in: segment) })
+            // A frame time shows the keyframe nearest it within half a frame: the next segment's first, for the last
+            // frame times, when that is nearer than any keyframe of this one.
+            if let next = segments.segment(at: index + 1), !next.isGap,
+               presentation.period(at: next.timeRange.lowerBound)?.start == period.start {
+                var cut = last + 1
+                while cut > first {
+                    let ahead = next.timeRange.lowerBound - slotTime(cut - 1)
+                    guard ahead > .zero, ahead <= halfFrame else { break }
+                    let movieTime = placed.movieTime(at: slotTime(cut - 1), in: segment)
+                    let nearest = try track.syncSample(nearest: movieTime).map { track.presentationTime(of: $0) }
+                    let distance = nearest.map { ($0 - movieTime).magnitude } ?? .max
+                    guard UInt64(clamping: StreamThumbnailGenerator.ticks(ahead, timescale: track.timescale)) < distance else { break }
+                    cut -= 1
+                }
+                if cut <= last {
+                    carried = (period.start, index + 1, last)
+                    last = cut - 1
+                }
+            }
+            guard last >= first else { continue }
+            let slots = (first...last).map { index in
                 AnimationPlan.Slot(startMilliseconds: AnimationPlan.milliseconds(ofFrame: index, framesPerSecond: fps),
                                    trackSeconds: Double(placed.movieTime(at: slotTime(index), in: segment)) / Double(track.timescale))
             }
@@ -126,18 +143,6 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         }
         let preview = try assembly.finish(durationMilliseconds: Int(((end - start).seconds * 1000).rounded()))
         return StreamAnimatedPreview(preview: preview, renditions: used, segments: segmentsRead, fetchStatistics: FetchStats())
-    }
-
-    /// The index of the segment whose movie shows the frame time `time`: the one playing then, or the next one when
-    /// its start (a keyframe) is within `halfFrame` after the time and nearer than the start of the one playing, as
-    /// the keyframe within half a frame's time is shown (`AnimationPlan`).
-    static func segmentIndex(showing time: Duration, in segments: StreamSegments, halfFrame: Duration) -> Int? {
-        guard let playing = StreamThumbnailGenerator.index(playingAt: time, in: segments) else { return nil }
-        guard let current = segments.segment(at: playing), let next = segments.segment(at: playing + 1), !next.isGap else {
-            return playing
-        }
-        let ahead = next.timeRange.lowerBound - time
-        return ahead > .zero && ahead <= halfFrame && ahead < time - current.timeRange.lowerBound ? playing + 1 : playing
     }
 
     /// The video rendition of `period` for the preview's width, with its segments.

@@ -145,8 +145,9 @@ public struct StreamThumbnailGenerator: Sendable {
                          next: StreamSegment? = nil) async throws -> StreamThumbnail {
         var segment = segment
         var next = next
-        // The segment's first keyframe is surely the one wanted only at its start (a segment starts with one).
-        let wantsFirstKeyframe = wanted <= segment.timeRange.lowerBound
+        // The segment's first keyframe is surely the one wanted only at its start (a segment starts with one), or
+        // when the segment is an I-frame playlist's keyframe.
+        let wantsFirstKeyframe = wanted <= segment.timeRange.lowerBound || rendition.isIFrameOnly
         if usesNearestKeyframe, let following = next, !following.isGap, following.timeRange.lowerBound > wanted,
            case .transport = try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
                                                        wantsFirstKeyframe: wantsFirstKeyframe) {
@@ -217,13 +218,14 @@ public struct StreamThumbnailGenerator: Sendable {
         try await picture(in: segment, at: segment.timeRange.lowerBound, rendition: rendition, time: nil)
     }
 
-    /// The index of the segment playing at `time`, or of the nearer end when none does; nil for no segments.
+    /// The index of the segment playing at `time`; else of the first before the segments start, and of the one
+    /// before the time in a gap of the timeline or after the end (its last picture is the one on screen then); nil for
+    /// no segments.
     package static func index(playingAt time: Duration, in segments: StreamSegments) -> Int? {
         if let found = segments.index(containing: time) { return found }
         guard let first = segments.first else { return nil }
         if time < first.timeRange.lowerBound { return 0 }
-        guard let count = segments.count, count > 0 else { return nil }
-        return count - 1
+        return segments.index(startingAtOrBefore: time)
     }
 
     /// The video rendition of `period` for the options' size (`StreamPeriod.videoRendition(fitting:_:iFrameOnly:)`).
