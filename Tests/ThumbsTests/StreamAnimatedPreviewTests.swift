@@ -106,4 +106,25 @@ import Thumbs
         #expect(made.segments.map { $0.timeRange.lowerBound } == [.seconds(2), .seconds(4)])
         #expect(made.preview.frames.first?.start == .zero)
     }
+
+    /// A span that starts in a segment the playlist marks as missing (EXT-X-GAP on FFmpeg's first TS segment): the
+    /// first picture, the second segment's keyframe at 0.48 s, starts the animation, and nothing is read of the gap.
+    @Test func aSpanStartingInAGapStartsWithTheFirstPictureAfterIt() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gap-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("ffmpeg-hls-ts-h264-bframes"), to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let playlist = folder.appendingPathComponent("index.m3u8")
+        let text = try String(contentsOf: playlist, encoding: .utf8)
+        try text.replacingOccurrences(of: "#EXTINF:0.480000,\nsegment0.ts", with: "#EXTINF:0.480000,\n#EXT-X-GAP\nsegment0.ts")
+            .write(to: playlist, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("segment0.ts"))
+        let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: playlist.path),
+                                                        options: Self.options(start: 0.1, end: 1.1, fps: 5)).make()
+        let first = try #require(made.preview.frames.first)
+        #expect(first.start == .zero)
+        #expect(abs(first.sourceTime.seconds - 0.48) < 0.001, "\(first.sourceTime.seconds) s")
+        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.preview.encoded)
+        #expect(pictures.map(\.milliseconds) == made.preview.frames.map { Int($0.start.milliseconds) })
+        #expect(made.segments.allSatisfy { !$0.resource.url.hasSuffix("segment0.ts") })
+    }
 }
