@@ -39,6 +39,32 @@ struct ObjectStoreTests {
         }
     }
 
+    /// An HLS stream in the store (FFmpeg's cuts of h264-bframes, each request signed): the picture at 1.5 s is the
+    /// movie's keyframe nearest it that the stream knows (fMP4: 1.44 s inside its second segment; TS: the segment
+    /// starting at 1.44 s), the same bytes as the file's thumbnail of that time; read in the playlist, the init
+    /// segment, the moof and the keyframe (fMP4), or the playlist and the segment's start (TS).
+    @Test(arguments: [("ffmpeg-hls-fmp4-h264-bframes", 4), ("ffmpeg-hls-ts-h264-bframes", 2)])
+    func aStreamFromTheStoreIsTheMoviesPicture(_ folder: String, _ requests: Int) async throws {
+        let store = try #require(try await MotoServer.guarded.value)
+        let configuration = S3Configuration(endpoint: store.endpoint,
+                                            credentials: AWSCredentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey))
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        let made = try await RoundTripTests.withFreshClient { client in
+            let input = try S3Input(url: "s3://\(store.bucket)/streams/\(folder)/index.m3u8", configuration: configuration, client: client)
+            return try await StreamThumbnailGenerator(input: input, options: options).image(at: .seconds(1.5))
+        }
+        #expect(abs(made.thumbnail.actualTime - 1.44) < 0.001, "\(made.thumbnail.actualTime) s")
+        var exact = options
+        exact.requestedTimeToleranceBefore = .zero
+        exact.requestedTimeToleranceAfter = .zero
+        let local = try await ThumbnailGenerator(path: Fixtures.path("h264-bframes"), options: exact).image(at: .seconds(1.44))
+        #expect(made.thumbnail.encoded == local.encoded)
+        let log = made.fetchStatistics.log
+        #expect(made.thumbnail.requests == requests, "\(log.map { ($0.start, $0.end ?? 0, $0.status) })")
+        #expect(log.allSatisfy { $0.status == 206 }, "\(log.map { ($0.start, $0.end ?? 0, $0.status) })")
+    }
+
     @Test func aStoryboardFromTheStoreReadsTheIndexAndTheKeyframesAlone() async throws {
         let name = "h264-bframes"
         try await RoundTripTests.withFreshClient { client in
