@@ -50,7 +50,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         var renditions: [Duration: (StreamRendition, StreamSegments)] = [:]
         func rendition(in period: StreamPeriod) async throws -> (StreamRendition, StreamSegments) {
             if let kept = renditions[period.start] { return kept }
-            let chosen = try await chosenRendition(in: period, by: generator)
+            let chosen = try await generator.chosenRendition(in: period)
             renditions[period.start] = chosen
             return chosen
         }
@@ -73,7 +73,9 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         func slotTime(_ slot: Int) -> Duration { start + .seconds(Double(slot) / fps) }
         let halfFrame = Duration.seconds(0.5 / fps)
 
-        var used: [StreamRendition] = []
+        // The rendition each period the pictures came from, by its start (renditions are not compared whole: a
+        // rendition holds its segments).
+        var used: [(period: Duration, rendition: StreamRendition)] = []
         var segmentsRead: [StreamSegment] = []
         var assembly = AnimationAssembly(options: options)
         // Frame times moved on to the next segment, whose first keyframe they show: through `through`, in segment
@@ -139,23 +141,10 @@ public struct StreamAnimatedPreviewMaker: Sendable {
             let offset = StreamThumbnailGenerator.ticks(segment.timeRange.lowerBound, timescale: track.timescale) &- placed.firstPresentation
             try await assembly.add(plan, of: track, in: placed.session, sourceTimeOffset: offset)
             segmentsRead.append(segment)
-            if !used.contains(rendition) { used.append(rendition) }
+            if !used.contains(where: { $0.period == period.start }) { used.append((period.start, rendition)) }
         }
         let preview = try assembly.finish(durationMilliseconds: Int(((end - start).seconds * 1000).rounded()))
-        return StreamAnimatedPreview(preview: preview, renditions: used, segments: segmentsRead, fetchStatistics: FetchStats())
-    }
-
-    /// The video rendition of `period` for the preview's width, with its segments.
-    private func chosenRendition(in period: StreamPeriod,
-                                 by generator: StreamThumbnailGenerator) async throws -> (StreamRendition, StreamSegments) {
-        guard let chosen = generator.rendition(in: period) else {
-            throw ThumbnailError(.noVideo, "the stream has no video rendition that is not encrypted", input: session.input.name)
-        }
-        let rendition = try await session.withSegments(chosen)
-        guard let segments = rendition.segments, segments.first != nil else {
-            throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name)
-        }
-        return (rendition, segments)
+        return StreamAnimatedPreview(preview: preview, renditions: used.map(\.rendition), segments: segmentsRead, fetchStatistics: FetchStats())
     }
 
     /// The video track of a placed segment with the samples of `times` (its movie's): a segment's every fragment,

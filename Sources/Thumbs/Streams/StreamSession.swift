@@ -211,14 +211,7 @@ public actor StreamSession {
             ranges.append(0 ..< min(TransportSegment.tableProbeBytes, first))
         }
         // Ranges that touch or overlap are one: an origin answers several ranges at once only when they are apart.
-        var merged: [Range<UInt64>] = []
-        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = merged.last, range.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound ..< max(last.upperBound, range.upperBound)
-            } else {
-                merged.append(range)
-            }
-        }
+        let merged = SampleRanges.coalesce(ranges, maximumGap: 0)
         let source = CountingByteSource(try input.input(at: url).open(known: nil))
         let asked = merged
         let read = if let fetches = workLimits?.fetches {

@@ -103,8 +103,10 @@ public struct StreamThumbnailGenerator: Sendable {
     }
 
     /// The video rendition of `period` for the options' size, with its segments.
-    private func chosenRendition(in period: StreamPeriod,
-                                 time: ThumbnailTime?) async throws -> (StreamRendition, StreamSegments) {
+    /// - Throws: `ThumbnailError` `noVideo` (no video rendition that is not encrypted), `noSamples` (no segments),
+    ///   with `time` for the message; `ManifestError`, or the input's errors, reading the media playlist.
+    package func chosenRendition(in period: StreamPeriod,
+                                 time: ThumbnailTime? = nil) async throws -> (StreamRendition, StreamSegments) {
         guard let chosen = rendition(in: period) else {
             throw ThumbnailError(.noVideo, "the stream has no video rendition that is not encrypted", input: session.input.name,
                                  time: time)
