@@ -9,6 +9,7 @@
 #          Fixtures/make-fixtures.sh --av1-only      (only the AV1 fixtures and their references,
 #                                                     added later: the others are left as they are)
 #          Fixtures/make-fixtures.sh --signalling-only (only the fixtures of section 19 and their references)
+#          Fixtures/make-fixtures.sh --best-frame-only (only the fixture of section 20 and its references)
 #
 # Outputs are overwritten; intermediates live in a temp dir that is removed on exit.
 # Encoders run single-threaded with bitexact flags so a re-run with the same
@@ -18,12 +19,14 @@ set -euo pipefail
 FRAMES_ONLY=0
 AV1_ONLY=0
 SIGNALLING_ONLY=0
+BEST_FRAME_ONLY=0
 case "${1:-}" in
   "") ;;
   --frames-only) FRAMES_ONLY=1 ;;
   --av1-only) AV1_ONLY=1 ;;
   --signalling-only) SIGNALLING_ONLY=1 ;;
-  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only]" >&2; exit 2 ;;
+  --best-frame-only) BEST_FRAME_ONLY=1 ;;
+  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only | --best-frame-only]" >&2; exit 2 ;;
 esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -617,8 +620,29 @@ make_signalling() {
   done_fixture h264-repeated-references
 }
 
+# 20. Stretches for the best frame, 2 s each at 25 fps, keyframes every 0.48 s: black, a flat colour, a picture
+#     blurred (Gaussian, sigma 4), the same picture sharp (6-8 s), faded to 30 % of its light, blurred again. The
+#     picture is frame 50 of ffmpeg's mandelbrot source, still. Of the keyframes a best frame considers, those
+#     between 6 and 8 s are the only sharp, well-exposed ones.
+make_best_frame() {
+  "${FF[@]}" -f lavfi -i "mandelbrot=size=320x180:rate=25" -vf "select=eq(n\,50)" -frames:v 1 "$TMP/still.png"
+  local still=(-loop 1 -framerate 25 -t 2 -i "$TMP/still.png")
+  "${FF[@]}" -f lavfi -i "color=black:size=320x180:rate=25:duration=2" -f lavfi -i "color=c=0x4a7fb5:size=320x180:rate=25:duration=2" \
+    "${still[@]}" "${still[@]}" "${still[@]}" "${still[@]}" \
+    -filter_complex "[0:v]format=yuv420p[k];[1:v]format=yuv420p[c];[2:v]gblur=sigma=4,format=yuv420p[b1];[3:v]format=yuv420p[s];
+      [4:v]lutrgb=r=val*0.3:g=val*0.3:b=val*0.3,format=yuv420p[f];[5:v]gblur=sigma=4,format=yuv420p[b2];
+      [k][c][b1][s][f][b2]concat=n=6:v=1[v]" \
+    -map "[v]" "${X264[@]}" "${MUXDET[@]}" -movflags +faststart "$OUT/best-frame-stretches.mp4"
+  done_fixture best-frame-stretches
+}
+
 if ((FRAMES_ONLY)); then
   make_frames
+  exit 0
+fi
+if ((BEST_FRAME_ONLY)); then
+  make_best_frame
+  make_frames "${NAMES[@]}"
   exit 0
 fi
 if ((AV1_ONLY)); then
@@ -760,6 +784,7 @@ py has "$OUT/quicktime-h264.mov" mhlr dhlr
 
 make_av1
 make_signalling
+make_best_frame
 
 echo
 echo "$(ffmpeg -hide_banner -version | head -1)"
