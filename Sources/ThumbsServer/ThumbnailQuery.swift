@@ -1,7 +1,7 @@
 import Thumbs
 
-/// What `/thumbnail.png|.jpg|.webp` asks for: a time (`time=` seconds, or `latest` for the newest picture of a live
-/// stream; or `percent=` of the duration; the library's default when neither), a box (`width`, `height`; never upscaled), `fit`, `exact=1`, and `quality` (JPEG, lossy
+/// What `/thumbnail.png|.jpg|.webp` asks for: a time (`time=` seconds, `latest` for the newest picture of a live
+/// stream, or `best` for the keyframe that makes the best poster; or `percent=` of the duration; the library's default when neither), a box (`width`, `height`; never upscaled), `fit`, `exact=1`, and `quality` (JPEG, lossy
 /// WebP) or `lossless=1` (WebP).
 struct ThumbnailQuery {
     /// The parameters the route knows.
@@ -17,13 +17,17 @@ struct ThumbnailQuery {
     /// Reads `parameters` for an image of `format` (`png`, `jpg` or `webp`).
     /// - Throws: `ServerError` `badParameter`.
     init(_ parameters: QueryParameters, format: String) throws(ServerError) {
-        let latest = parameters.string("time") == "latest"
-        let seconds = latest ? nil : try parameters.double("time", in: 0...1e9)
+        let named: ThumbnailTime? = switch parameters.string("time") {
+        case "latest": .latest
+        case "best": .best
+        default: nil
+        }
+        let seconds = named != nil ? nil : try parameters.double("time", in: 0...1e9)
         let percent = try parameters.double("percent", in: 0...100)
-        if (seconds != nil || latest) && percent != nil {
+        if (seconds != nil || named != nil) && percent != nil {
             throw ServerError(.badParameter, parameter: "percent", "give time or percent, not both")
         }
-        time = if latest { .latest } else if let seconds { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
+        time = if let named { named } else if let seconds { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
             else { nil }
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: try parameters.int("width", in: 0...Self.maximumSide) ?? 0,
@@ -48,7 +52,7 @@ struct ThumbnailQuery {
             options.format = .png
         }
         self.options = options
-        let timeText = latest ? "latest" : seconds.map { "t\($0)" } ?? percent.map { "p\($0)" } ?? "default"
+        let timeText = named.map(\.description) ?? seconds.map { "t\($0)" } ?? percent.map { "p\($0)" } ?? "default"
         canonical = [format, timeText, "\(options.maximumSize.width)x\(options.maximumSize.height)", "\(options.fitMode)",
                      exact ? "exact" : "nearest", "q\(quality ?? 0)", lossless ? "lossless" : "lossy"].joined(separator: ";")
     }

@@ -158,10 +158,12 @@ struct InputOptions: ParsableArguments {
         printStats(await source.statistics ?? FetchStats(), extra: extra, labels: labels)
     }
 
-    /// Prints `fetched` and the figures as one JSON line on standard error, when `--stats` asked for it.
-    func printStats(_ fetched: FetchStats, extra: [String: Double] = [:], labels: [String: String?] = [:]) {
+    /// Prints `fetched`, the figures and a best frame's candidates as one JSON line on standard error, when `--stats`
+    /// asked for it.
+    func printStats(_ fetched: FetchStats, extra: [String: Double] = [:], labels: [String: String?] = [:],
+                    candidates: [BestFrameCandidate] = []) {
         guard stats else { return }
-        printError(StatsLine(fetch: fetched, extra: extra, labels: labels.compactMapValues { $0 }).json)
+        printError(StatsLine(fetch: fetched, extra: extra, labels: labels.compactMapValues { $0 }, candidates: candidates).json)
     }
 }
 
@@ -191,6 +193,8 @@ struct StatsLine {
     var extra: [String: Double]
     /// Text fields (the thumbnail's placeholder).
     var labels: [String: String] = [:]
+    /// The keyframes `--best` chose among: `candidates`, each with its time, sample, measures, terms and score.
+    var candidates: [BestFrameCandidate] = []
 
     var json: String {
         var object: [String: Any] = [
@@ -208,7 +212,26 @@ struct StatsLine {
         if let firstByte = fetch.timeToFirstByte { object["ttfbMs"] = (firstByte.milliseconds * 10).rounded() / 10 }
         for (key, value) in extra { object[key] = value }
         for (key, value) in labels { object[key] = value }
+        if !candidates.isEmpty { object["candidates"] = candidates.map(Self.object(of:)) }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A best-frame candidate as JSON: its time, sample and whether it was chosen; its score (`score`, the
+    /// `FrameScore` terms and measures, and `rejection` when refused) or why it could not be decoded (`failure`).
+    private static func object(of candidate: BestFrameCandidate) -> [String: Any] {
+        var entry: [String: Any] = ["time": candidate.time, "sample": candidate.sample, "chosen": candidate.isChosen]
+        if let failure = candidate.failure { entry["failure"] = failure }
+        guard let score = candidate.score else { return entry }
+        let rounded = { (value: Double) in (value * 10_000).rounded() / 10_000 }
+        entry["score"] = rounded(score.value)
+        entry["terms"] = ["exposure": rounded(score.exposureTerm), "contrast": rounded(score.contrastTerm),
+                          "sharpness": rounded(score.sharpnessTerm), "colourfulness": rounded(score.colourfulnessTerm),
+                          "entropy": rounded(score.entropyTerm)]
+        entry["measures"] = ["meanLuma": rounded(score.meanLuma), "lumaDeviation": rounded(score.lumaDeviation),
+                             "darkShare": rounded(score.darkShare), "laplacianVariance": rounded(score.laplacianVariance),
+                             "colourfulness": rounded(score.colourfulness), "entropy": rounded(score.entropy)]
+        if let rejection = score.rejection { entry["rejection"] = rejection.rawValue }
+        return entry
     }
 }

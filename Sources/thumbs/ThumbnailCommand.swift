@@ -24,6 +24,12 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Flag(help: "The newest keyframe: of a live HLS or DASH stream, the last of its newest segment; of a movie or a stream that has ended, its last.")
     var latest = false
 
+    @Flag(help: "The keyframe that makes the best poster among --candidates spread over the movie (its first and last 5 % left out): near-black, flat, blurred and fading pictures lose. With --stats, each candidate's time and score.")
+    var best = false
+
+    @Option(help: "How many keyframes --best chooses among, 1-100.")
+    var candidates: Int = 10
+
     @Option(name: .customLong("max-size"), help: "Largest size: N bounds the longer side, WxH a box (0 leaves a side free).")
     var maxSize: String?
 
@@ -74,9 +80,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var output: String?
 
     func validate() throws {
-        if [when.time != nil, percent != nil, frame != nil, latest].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --time, --percent, --frame and --latest")
+        if [when.time != nil, percent != nil, frame != nil, latest, best].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --time, --percent, --frame, --latest and --best")
         }
+        if !(1...100).contains(candidates) { throw ValidationError("--candidates must be between 1 and 100") }
         if let percent, !(0...100).contains(percent) { throw ValidationError("--percent must be between 0 and 100") }
         if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
@@ -135,6 +142,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         options.appliesPreferredTrackTransform = transform.appliesPreferredTrackTransform
         options.format = output == nil ? nil : outputFormat
         options.skipsDarkFrames = skipDark
+        options.bestFrameCandidateCount = candidates
         options.makesPlaceholder = placeholder || placeholderImage != nil || source.stats
         options.keepsHDR = keepHDR
         if exact {
@@ -149,7 +157,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// The time the flags ask for (nil: the default); `--latest` of a movie is its end (its last keyframe).
     private var requestedTime: ThumbnailTime? {
         if let seconds = when.time { .seconds(seconds) } else if let percent { .fraction(percent / 100) }
-            else if let frame { .frame(frame) } else if latest { .latest } else { nil }
+            else if let frame { .frame(frame) } else if latest { .latest } else if best { .best } else { nil }
     }
 
     func run() async throws {
@@ -183,7 +191,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         try await source.reportingErrors(statisticsOf: { session.source }) { try write(thumbnail) }
         let fetched = await session.source.statistics ?? FetchStats()
         source.printStats(fetched, extra: figures(of: thumbnail, started: started),
-                          labels: ["placeholder": thumbnail.placeholder?.base64])
+                          labels: ["placeholder": thumbnail.placeholder?.base64], candidates: thumbnail.candidates)
     }
 
     /// An HLS playlist or a DASH manifest: the picture of a rendition's segment (`StreamThumbnailGenerator`).

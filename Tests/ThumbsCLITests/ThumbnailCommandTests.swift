@@ -76,6 +76,31 @@ import Thumbs
 
     /// `-o x.webp` writes WebP (lossy, or with --lossless the PNG's very pixels), read back by libwebp's decoder and
     /// compared with the PNG the same command writes.
+    /// `--best --stats`: the keyframe of the stretches fixture's sharp stretch (6-8 s by how it was made), and every
+    /// candidate with its time and score in the stats line, the chosen one marked; the black stretch's refused as
+    /// near-black. `--best` with another time is refused.
+    @Test func bestPicksTheSharpStretchAndStatsListTheCandidates() async throws {
+        let path = Self.temporaryPath("best.png")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("best-frame-stretches"), "--best",
+                                                     "--candidates", "7", "--max-size", "160", "-o", path, "--stats"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let stats = try #require(output.stderr.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        let actual = try #require(json["actualTime"] as? Double)
+        #expect((6.0..<8.0).contains(actual), "\(actual) s")
+        let candidates = try #require(json["candidates"] as? [[String: Any]])
+        #expect(candidates.count == 7)
+        #expect(candidates.filter { $0["chosen"] as? Bool == true }.map { $0["time"] as? Double } == [actual])
+        #expect(candidates.allSatisfy { $0["score"] is Double && $0["terms"] is [String: Double] })
+        let black = try #require(candidates.first)
+        #expect((black["time"] as? Double ?? 99) < 2 && black["rejection"] as? String == "nearBlack")
+        #expect(Self.pngSize(try Data(contentsOf: URL(fileURLWithPath: path))) == [160, 90])
+        let both = try await InfoCommandTests.run(["thumbnail", Fixtures.path("best-frame-stretches"), "--best", "--time", "1",
+                                                   "-o", path])
+        #expect(both.status == 64)
+    }
+
     @Test func webPOutputMatchesThePNGPath() async throws {
         let png = Self.temporaryPath("x.png"), lossy = Self.temporaryPath("x.webp"), lossless = Self.temporaryPath("y.webp")
         for (path, extra) in [(png, [String]()), (lossy, ["--quality", "80"]), (lossless, ["--lossless"])] {

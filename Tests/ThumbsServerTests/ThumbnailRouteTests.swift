@@ -61,6 +61,23 @@ import Thumbs
         }
     }
 
+    /// `time=best` from the media root: the keyframe of the sharp stretch of the stretches fixture (6-8 s by how it
+    /// was made), its time in `Thumbs-Actual-Time`; with `percent` as well, 400.
+    @Test func timeBestIsTheSharpStretchsKeyframe() async throws {
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = Fixtures.directory.path
+        try await RunningServer.with(configuration) { server in
+            let answer = try await server.get("/thumbnail.png?path=best-frame-stretches.mp4&time=best&width=160")
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            let actual = try #require(answer.headers["thumbs-actual-time"].flatMap(Double.init))
+            #expect((6.0..<8.0).contains(actual), "\(actual) s")
+            let image = try ImageDecoder().decode(answer.body)
+            #expect(image.width == 160 && image.height == 90)
+            let both = try await server.get("/thumbnail.png?path=best-frame-stretches.mp4&time=best&percent=10")
+            #expect(both.status == 400)
+        }
+    }
+
     @Test func badParametersAre400NamingTheParameter() async throws {
         try await RunningServer.withOrigin { server, origin in
             let url = "url=" + origin.url("/media/a.mp4").queryEncoded

@@ -56,6 +56,9 @@ public struct Thumbnail: Sendable {
     public var requests: Int
     /// Where the time went.
     public var timings: Timings
+    /// For `ThumbnailTime.best`: every keyframe considered, in presentation order, with its score (the chosen one
+    /// marked); empty for other times.
+    public var candidates: [BestFrameCandidate] = []
     /// The length and version (validator) of the bytes it was made from, as far as the source knew them: what a
     /// service derives its entity tag from. Nil in a thumbnail made by hand.
     public var sourceVersion: KnownVersion?

@@ -172,12 +172,17 @@ public struct ThumbnailGenerator: Sendable {
         let indexWatch = Stopwatch()
         let hadIndex = await session.hasMovie
         var movie: Movie
-        if case .frame = time {  // frame numbers count every sample before
+        switch time {
+        case .frame, .best:  // frame numbers count every sample before; candidates spread over all of the movie
             movie = try await session.loadCompleteMovie()
-        } else {
+        default:
             movie = try await session.loadMovie()
         }
         var track = try movie.thumbnailTrack()
+        if time == .best {
+            if !hadIndex { timings.index = indexWatch.elapsed }
+            return try await bestThumbnail(of: track, options: options, timings: timings)
+        }
         let (requested, selection) = try ThumbnailTime.resolve(time, in: movie, track: track, selection: options.selection)
         var readIndex = !hadIndex
         if let held = await session.heldSubsegment(of: movie) {  // no read: its samples show how the index's times sit
@@ -209,11 +214,37 @@ public struct ThumbnailGenerator: Sendable {
             throw error
         }
         await permit.giveBack()
-        (plan, track) = (made.plan, made.track)
-        let (image, encoded, placeholder) = (made.image, made.encoded, made.placeholder)
+        return thumbnail(of: made, requestedTime: requested, options: options, timings: timings)
+    }
+
+    /// The thumbnail `ThumbnailTime.best` asks for: the best of the candidate keyframes (`bestKeyframe(of:options:
+    /// timings:)`), rendered and encoded holding one picture permit; asked for at the time it shows.
+    private func bestThumbnail(of track: MovieTrack, options: ThumbnailOptions,
+                               timings: Thumbnail.Timings) async throws -> Thumbnail {
+        var timings = timings
+        let best = try await bestKeyframe(of: track, options: options, timings: &timings)
+        var permit = PicturePermit(session.workLimits?.decodes)
+        let made: Picture
+        do {
+            try await permit.take()
+            made = try finished(best.frame, plan: best.plan, track: track, options: options, timings: &timings)
+        } catch {
+            await permit.giveBack()
+            throw error
+        }
+        await permit.giveBack()
+        var thumbnail = thumbnail(of: made, requestedTime: best.plan.targetPresentationTime, options: options, timings: timings)
+        thumbnail.candidates = best.candidates
+        return thumbnail
+    }
+
+    /// The thumbnail of `made`, asked for at `requestedTime` (in the track's timescale).
+    private func thumbnail(of made: Picture, requestedTime: Int64, options: ThumbnailOptions,
+                           timings: Thumbnail.Timings) -> Thumbnail {
+        let (plan, track) = (made.plan, made.track)
         let time = { (value: Int64) in MediaTime(value: value, timescale: track.timescale) }
-        return Thumbnail(image: image, encoded: encoded, placeholder: placeholder, requestedTime: time(requested),
-                         actualTime: time(plan.targetPresentationTime),
+        return Thumbnail(image: made.image, encoded: made.encoded, placeholder: made.placeholder,
+                         requestedTime: time(requestedTime), actualTime: time(plan.targetPresentationTime),
                          keyframeTime: time(plan.keyframePresentationTime), isSyncSample: plan.target.isSync,
                          orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
                          isCoverArt: false, decodedSamples: plan.samples.count,
@@ -262,6 +293,12 @@ public struct ThumbnailGenerator: Sendable {
                 frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
             }
         }
+        return try finished(frame, plan: plan, track: track, options: options, timings: &timings)
+    }
+
+    /// `frame`, `plan`'s picture of `track`, rendered and encoded as `options` ask.
+    private func finished(_ frame: DecodedFrame, plan: FramePlan, track: MovieTrack, options: ThumbnailOptions,
+                          timings: inout Thumbnail.Timings) throws -> Picture {
         try Task.checkCancellation()
         let renderWatch = Stopwatch()
         let image = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame, thumbnailOptions: options))

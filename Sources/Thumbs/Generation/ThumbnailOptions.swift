@@ -31,8 +31,11 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var makesPlaceholder = false
     /// Keep HDR (PQ/HLG) signal values in a 16-bit image instead of tone-mapping to SDR.
     public var keepsHDR = false
-    /// Move on to the next keyframe when the frame is near-black or flat (off by default).
+    /// Move on to the next keyframe when the frame is near-black or flat (off by default; `ThumbnailTime.best`
+    /// chooses by its own score instead).
     public var skipsDarkFrames = false
+    /// How many keyframes `ThumbnailTime.best` chooses among, 1...100. Default 10.
+    public var bestFrameCandidateCount = 10
     /// Let `representations(at:)` answer first with the file's cover art, without fetching a sample.
     public var allowsCoverArt = true
     /// Ceilings on the samples decoded and the bytes held for one thumbnail.
@@ -45,8 +48,13 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var isExact: Bool { requestedTimeToleranceBefore == .zero && requestedTimeToleranceAfter == .zero }
 
     /// Checks what no picture can be made for.
-    /// - Throws: `ThumbnailError` `invalidOption` for a negative time tolerance.
+    /// - Throws: `ThumbnailError` `invalidOption` for a negative time tolerance, or a count of best-frame candidates
+    ///   outside 1...100.
     public func validate() throws(ThumbnailError) {
+        guard (1...BestFramePlan.maximumCount).contains(bestFrameCandidateCount) else {
+            throw ThumbnailError(.invalidOption, "the best frame is chosen among 1 to \(BestFramePlan.maximumCount) keyframes, "
+                                 + "not \(bestFrameCandidateCount)")
+        }
         for (side, tolerance) in [("before", requestedTimeToleranceBefore), ("after", requestedTimeToleranceAfter)]
         where tolerance.map({ $0 < .zero }) ?? false {
             throw ThumbnailError(.invalidOption, "the time tolerance \(side) is negative")

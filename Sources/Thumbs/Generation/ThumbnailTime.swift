@@ -14,6 +14,10 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
     /// (`StreamThumbnailGenerator.newestImage()`); of a movie or a stream that has ended, the end (its last keyframe
     /// with the default tolerance).
     case latest
+    /// The keyframe that makes the best poster among `ThumbnailOptions.bestFrameCandidateCount` spread over the
+    /// movie without its first and last 5 %, by `FrameScore` (near-black, flat, blurred and fading pictures lose):
+    /// only those keyframes are fetched and decoded. `Thumbnail.candidates` lists each one's time and score.
+    case best
 
     /// The time `duration` on the movie timeline, to the nanosecond (`rational` at 1,000,000,000 units a second;
     /// durations past 292 years saturate).
@@ -34,7 +38,7 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
             guard fraction.isFinite else { throw ThumbnailError(.invalidOption, "fraction \(fraction) is not finite") }
         case .frame(let number):
             guard number >= 0 else { throw ThumbnailError(.invalidOption, "frame \(number) is negative") }
-        case .latest:
+        case .latest, .best:
             break
         }
     }
@@ -44,11 +48,11 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .seconds(let seconds): seconds
         case .rational(let value, let timescale): timescale > 0 ? Double(value) / Double(timescale) : nil
-        case .fraction, .frame, .latest: nil
+        case .fraction, .frame, .latest, .best: nil
         }
     }
 
-    /// The time as errors show it: `2.5 s`, `1001/30000 s`, `50.0 % of the duration`, `frame 12`, `latest`.
+    /// The time as errors show it: `2.5 s`, `1001/30000 s`, `50.0 % of the duration`, `frame 12`, `latest`, `best`.
     public var description: String {
         switch self {
         case .seconds(let seconds): "\(seconds) s"
@@ -56,6 +60,7 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
         case .fraction(let fraction): "\((fraction * 1e8).rounded() / 1e6) % of the duration"  // 7 %, not 7.000000000000001
         case .frame(let number): "frame \(number)"
         case .latest: "latest"
+        case .best: "best"
         }
     }
 }

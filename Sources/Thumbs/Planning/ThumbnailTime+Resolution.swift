@@ -4,8 +4,8 @@ extension ThumbnailTime {
     /// `time` on `track`'s presentation timeline (media timescale units), and the frame selection it implies:
     /// `selection`, or `.exact` for a frame number. Nil is the movie's poster time, else 10 % of the duration: the one
     /// default every command and the generator share.
-    /// - Throws: `ThumbnailError` `invalidOption` as `validate()` does; `MP4Error` when the tables cannot place a frame's
-    ///   sample.
+    /// - Throws: `ThumbnailError` `invalidOption` as `validate()` does, and for `.best`, which is no one time (the
+    ///   generator chooses it among keyframes); `MP4Error` when the tables cannot place a frame's sample.
     package static func resolve(_ time: ThumbnailTime?, in movie: Movie, track: MovieTrack,
                                 selection: FrameSelection) throws -> (time: Int64, selection: FrameSelection) {
         try time?.validate()
@@ -24,6 +24,8 @@ extension ThumbnailTime {
             return (track.presentationTime(seconds: duration), selection)
         case .frame(let number):
             return (try presentationTime(ofFrame: number, in: track), .exact)
+        case .best:
+            throw ThumbnailError(.invalidOption, "the best frame is no one time: a thumbnail generator chooses it among keyframes")
         }
     }
 

@@ -250,6 +250,9 @@ public struct StreamThumbnailGenerator: Sendable {
         case .frame:
             throw ThumbnailError(.invalidOption, "a stream's frames are not numbered: ask for a time or a fraction",
                                  input: session.input.name, time: time)
+        case .best:
+            throw ThumbnailError(.invalidOption, "the best frame is chosen among a movie's keyframes, not a stream's: "
+                                 + "ask for a time or a fraction", input: session.input.name, time: time)
         }
         return .seconds(min(max(seconds, -1e12), 1e12))
     }

@@ -1,0 +1,99 @@
+import FrameDecode
+import MP4Box
+
+extension ThumbnailGenerator {
+    /// The frame `ThumbnailTime.best` shows: the keyframes of `BestFramePlan` fetched in groups (each group one
+    /// `ByteSource.read(ranges:)`, at most `limits.batchBytes` of them held at once), decoded side by side (one decoder
+    /// a core, each decode within the session's shared bounds), each scored on its picture rendered to fit
+    /// `FrameScore.analysisSize`; the best one by `FrameScore.isBetter(than:)`, the earliest of equals, whatever order
+    /// the decodes finish in. Only the best frame so far is kept. A keyframe the decoder refuses is left out (its
+    /// candidate says why); when every one is refused, the first refusal is thrown.
+    /// - Throws: `ThumbnailError` `noSamples`, `limitExceeded`; the source's errors; `DecodeError` when no keyframe
+    ///   decodes; `CancellationError`.
+    func bestKeyframe(of track: MovieTrack, options: ThumbnailOptions,
+                      timings: inout Thumbnail.Timings) async throws -> (frame: DecodedFrame, plan: FramePlan,
+                                                                         candidates: [BestFrameCandidate]) {
+        let candidatePlan = try BestFramePlan(track: track, count: options.bestFrameCandidateCount)
+        let keyframes = candidatePlan.keyframes
+        let plans = keyframes.map {
+            FramePlan.keyframe($0.sample, presentationTime: $0.presentationTime, requestedTime: $0.presentationTime,
+                               timescale: track.timescale)
+        }
+        for plan in plans { try DecodeSession.checkSampleSizes(of: plan, limits: options.limits) }
+        let analysis = {
+            var analysis = options
+            (analysis.maximumSize, analysis.fitMode, analysis.allowsUpscaling) = (FrameScore.analysisSize, .fit, false)
+            (analysis.keepsHDR, analysis.appliesPreferredTrackTransform) = (false, false)
+            return analysis
+        }()
+        let concurrency = max(1, ProcessInfoCores.active)
+        let limiters = [AsyncLimiter(limit: concurrency)] + (session.workLimits.map { [$0.decodes] } ?? [])
+        let (session, limits) = (self.session, options.limits)
+
+        var scores = [FrameScore?](repeating: nil, count: keyframes.count)
+        var failures = [(any Error)?](repeating: nil, count: keyframes.count)
+        var best: (position: Int, frame: DecodedFrame)?
+        for group in candidatePlan.fetchGroups(maximumBytes: limits.batchBytes) {
+            let fetchWatch = Stopwatch()
+            let bytes = try await session.bytes(of: group.map { keyframes[$0].sample }, keeping: false)
+            timings.fetch += fetchWatch.elapsed
+            let decodeWatch = Stopwatch()
+            try await withThrowingTaskGroup(of: (Int, Result<(FrameScore, DecodedFrame), any Error>).self) { tasks in
+                var next = group.lowerBound
+                func addTask() {
+                    guard next < group.upperBound else { return }
+                    let (position, plan) = (next, plans[next])
+                    next += 1
+                    tasks.addTask {
+                        do {
+                            return (position, .success(try await AsyncLimiter.run(within: limiters) {
+                                let lease = try session.decoders.take(for: plan, of: track, threading: .single,
+                                                                      limits: limits.decoderLimits)
+                                defer { session.decoders.giveBack(lease) }
+                                let frame = try DecodeSession.decode(plan, bytes: bytes, with: lease.decoder, limits: limits)
+                                let picture = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame,
+                                                                                                thumbnailOptions: analysis))
+                                return (FrameScore(image: picture), frame)
+                            }))
+                        } catch is CancellationError {
+                            throw CancellationError()
+                        } catch {
+                            return (position, .failure(error))
+                        }
+                    }
+                }
+                for _ in 0..<concurrency { addTask() }
+                while let (position, result) = try await tasks.next() {
+                    switch result {
+                    case .success(let (score, frame)):
+                        scores[position] = score
+                        if let current = best, let kept = scores[current.position],
+                           !Self.replaces(kept, at: current.position, score, at: position) { break }
+                        best = (position, frame)
+                    case .failure(let error):
+                        failures[position] = error
+                    }
+                    addTask()
+                }
+            }
+            timings.decode += decodeWatch.elapsed
+        }
+        guard let best else {
+            throw failures.lazy.compactMap { $0 }.first
+                ?? ThumbnailError(.noFrame, "no keyframe of track \(track.id) gave a picture")
+        }
+        let candidates = keyframes.indices.map { position in
+            BestFrameCandidate(mediaTime: MediaTime(value: keyframes[position].presentationTime, timescale: track.timescale),
+                               sample: keyframes[position].sample.index, score: scores[position],
+                               failure: failures[position].map { String(describing: $0) },
+                               isChosen: position == best.position)
+        }
+        return (best.frame, plans[best.position], candidates)
+    }
+
+    /// Whether the candidate at `position` scoring `score` takes the place of the one kept so far: it is better, or
+    /// as good and earlier.
+    private static func replaces(_ kept: FrameScore, at keptPosition: Int, _ score: FrameScore, at position: Int) -> Bool {
+        score.isBetter(than: kept) || (!kept.isBetter(than: score) && position < keptPosition)
+    }
+}
