@@ -34,6 +34,34 @@ public enum RealWorldCorpus {
         return (try? JSONDecoder().decode([String: Outcome].self, from: data)) ?? [:]
     }()
 
+    /// How each keyframe of each movie looks to ffmpeg's filters (`keyframe-looks.json`, written by
+    /// `make-keyframe-looks.py`), by file name, in time order.
+    public static func keyframeLooks() throws -> [String: [KeyframeLook]] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("keyframe-looks.json"))
+        return try JSONDecoder().decode([String: [KeyframeLook]].self, from: data)
+    }
+
+    /// One keyframe as ffmpeg measured it, decoded alone.
+    public struct KeyframeLook: Decodable, Sendable {
+        /// Its start on the ISO timeline, in seconds.
+        public var time: Double
+        /// `blackframe`'s percentage of luma samples under 32 (nil when ffmpeg gave none).
+        public var pblack: Double?
+        /// `signalstats`' mean, 10th and 90th percentile of luma, on 0-255.
+        public var yavg: Double
+        public var ylow: Double
+        public var yhigh: Double
+        /// `entropy`'s normalised luma entropy, 0-1.
+        public var entropy: Double?
+
+        /// Whether ffmpeg's filters show a picture not worth a poster: near-black by `blackframe`'s default (98 % of
+        /// the samples under 32), or flat (normalised entropy under 0.3, or 80 % of the samples on one level: the
+        /// 10th and 90th percentiles equal).
+        public var isNearBlackOrFlat: Bool {
+            (pblack ?? 0) >= 98 || (entropy ?? 1) < 0.3 || ylow == yhigh
+        }
+    }
+
     /// A file that must give a typed error instead of a thumbnail, or whose counts ffprobe cannot give.
     public struct Outcome: Decodable, Sendable {
         /// A typed error and its code.
