@@ -10,9 +10,10 @@ faded, blurred, 2 s each), each from the harness server (server.py, multipart, n
   ffmpeg thumbnail  ffmpeg -i URL -vf thumbnail,scale=320:320:force_original_aspect_ratio=decrease -frames:v 1
                     (the most typical of the first 100 decoded frames: every frame decoded)
 
-Each picture is judged by ffmpeg's filters on its grey levels, the same way for all three: near-black when
-`blackframe` finds 98 % of it under 32, flat when `entropy`'s normalised entropy is under 0.3 or `signalstats`' 10th
-and 90th percentiles are equal (RealWorldCorpus.KeyframeLook, the test's judge). Bytes are the server's count of
+Each picture is judged by ffmpeg's filters on its luma, the same way for all three: converted to limited-range Y'CbCr
+(as the decoded keyframes of keyframe-looks.json mostly are), near-black when `blackframe` finds 98 % of its luma
+under 32, flat when `entropy`'s normalised entropy is under 0.3 or `signalstats`' 10th and 90th percentiles are equal
+(RealWorldCorpus.KeyframeLook, the test's judge). Bytes are the server's count of
 body bytes; ms the process's wall time (median of --runs).
 
 Writes Benchmarks/results/best-frame.md and best-frame.json, and best-frame-picks.png: the three pictures side by
@@ -57,7 +58,8 @@ def command(way, thumbs, url, out):
 def judge(picture):
     """(verdict, measures) of a picture by ffmpeg's filters on its grey levels."""
     done = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", picture, "-vf",
-                           "format=gray,blackframe=amount=0:threshold=32,signalstats,entropy,metadata=mode=print:file=-",
+                           "scale=out_range=tv,format=yuv420p,blackframe=amount=0:threshold=32,signalstats,entropy,"
+                           "metadata=mode=print:file=-",
                            "-f", "null", "-"], capture_output=True, text=True)
     values = {}
     for line in done.stdout.splitlines():
@@ -134,7 +136,7 @@ def main():
     if args.report:
         kept = json.load(open(os.path.join(RESULTS, "best-frame.json")))
         args.runs = kept["runs"]
-        return write(kept["movies"], args, kept["measured"])
+        return write(kept["movies"], args, kept["measured"], kept.get("environment"))
     names = [FIXTURE] + sorted(json.load(open(LOOKS)))
     server = run.Server(FIXTURES)
     scratch = tempfile.mkdtemp()
@@ -159,15 +161,16 @@ def main():
     write(table, args)
 
 
-def write(table, args, when=None):
+def write(table, args, when=None, environment=None):
     when = when or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     ffmpeg = "ffmpeg " + subprocess.run(["ffmpeg", "-version"], capture_output=True, text=True).stdout.split()[2]
+    environment = environment or f"{platform.machine()} Linux, {os.cpu_count()} cores ({ffmpeg})"
     with open(os.path.join(RESULTS, "best-frame.json"), "w") as out:
-        json.dump({"measured": when, "runs": args.runs, "movies": table}, out, indent=1, sort_keys=True)
+        json.dump({"measured": when, "environment": environment, "runs": args.runs, "movies": table}, out, indent=1,
+                  sort_keys=True)
         out.write("\n")
     lines = [f"# Best frame: the pick and its cost", "",
-             f"Measured {when} on {platform.machine()} Linux, {os.cpu_count()} cores ({ffmpeg}), median of {args.runs} "
-             "runs, with",
+             f"Measured {when} on {environment}, median of {args.runs} runs, with",
              "`Benchmarks/harness/best-frame.py --thumbs <release thumbs> --runs " + str(args.runs) + "`.", "",
              "## Totals", "",
              "Near-black or flat pictures, and of those the ones of movies with a keyframe ffmpeg finds fine",

@@ -1,4 +1,5 @@
 import ByteSources
+import FrameDecode
 import MP4Box
 import MP4BoxTestSupport
 import Testing
@@ -43,7 +44,7 @@ import Testing
         let thumbnail = try await Self.generator().image(at: .best)
         #expect((6.0..<8.0).contains(thumbnail.actualTime), "chose \(thumbnail.actualTime) s")
         #expect(thumbnail.isSyncSample)
-        #expect(thumbnail.decodedSamples == 1)
+        #expect(thumbnail.decodedSamples == thumbnail.candidates.count + 1)  // each candidate, and the pick again
         #expect(thumbnail.requestedTime == thumbnail.actualTime)
         #expect(thumbnail.image.width == 160 && thumbnail.image.height == 90)
         let chosen = thumbnail.candidates.filter(\.isChosen)
@@ -120,12 +121,79 @@ import Testing
         }
     }
 
-    /// A movie whose every keyframe is black still gets its picture: the best of the refused ones.
+    /// A movie whose every keyframe is black (by ffmpeg's filters too) still gets its picture: the best of the refused
+    /// ones.
     @Test func aMovieWithOnlyRefusedKeyframesStillGetsOne() async throws {
+        let looks = try #require(try RealWorldCorpus.keyframeLooks()["gst-av1-only.mp4"])
+        #expect(!looks.isEmpty && looks.allSatisfy(\.isNearBlackOrFlat))
         let thumbnail = try await ThumbnailGenerator(path: RealWorldCorpus.path("gst-av1-only.mp4")).image(at: .best)
         #expect(!thumbnail.candidates.isEmpty)
         #expect(thumbnail.candidates.allSatisfy { $0.score?.rejection != nil })
         #expect(thumbnail.candidates.contains { $0.isChosen && $0.time == thumbnail.actualTime })
+    }
+
+    /// Whatever order the decodes finish in, the kept candidate is the same: the best score, the earliest of equals.
+    @Test func thePickDoesNotDependOnTheOrderDecodesFinish() {
+        let good = FrameScore(meanLuma: 0.45, lumaDeviation: 0.2, darkShare: 0, laplacianVariance: 500, colourfulness: 40, entropy: 7)
+        let black = FrameScore(meanLuma: 0, lumaDeviation: 0, darkShare: 1, laplacianVariance: 0, colourfulness: 0, entropy: 0)
+        let scores = [black, good, good, black]  // by position: the first good one, at 1, is the pick
+        func permutations(_ items: [Int]) -> [[Int]] {
+            items.count <= 1 ? [items] : items.indices.flatMap { index in
+                var rest = items
+                let first = rest.remove(at: index)
+                return permutations(rest).map { [first] + $0 }
+            }
+        }
+        for order in permutations(Array(scores.indices)) {
+            var kept = order[0]
+            for position in order.dropFirst()
+            where ThumbnailGenerator.replaces(scores[kept], at: kept, scores[position], at: position) {
+                kept = position
+            }
+            #expect(kept == 1, "order \(order)")
+        }
+    }
+
+    /// Groups of candidates hold at most the bound of bytes (one larger keyframe alone), in order, each once: checked
+    /// against ffprobe's sizes of the candidates.
+    @Test func fetchGroupsStayWithinTheirBytes() async throws {
+        let movie = try await MovieLocator().locate(in: MemoryByteSource(try Fixtures.bytes(Self.name))).movie
+        let plan = try BestFramePlan(track: try movie.thumbnailTrack(), count: 10)
+        let sizes = try Self.expectedCandidates(count: 10).map { Int($0.range.count) }
+        #expect(plan.keyframes.map { Int($0.sample.size) } == sizes)
+        for bound in [1, 5_000, 10_000, 40_000, 1 << 20] {
+            let groups = plan.fetchGroups(maximumBytes: bound)
+            #expect(groups.flatMap { Array($0) } == Array(sizes.indices), "bound \(bound)")
+            for group in groups {
+                let bytes = group.reduce(0) { $0 + sizes[$1] }
+                #expect(group.count == 1 || bytes <= bound, "bound \(bound): \(group) holds \(bytes)")
+                // A group ends only where the next keyframe would pass the bound.
+                if group.upperBound < sizes.count { #expect(bytes + sizes[group.upperBound] > bound, "bound \(bound)") }
+            }
+        }
+    }
+
+    /// A movie whose candidate keyframes are all refused by the decoder (their samples zeroed) gives the earliest
+    /// one's error, naming its sample.
+    @Test func whenEveryCandidateFailsTheEarliestOnesErrorIsThrown() async throws {
+        var bytes = try Fixtures.bytes(Self.name)
+        let candidates = try Self.expectedCandidates(count: 10)
+        for candidate in candidates {
+            for offset in candidate.range { bytes[Int(offset)] = 0 }
+        }
+        let movie = try await MovieLocator().locate(in: MemoryByteSource(bytes)).movie
+        let first = try #require(try BestFramePlan(track: try movie.thumbnailTrack(), count: 10).keyframes.first)
+        #expect(first.sample.byteRange == candidates[0].range)
+        do {
+            let thumbnail = try await ThumbnailGenerator(source: MemoryByteSource(bytes), movie: movie).image(at: .best)
+            Issue.record("a picture at \(thumbnail.actualTime) s from zeroed keyframes")
+        } catch let error as DecodeError {
+            #expect(error.sampleIndex == first.sample.index, "\(error)")
+        } catch let error as ThumbnailError where error.code == .noFrame {  // the decoder took the bytes, gave nothing
+            #expect(error.sample == first.sample.index, "\(error)")
+        } catch {
+            Issue.record("not the decoder's error for the first candidate: \(error)")
+        }
     }
 
     /// A stream has no best frame: asked for one, an invalid option naming the playlist.

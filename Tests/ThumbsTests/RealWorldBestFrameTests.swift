@@ -23,6 +23,8 @@ import Thumbs
         let judged = thumbnail.candidates.compactMap { candidate in
             keyframes.first { abs($0.time - candidate.time) < 0.0005 }.map { (candidate, $0) }
         }
+        // ffmpeg lists a keyframe at the time of at least one candidate whenever it lists any.
+        #expect(keyframes.isEmpty || !judged.isEmpty, "\(name): no candidate is at a keyframe ffmpeg lists")
         let chosen = try #require(thumbnail.candidates.first { $0.isChosen })
         #expect(chosen.time == thumbnail.actualTime)
         // With a candidate ffmpeg finds fine, the chosen one is fine too (with none, any may be chosen).

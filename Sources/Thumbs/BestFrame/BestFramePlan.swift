@@ -1,9 +1,10 @@
 import MP4Box
 
 /// The keyframes `ThumbnailTime.best` chooses among: the sync sample nearest each of `count` times spread evenly
-/// over the movie without its first and last 5 % (the middles of `count` equal parts of 5...95 %), each once, in
-/// presentation order. A movie with fewer keyframes there gives fewer; one with none there gives its keyframe nearest
-/// the window (the first one of a movie with a single keyframe).
+/// over what the movie shows without its first and last 5 % (the middles of `count` equal parts of 5...95 % of the
+/// span from its first picture to its end), each once, in presentation order. A movie with fewer keyframes there
+/// gives fewer; one with none there gives its keyframe nearest the window (the first one of a movie with a single
+/// keyframe).
 package struct BestFramePlan: Sendable {
     /// One keyframe to score.
     package struct Keyframe: Sendable {
@@ -24,12 +25,16 @@ package struct BestFramePlan: Sendable {
     /// - Throws: `ThumbnailError` `noSamples` when the track has no keyframe to show; `MP4Error` when the tables cannot
     ///   place one.
     package init(track: MovieTrack, count: Int) throws {
-        let duration = track.durationSeconds
+        let end = track.presentationTime(seconds: track.durationSeconds)
+        // A track whose first picture comes late (a cut of a longer stream, an edit that starts with a gap) is
+        // spread over what it shows, not over the wait before it.
+        let first = try track.firstPresentedSample().map { max(0, track.presentationTime(of: $0)) } ?? 0
+        let start = min(first, end)
         let wanted = min(max(1, count), Self.maximumCount)
         var chosen: [Int: Keyframe] = [:]
         for part in 0..<wanted {
             let fraction = Self.skippedEnds + (1 - 2 * Self.skippedEnds) * (Double(part) + 0.5) / Double(wanted)
-            let time = track.presentationTime(seconds: duration * fraction)
+            let time = start + Int64((Double(end - start) * fraction).rounded(.down))
             guard let sample = try track.syncSample(nearest: time) else { continue }
             chosen[sample.index] = Keyframe(sample: sample, presentationTime: track.presentationTime(of: sample))
         }

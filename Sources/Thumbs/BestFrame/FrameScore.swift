@@ -17,10 +17,11 @@ import Foundation
 /// - entropy: the Shannon entropy of the 256-bin luma histogram, over 8 bits.
 ///
 /// `value` is `0.2 exposure + 0.2 contrast + 0.25 sharpness + 0.15 colourfulness + 0.2 entropy`. A picture is
-/// refused (`rejection`) when it is near-black (mean luma under 16/255, or 98 % of its pixels under 32/255, as
-/// ffmpeg's `blackframe` counts them), blown out (mean over 240/255) or flat (deviation under 10/255, or under 3 bits
+/// refused (`rejection`) when it is near-black (mean luma under 16/255, or 98 % of its pixels under 32/255, the
+/// share ffmpeg's `blackframe` counts, on full-range luma), blown out (mean over 240/255) or flat (deviation under 10/255, or under 3 bits
 /// of entropy): a refused picture wins only when every candidate is refused. A fade loses to the picture it fades
-/// from on every measure; a blurred picture keeps its exposure and colour but loses sharpness.
+/// from on contrast, sharpness and colourfulness (and on exposure too, unless that picture is brighter than mid-grey);
+/// a blurred picture keeps its exposure and colour but loses sharpness.
 public struct FrameScore: Sendable, Hashable {
     /// Why a picture cannot be a poster while another can.
     public enum Rejection: String, Sendable, Hashable, CustomStringConvertible {

@@ -2,17 +2,26 @@ import FrameDecode
 import MP4Box
 
 extension ThumbnailGenerator {
-    /// The frame `ThumbnailTime.best` shows: the keyframes of `BestFramePlan` fetched in groups (each group one
-    /// `ByteSource.read(ranges:)`, at most `limits.batchBytes` of them held at once), decoded side by side (one decoder
-    /// a core, each decode within the session's shared bounds), each scored on its picture rendered to fit
-    /// `FrameScore.analysisSize`; the best one by `FrameScore.isBetter(than:)`, the earliest of equals, whatever order
-    /// the decodes finish in. Only the best frame so far is kept. A keyframe the decoder refuses is left out (its
-    /// candidate says why); when every one is refused, the first refusal is thrown.
+    /// The candidate keyframe `ThumbnailTime.best` shows, found by `bestKeyframe(of:options:timings:)`: its plan, its
+    /// sample's bytes (for the decode that makes the thumbnail), every candidate, and how many were decoded.
+    struct BestKeyframe {
+        var plan: FramePlan
+        var bytes: [Int: [UInt8]]
+        var candidates: [BestFrameCandidate]
+        var decoded: Int
+    }
+
+    /// Chooses the keyframe `ThumbnailTime.best` shows: the keyframes of `BestFramePlan` fetched in groups (each group
+    /// one `ByteSource.read(ranges:)`, at most `limits.batchBytes` of them held at once), decoded side by side (one
+    /// decoder a core, each decode within the session's shared bounds), each scored on its picture rendered to fit
+    /// `FrameScore.analysisSize` and dropped; the best by `FrameScore.isBetter(than:)`, the earliest of equals,
+    /// whatever order the decodes finish in. Only the best one's sample bytes are kept, no picture: the caller decodes
+    /// it again for the thumbnail. A keyframe the decoder refuses is left out (its candidate says why); when every one
+    /// is refused, the earliest one's error is thrown.
     /// - Throws: `ThumbnailError` `noSamples`, `limitExceeded`; the source's errors; `DecodeError` when no keyframe
     ///   decodes; `CancellationError`.
     func bestKeyframe(of track: MovieTrack, options: ThumbnailOptions,
-                      timings: inout Thumbnail.Timings) async throws -> (frame: DecodedFrame, plan: FramePlan,
-                                                                         candidates: [BestFrameCandidate]) {
+                      timings: inout Thumbnail.Timings) async throws -> BestKeyframe {
         let candidatePlan = try BestFramePlan(track: track, count: options.bestFrameCandidateCount)
         let keyframes = candidatePlan.keyframes
         let plans = keyframes.map {
@@ -32,28 +41,30 @@ extension ThumbnailGenerator {
 
         var scores = [FrameScore?](repeating: nil, count: keyframes.count)
         var failures = [(any Error)?](repeating: nil, count: keyframes.count)
-        var best: (position: Int, frame: DecodedFrame)?
+        var best: (position: Int, bytes: [UInt8])?
         for group in candidatePlan.fetchGroups(maximumBytes: limits.batchBytes) {
+            try Task.checkCancellation()
             let fetchWatch = Stopwatch()
             let bytes = try await session.bytes(of: group.map { keyframes[$0].sample }, keeping: false)
             timings.fetch += fetchWatch.elapsed
             let decodeWatch = Stopwatch()
-            try await withThrowingTaskGroup(of: (Int, Result<(FrameScore, DecodedFrame), any Error>).self) { tasks in
+            try await withThrowingTaskGroup(of: (Int, Result<FrameScore, any Error>).self) { tasks in
                 var next = group.lowerBound
                 func addTask() {
-                    guard next < group.upperBound else { return }
+                    guard next < group.upperBound, !Task.isCancelled else { return }
                     let (position, plan) = (next, plans[next])
                     next += 1
                     tasks.addTask {
                         do {
                             return (position, .success(try await AsyncLimiter.run(within: limiters) {
+                                try Task.checkCancellation()
                                 let lease = try session.decoders.take(for: plan, of: track, threading: .single,
                                                                       limits: limits.decoderLimits)
                                 defer { session.decoders.giveBack(lease) }
                                 let frame = try DecodeSession.decode(plan, bytes: bytes, with: lease.decoder, limits: limits)
                                 let picture = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame,
                                                                                                 thumbnailOptions: analysis))
-                                return (FrameScore(image: picture), frame)
+                                return FrameScore(image: picture)
                             }))
                         } catch is CancellationError {
                             throw CancellationError()
@@ -65,11 +76,11 @@ extension ThumbnailGenerator {
                 for _ in 0..<concurrency { addTask() }
                 while let (position, result) = try await tasks.next() {
                     switch result {
-                    case .success(let (score, frame)):
+                    case .success(let score):
                         scores[position] = score
                         if let current = best, let kept = scores[current.position],
                            !Self.replaces(kept, at: current.position, score, at: position) { break }
-                        best = (position, frame)
+                        best = (position, bytes[keyframes[position].sample.index] ?? [])
                     case .failure(let error):
                         failures[position] = error
                     }
@@ -78,6 +89,7 @@ extension ThumbnailGenerator {
             }
             timings.decode += decodeWatch.elapsed
         }
+        try Task.checkCancellation()
         guard let best else {
             throw failures.lazy.compactMap { $0 }.first
                 ?? ThumbnailError(.noFrame, "no keyframe of track \(track.id) gave a picture")
@@ -88,12 +100,15 @@ extension ThumbnailGenerator {
                                failure: failures[position].map { String(describing: $0) },
                                isChosen: position == best.position)
         }
-        return (best.frame, plans[best.position], candidates)
+        let plan = plans[best.position]
+        return BestKeyframe(plan: plan, bytes: [plan.target.index: best.bytes], candidates: candidates,
+                            decoded: scores.lazy.compactMap { $0 }.count)
     }
 
-    /// Whether the candidate at `position` scoring `score` takes the place of the one kept so far: it is better, or
-    /// as good and earlier.
-    private static func replaces(_ kept: FrameScore, at keptPosition: Int, _ score: FrameScore, at position: Int) -> Bool {
+    /// Whether the candidate at `position` scoring `score` takes the place of the one kept so far, at `keptPosition`
+    /// scoring `kept`: it is better, or as good and earlier. The pick is then the same whatever order the candidates
+    /// come in.
+    static func replaces(_ kept: FrameScore, at keptPosition: Int, _ score: FrameScore, at position: Int) -> Bool {
         score.isBetter(than: kept) || (!kept.isBetter(than: score) && position < keptPosition)
     }
 }

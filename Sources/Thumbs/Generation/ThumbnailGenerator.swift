@@ -141,6 +141,7 @@ public struct ThumbnailGenerator: Sendable {
 
     private func quickRepresentation(at time: ThumbnailTime?) async throws -> Thumbnail? {
         if options.allowsCoverArt, let art = try await coverArt() { return art }
+        if time == .best { return nil }  // its keyframes are its only work: a quick pass would do it twice
         if options.isExact || time.map({ if case .frame = $0 { return true } else { return false } }) == true {
             var quick = options
             quick.requestedTimeToleranceBefore = nil
@@ -203,38 +204,47 @@ public struct ThumbnailGenerator: Sendable {
             track = try movie.thumbnailTrack()
             plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         }
-        // Everything that holds this thumbnail's pictures runs holding one permit, given back once they are gone.
+        let made = try await holdingPermit { permit in
+            try await picture(plan: plan, movie: movie, track: track, selection: selection, options: options,
+                              permit: &permit, timings: &timings)
+        }
+        return thumbnail(of: made, requestedTime: requested, options: options, timings: timings)
+    }
+
+    /// Runs `body` with this thumbnail's picture permit (of the session's shared decode bound; none without one):
+    /// everything that holds the thumbnail's pictures runs holding it, and it is given back once they are gone.
+    private func holdingPermit<Value>(_ body: (inout PicturePermit) async throws -> Value) async throws -> Value {
         var permit = PicturePermit(session.workLimits?.decodes)
-        let made: Picture
         do {
-            made = try await picture(plan: plan, movie: movie, track: track, selection: selection, options: options,
-                                     permit: &permit, timings: &timings)
+            let result = try await body(&permit)
+            await permit.giveBack()
+            return result
         } catch {
             await permit.giveBack()
             throw error
         }
-        await permit.giveBack()
-        return thumbnail(of: made, requestedTime: requested, options: options, timings: timings)
     }
 
     /// The thumbnail `ThumbnailTime.best` asks for: the best of the candidate keyframes (`bestKeyframe(of:options:
-    /// timings:)`), rendered and encoded holding one picture permit; asked for at the time it shows.
+    /// timings:)`, which keeps no picture), decoded again, rendered and encoded holding one picture permit; asked for
+    /// at the time it shows. Its decoded samples count every candidate decoded and the decode again.
     private func bestThumbnail(of track: MovieTrack, options: ThumbnailOptions,
                                timings: Thumbnail.Timings) async throws -> Thumbnail {
         var timings = timings
         let best = try await bestKeyframe(of: track, options: options, timings: &timings)
-        var permit = PicturePermit(session.workLimits?.decodes)
-        let made: Picture
-        do {
+        let made = try await holdingPermit { permit in
             try await permit.take()
-            made = try finished(best.frame, plan: best.plan, track: track, options: options, timings: &timings)
-        } catch {
-            await permit.giveBack()
-            throw error
+            let watch = Stopwatch()
+            let lease = try session.decoders.take(for: best.plan, of: track, threading: .single,
+                                                  limits: options.limits.decoderLimits)
+            defer { session.decoders.giveBack(lease) }
+            let frame = try DecodeSession.decode(best.plan, bytes: best.bytes, with: lease.decoder, limits: options.limits)
+            timings.decode += watch.elapsed
+            return try finished(frame, plan: best.plan, track: track, options: options, timings: &timings)
         }
-        await permit.giveBack()
         var thumbnail = thumbnail(of: made, requestedTime: best.plan.targetPresentationTime, options: options, timings: timings)
         thumbnail.candidates = best.candidates
+        thumbnail.decodedSamples = best.decoded + 1
         return thumbnail
     }
 

@@ -10,6 +10,8 @@ import FrameDecode
 /// So one thumbnail holds at most: the index (`ParseLimits`), `maximumSampleSize` plus `batchBytes` of samples
 /// being decoded and `sampleCacheBytes` kept, the decoder's pictures (at most 17 of `maximumPictureLumaSamples`
 /// luma samples, see `DecoderLimits`), and a rendered canvas of at most `Renderer.maximumOutputPixelCount` pixels.
+/// `ThumbnailTime.best` decodes its candidate keyframes with one decoder a core (each a keyframe alone, its picture
+/// dropped once scored), within `batchBytes` of their samples.
 public struct ThumbnailLimits: Sendable, Hashable {
     /// Most samples decoded for one picture: an exact time far from the keyframe before it. Default 20,000
     /// (11 minutes at 30 frames a second; ffmpeg and AVFoundation would decode them all).
