@@ -74,8 +74,6 @@ import Thumbs
         #expect(output.stderr.contains("--header takes 'Name: value' with a valid field name"), "\(output.stderr)")
     }
 
-    /// `-o x.webp` writes WebP (lossy, or with --lossless the PNG's very pixels), read back by libwebp's decoder and
-    /// compared with the PNG the same command writes.
     /// `--best --stats`: the keyframe of the stretches fixture's sharp stretch (6-8 s by how it was made), and every
     /// candidate with its time and score in the stats line, the chosen one marked; the black stretch's refused as
     /// near-black. `--best` with another time is refused.
@@ -99,8 +97,15 @@ import Thumbs
         let both = try await InfoCommandTests.run(["thumbnail", Fixtures.path("best-frame-stretches"), "--best", "--time", "1",
                                                    "-o", path])
         #expect(both.status == 64)
+        for refused in [["--best", "--exact"], ["--best", "--skip-dark"], ["--best", "--tolerance-after", "1"], ["--candidates", "3"],
+                        ["--best", "--candidates", "0"], ["--best", "--candidates", "101"]] {
+            let answer = try await InfoCommandTests.run(["thumbnail", Fixtures.path("best-frame-stretches")] + refused + ["-o", path])
+            #expect(answer.status == 64, "\(refused)")
+        }
     }
 
+    /// `-o x.webp` writes WebP (lossy, or with --lossless the PNG's very pixels), read back by libwebp's decoder and
+    /// compared with the PNG the same command writes.
     @Test func webPOutputMatchesThePNGPath() async throws {
         let png = Self.temporaryPath("x.png"), lossy = Self.temporaryPath("x.webp"), lossless = Self.temporaryPath("y.webp")
         for (path, extra) in [(png, [String]()), (lossy, ["--quality", "80"]), (lossless, ["--lossless"])] {
