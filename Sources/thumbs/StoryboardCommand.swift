@@ -3,7 +3,6 @@ import ByteSources
 import Foundation
 import MP4Box
 import Storyboards
-import Synchronization
 import Thumbs
 
 /// `thumbs storyboard`: sprite sheets, a WebVTT thumbnail track and a JSON manifest, from keyframes alone.
@@ -69,7 +68,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
         if imageFormat == nil { throw ValidationError("--format takes jpeg, png or webp") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
-        let known = ["vtt", "json", "hls", "dash", "bif"]
+        let known = StoryboardTracks.names
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
             throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls, dash and bif")
         }
@@ -130,7 +129,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     /// A movie's storyboard (`StoryboardMaker`).
     private func runMovie(into directory: URL, started: ContinuousClock.Instant) async throws {
         try await source.withOpenedSource { input in
-            let line = isatty(2) == 1 ? ProgressLine() : nil
+            let line = ProgressLine.onTerminal()
             defer { line?.end() }
             let maker = StoryboardMaker(source: input, options: options)
             let storyboard: Storyboard
@@ -152,7 +151,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         let meter = FetchMeter()
         try await source.reportingErrors(statisticsOf: { nil }) {
             try await meter.measure {
-                let line = isatty(2) == 1 ? ProgressLine() : nil
+                let line = ProgressLine.onTerminal()
                 defer { line?.end() }
                 let maker = StreamStoryboardMaker(input: try source.movieInput(), options: options)
                 let storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
@@ -168,20 +167,12 @@ struct StoryboardCommand: AsyncParsableCommand {
     /// Writes the tracks `--manifests` names, says what was written, and gives the `--stats` figures.
     private func writeTracks(of storyboard: Storyboard, into directory: URL,
                              started: ContinuousClock.Instant) throws -> [String: Double] {
-        var written: [String] = []
-        for manifest in parsedManifests {
-            if manifest == "bif" {  // written by the maker, through `write`, after the sheets
-                written.append(directory.appendingPathComponent("storyboard.bif").path)
-                continue
-            }
-            let (name, text): (String, String) = switch manifest {
-            case "json": ("storyboard.json", String(decoding: try storyboard.manifest.json(), as: UTF8.self))
-            case "hls": ("storyboard.m3u8", storyboard.hlsImagePlaylist())
-            case "dash": ("storyboard.mpd", try storyboard.dashManifest())
-            default: ("storyboard.vtt", storyboard.webVTT())
-            }
-            try writeOutput(Array(text.utf8), to: directory.appendingPathComponent(name).path)
-            written.append(directory.appendingPathComponent(name).path)
+        let written: [String]
+        do {
+            written = try StoryboardTracks.write(parsedManifests, of: storyboard, into: directory)
+        } catch {
+            printError("thumbs: \(directory.path): \(fileFailureReason(error))")
+            throw ExitCode.ioError
         }
         print("\(storyboard.cues.count) cues from \(storyboard.keyframeCount) keyframes in \(storyboard.sheets.count) "
               + "\(storyboard.singleImages ? "images" : "sheets") of \(storyboard.tileSize) tiles: "
@@ -200,35 +191,3 @@ struct StoryboardCommand: AsyncParsableCommand {
     }
 }
 
-/// The progress line on a terminal: cues done / total, bytes fetched and rate, redrawn at most ten times a second.
-final class ProgressLine: Sendable {
-    private let last = Mutex<(shown: ContinuousClock.Instant?, width: Int)>((nil, 0))
-
-    /// What a maker calls with its progress: `show(_:)`.
-    var reporter: @Sendable (StoryboardProgress) -> Void { { self.show($0) } }
-
-    func show(_ progress: StoryboardProgress) {
-        let now = ContinuousClock.now
-        let text = String(format: "cues %d/%d  keyframes %d/%d  %.1f MB  %.1f MB/s", progress.cuesDone, progress.cueCount,
-                          progress.keyframesDone, progress.keyframeCount, Double(progress.bytesFetched) / 1e6,
-                          progress.bytesPerSecond / 1e6)
-        let done = progress.cuesDone == progress.cueCount
-        let padding: Int? = last.withLock { state in
-            if !done, let shown = state.shown, now - shown < .milliseconds(100) { return nil }
-            state.shown = now
-            defer { state.width = text.count }
-            return max(0, state.width - text.count)
-        }
-        guard let padding else { return }
-        FileHandle.standardError.write(Data(("\r" + text + String(repeating: " ", count: padding)).utf8))
-    }
-
-    /// Ends the line, once: later calls do nothing until it is drawn again.
-    func end() {
-        let drawn = last.withLock { state in
-            defer { state = (nil, 0) }
-            return state.shown != nil
-        }
-        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
-    }
-}
