@@ -28,6 +28,8 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidImage
         /// The picture needs more samples or bytes than `ThumbnailLimits` allow.
         case limitExceeded
+        /// An output could not be written: a batch's thumbnail, its companion folder, or its ledger.
+        case writeFailed
     }
 
     /// The kind of failure.

@@ -26,7 +26,7 @@ extension ServerError {
         case let error as ThumbnailError:
             switch error.code {
             case .invalidOption: self.init(.badParameter, error.description)
-            case .encodingFailed, .invalidImage: self.init(.internalError, error.description)
+            case .encodingFailed, .invalidImage, .writeFailed: self.init(.internalError, error.description)
             case .noVideo, .noSamples, .sampleOutOfRange, .noFrame, .invalidFrame, .limitExceeded:
                 self.init(.unsupportedMedia, error.description)
             @unknown default: self.init(.internalError, error.description)

@@ -1,0 +1,172 @@
+import ByteSources
+import Foundation
+
+/// Thumbnails of a library of movies, written under one directory: a few movies at once within shared bounds on
+/// decodes and fetches, each output written whole or not at all, and what was made remembered beside the outputs so
+/// that a later batch skips it (`BatchLedger`) unless its input changed.
+///
+/// `results()` gives one `BatchResult` per movie as each finishes, with the batch's progress. Memory stays within
+/// the movies in flight, however many there are: of a finished movie only its ledger entry is kept (a few short
+/// strings).
+public struct ThumbnailBatch: Sendable {
+    /// What is made and how much at once.
+    public struct Options: Sendable {
+        /// The time of each thumbnail (nil: the poster time, else 10 %; `.best` for the best keyframe).
+        public var time: ThumbnailTime?
+        /// How each thumbnail looks; its `format` must not be nil (the thumbnail is written in it).
+        public var thumbnail = ThumbnailOptions()
+        /// Movies worked on at once, 1...`maximumMoviesAtOnce`. Default: two per core (one reading while the other
+        /// decodes).
+        public var moviesAtOnce = 2 * ThumbnailService.coreCount
+        /// Decodes at once, over every movie. Default: one per core.
+        public var maximumConcurrentDecodes = ThumbnailService.coreCount
+        /// Sample fetches at once, over every movie.
+        public var maximumConcurrentFetches = 8
+        /// Make every output again, even those the ledger says are current (`--force`).
+        public var remakesAll = false
+        /// Something else to make of each movie, in a folder of its own (a storyboard), or nil.
+        public var companion: BatchCompanion?
+
+        /// The defaults: the default time and look, PNG.
+        public init() {}
+
+        /// What the ledger remembers of these options: an output made with other options is made again. Named
+        /// fields, so that a field added to `ThumbnailOptions` later does not make every output again.
+        var key: String {
+            let look = thumbnail
+            var parts = ["time=\(time?.description ?? "default")", "size=\(look.maximumSize)", "fit=\(look.fitMode)",
+                         "upscale=\(look.allowsUpscaling)", "aperture=\(look.apertureMode.rawValue)",
+                         "transform=\(look.appliesPreferredTrackTransform)",
+                         "before=\(look.requestedTimeToleranceBefore.map { "\($0)" } ?? "any")",
+                         "after=\(look.requestedTimeToleranceAfter.map { "\($0)" } ?? "any")",
+                         "format=\(look.format.map { "\($0)" } ?? "none")", "hdr=\(look.keepsHDR)",
+                         "skipDark=\(look.skipsDarkFrames)", "candidates=\(look.bestFrameCandidateCount)"]
+            if let companion { parts.append("companion=\(companion.key)") }
+            return parts.joined(separator: ";")
+        }
+    }
+
+    /// Most movies worked on at once.
+    public static let maximumMoviesAtOnce = 256
+
+    /// The movies.
+    public let items: [BatchItem]
+    /// Where the outputs go (made when missing); items' outputs are relative to it.
+    public let outputDirectory: URL
+    /// What is made and how much at once.
+    public let options: Options
+
+    /// A batch of `items` written under `outputDirectory`.
+    public init(items: [BatchItem], outputDirectory: URL, options: Options = Options()) {
+        self.items = items
+        self.outputDirectory = outputDirectory
+        self.options = options
+    }
+
+    /// Runs the batch: one result per movie, in the order they finish. Stopping the batch (`BatchResults.cancel()`)
+    /// starts no other movie and cancels those under way; the sequence ends once they are gone (a movie stopped gives
+    /// no result, and none of its outputs is half-written).
+    public func results() -> BatchResults {
+        BatchResults { continuation in await self.run(yielding: continuation) }
+    }
+
+    private func run(yielding continuation: AsyncStream<BatchResult>.Continuation) async {
+        let moviesAtOnce = min(max(1, options.moviesAtOnce), Self.maximumMoviesAtOnce, max(1, items.count))
+        var configuration = ThumbnailService.Configuration()
+        (configuration.countLimit, configuration.costLimit) = (0, 0)  // no picture is asked for twice
+        configuration.indexCapacity = 2 * moviesAtOnce  // a companion reads the index its thumbnail read
+        configuration.maximumConcurrentDecodes = max(1, options.maximumConcurrentDecodes)
+        configuration.maximumConcurrentFetches = max(1, options.maximumConcurrentFetches)
+        let service = ThumbnailService(configuration: configuration)
+        let ledger = BatchLedger(directory: outputDirectory)
+        let started = ContinuousClock.now
+        var progress = BatchProgress(total: items.count)
+        await withTaskGroup(of: BatchResult?.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < items.count, !Task.isCancelled else { return }
+                let item = items[next]
+                next += 1
+                group.addTask { await self.process(item, service: service, ledger: ledger) }
+            }
+            for _ in 0..<moviesAtOnce { startNext() }
+            while let finished = await group.next() {
+                if var result = finished {
+                    progress.count(result.outcome)
+                    progress.elapsed = ContinuousClock.now - started
+                    result.progress = progress
+                    continuation.yield(result)
+                }
+                startNext()
+            }
+        }
+    }
+
+    /// One movie: skipped when the ledger says its outputs are current, else made and written; nil when the batch
+    /// was stopped before it was done.
+    private func process(_ item: BatchItem, service: ThumbnailService, ledger: BatchLedger) async -> BatchResult? {
+        let watch = Stopwatch()
+        let meter = FetchMeter()
+        let key = options.key
+        let outcome: BatchResult.Outcome
+        var actualTime: Double?
+        do {
+            try Task.checkCancellation()
+            if !options.remakesAll, let entry = await ledger.entry(for: item.output), !entry.version.isEmpty,
+               entry.key == key, entry.identity == BatchItem.digest(item.input.identity), outputsExist(of: item),
+               try await meter.measure({ try await Self.currentVersion(of: item.input) }) == entry.version {
+                outcome = .skipped
+            } else {
+                actualTime = try await meter.measure { try await make(item, service: service, ledger: ledger, key: key) }
+                outcome = .made
+            }
+        } catch {
+            if Task.isCancelled { return nil }
+            outcome = .failed(error)
+        }
+        let fetched = meter.statistics
+        return BatchResult(item: item, outcome: outcome, actualTime: actualTime, bytesFetched: fetched.bytes,
+                           requests: fetched.requests, duration: watch.elapsed, progress: BatchProgress(total: 0))
+    }
+
+    /// Makes `item`'s outputs and records them; the thumbnail's actual time. The thumbnail is made first (in memory),
+    /// then the ledger's entry voided, the companion folder put in place, the thumbnail written: a movie that fails
+    /// leaves its earlier thumbnail as it was (its companion too, unless that was replaced), never to be skipped.
+    private func make(_ item: BatchItem, service: ThumbnailService, ledger: BatchLedger, key: String) async throws -> Double {
+        guard options.thumbnail.format != nil else {
+            throw ThumbnailError(.invalidOption, "a batch writes its thumbnails: give them a format", input: item.input.name)
+        }
+        let request = ThumbnailRequest(asset: ThumbnailAsset(item.input), time: options.time, options: options.thumbnail)
+        let thumbnail = try await service.thumbnail(request)
+        try Task.checkCancellation()
+        try await ledger.void(item.output)
+        if let companion = options.companion {
+            try await AtomicOutput.writeFolder(at: outputDirectory.appendingPathComponent(companion.folder(item))) { folder in
+                try await companion.make(item, folder, service)
+            }
+        }
+        try AtomicOutput.write(thumbnail.encoded, to: outputDirectory.appendingPathComponent(item.output))
+        // A version the source could not tell (a stream's) is not recorded: such an output is made again next time.
+        if let version = thumbnail.sourceVersion?.version, !version.isEmpty {
+            try await ledger.record(BatchLedger.Entry(output: item.output, input: item.input.name,
+                                                      identity: BatchItem.digest(item.input.identity), version: version,
+                                                      key: key))
+        }
+        return thumbnail.actualTime
+    }
+
+    /// Whether `item`'s thumbnail (and companion folder) are on disk.
+    private func outputsExist(of item: BatchItem) -> Bool {
+        let files = [item.output] + (options.companion.map { [$0.folder(item)] } ?? [])
+        return files.allSatisfy { FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent($0).path) }
+    }
+
+    /// The version of `input`'s bytes now: a file's from one `stat`, else what a source learns from reading its first
+    /// byte (a URL's ETag or Last-Modified); nil when it cannot tell.
+    private static func currentVersion(of input: any MovieInput) async throws -> String? {
+        if let version = await input.currentVersion() { return version }
+        let source = try input.open(known: nil)
+        _ = try await source.read(0..<1)
+        return await source.version
+    }
+}
