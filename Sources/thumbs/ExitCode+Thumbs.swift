@@ -3,6 +3,7 @@ import ByteSources
 import Foundation
 import MP4Box
 import RangeFetch
+import Thumbs
 
 /// Distinct exit codes, after sysexits.h: usage 64, bad input 65, I/O 74.
 extension ExitCode {
@@ -16,6 +17,7 @@ extension ExitCode {
         if error is ReadError { return .ioError }
         if let error = error as? MP4Error, error.code == .readFailed { return .ioError }
         if error is FetchError { return .ioError }
+        if let error = error as? ThumbnailError, error.code == .writeFailed { return .ioError }
         return .badInput
     }
 }

@@ -53,7 +53,10 @@ struct InputOptions: ParsableArguments {
     }
 
     /// Whether the input is a URL (http, https or s3).
-    var isURL: Bool {
+    var isURL: Bool { Self.isURL(input) }
+
+    /// Whether `input` is a URL (http, https or s3).
+    static func isURL(_ input: String) -> Bool {
         let lowered = input.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || S3Location.isS3(input)
     }
@@ -93,8 +96,13 @@ struct InputOptions: ParsableArguments {
 
     /// The input as a URL fetched with these options (an `s3://` one signed from the environment), nil for a file.
     func remoteInput() throws -> (any MovieInput)? {
-        if S3Location.isS3(input) { return try S3Input(url: input, options: fetchOptions) }
-        return isURL ? try HTTPInput(url: input, options: fetchOptions) : nil
+        try Self.remoteInput(input, options: fetchOptions)
+    }
+
+    /// `input` as a URL fetched with `options` (an `s3://` one signed from the environment), nil for a file.
+    static func remoteInput(_ input: String, options: HTTPFetchOptions) throws -> (any MovieInput)? {
+        if S3Location.isS3(input) { return try S3Input(url: input, options: options) }
+        return isURL(input) ? try HTTPInput(url: input, options: options) : nil
     }
 
     /// The input as a `MovieInput`: a URL's (`remoteInput()`), else the file's.

@@ -6,6 +6,6 @@ struct ThumbsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbs",
         abstract: "Video thumbnails from MP4 files, fetching only the bytes they need.",
-        subcommands: [ThumbnailCommand.self, AnimateCommand.self, StoryboardCommand.self, InfoCommand.self, DecodeCommand.self, ServeCommand.self]
+        subcommands: [ThumbnailCommand.self, BatchCommand.self, AnimateCommand.self, StoryboardCommand.self, InfoCommand.self, DecodeCommand.self, ServeCommand.self]
     )
 }

@@ -1,0 +1,165 @@
+import ArgumentParser
+import ByteSources
+import Foundation
+import HTTPTypes
+import MP4Box
+import RangeFetch
+import Storyboards
+import Thumbs
+
+/// `thumbs batch`: thumbnails (and storyboards) of a library of movies in one process (`ThumbnailBatch`).
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Make thumbnails (and storyboards) of many movies in one process: directories, files, URLs and lists; outputs mirror the inputs' paths, what is current is skipped, and a stop leaves no half-written file."
+    )
+
+    @Argument(help: "Movies: files, directories (their MP4, MOV and 3GP files, in every subdirectory), http(s) or s3:// URLs.")
+    var inputs: [String] = []
+
+    @Option(name: .customLong("from"), help: "A file listing more inputs, one a line (- for standard input; repeatable).")
+    var lists: [String] = []
+
+    @Option(name: .shortAndLong, help: "The directory to write into: each thumbnail at its input's path relative to the directory given (a file's or URL's name), with the format's extension.")
+    var output: String
+
+    @OptionGroup var picture: ThumbnailFlags
+
+    @Flag(help: "Also a storyboard of each movie (sprite sheets, storyboard.vtt and storyboard.json), in a folder named as the thumbnail without its extension, with .storyboard.")
+    var storyboard = false
+
+    @Option(help: "Write one JSON line per input to this file: input, output, outcome (made, skipped, failed), error, actualTime, bytes, ms.")
+    var report: String?
+
+    @Flag(help: "Make every output again, even those made before from the same version of their input.")
+    var force = false
+
+    @Option(help: "Movies worked on at once, 1-256 (default: two per core).")
+    var jobs: Int?
+
+    @Option(name: .customLong("header"), help: "A request header for URLs, as 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    func validate() throws {
+        if inputs.isEmpty && lists.isEmpty { throw ValidationError("give inputs, or --from a list of them") }
+        if let jobs, !(1...ThumbnailBatch.maximumMoviesAtOnce).contains(jobs) {
+            throw ValidationError("--jobs must be between 1 and \(ThumbnailBatch.maximumMoviesAtOnce)")
+        }
+        if picture.latest { throw ValidationError("--latest is for one live stream: a batch takes a time, --percent or --best") }
+        if picture.frame != nil { throw ValidationError("--frame is for one movie: a batch takes a time, --percent or --best") }
+        for header in headers where InputOptions.field(header) == nil {
+            throw ValidationError("--header takes 'Name: value' with a valid field name, not '\(header)'")
+        }
+        try picture.checkLossless(writtenAs: formatName)
+    }
+
+    /// --format, else png.
+    private var formatName: String { picture.format?.lowercased() ?? "png" }
+
+    /// The outputs' extension: the format's usual one.
+    private var formatExtension: String { formatName == "jpeg" ? "jpg" : formatName }
+
+    func run() async throws {
+        let listed: BatchInputs
+        do {
+            listed = try BatchInputs(arguments: inputs, lists: lists, formatExtension: formatExtension)
+        } catch let error as BatchInputs.ListingError {
+            printError("thumbs: \(error.message)")
+            throw ExitCode.validationFailure
+        }
+        var fetchOptions = HTTPFetchOptions()
+        fetchOptions.headers = HTTPFields(headers.compactMap(InputOptions.field))
+        var items: [BatchItem] = []
+        for entry in listed.entries {
+            do {
+                let input = try InputOptions.remoteInput(entry.input, options: fetchOptions) ?? FileInput(path: entry.input)
+                items.append(BatchItem(input: input, output: entry.output))
+            } catch {
+                printError(errorMessage(error, about: entry.input))
+                throw ExitCode.validationFailure
+            }
+        }
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        do {  // an output directory that cannot be made is one error, before any movie is read
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            printError("thumbs: \(output): \(fileFailureReason(error))")
+            throw ExitCode.ioError
+        }
+        var options = ThumbnailBatch.Options()
+        options.time = picture.requestedTime
+        options.thumbnail = try picture.thumbnailOptions(format: picture.imageFormat(named: formatName))
+        options.remakesAll = force
+        if let jobs { options.moviesAtOnce = jobs }
+        if storyboard { options.companion = Self.storyboardCompanion }
+        let reportFile = try report.map(BatchReport.init(path:))
+        let interruption = Interruption()
+        let results = ThumbnailBatch(items: items, outputDirectory: directory, options: options).results()
+        interruption.onSignal { results.cancel() }
+        let line = ProgressLine.onTerminal()
+        defer {
+            line?.end()
+            interruption.end()
+        }
+        var last = BatchProgress(total: items.count)
+        var reportFailure: (any Error)?
+        for await result in results {
+            last = result.progress
+            if case .failed(let error) = result.outcome {
+                let message = errorMessage(error, about: result.item.input.name)
+                if let line { line.interrupt(with: message) } else { printError(message) }
+            }
+            do {
+                if reportFailure == nil { try reportFile?.write(result) }
+            } catch {  // stop, and wait for the movies under way to be whole before saying so
+                reportFailure = error
+                results.cancel()
+            }
+            line?.show(Self.progressText(result.progress), isLast: result.progress.done == result.progress.total)
+        }
+        line?.end()
+        try reportFile?.close()
+        if let reportFailure { throw reportFailure }
+        let summary = "\(last.made) made, \(last.skipped) skipped, \(last.failed) failed of \(last.total)"
+        if let signal = interruption.signalReceived, last.done < last.total {
+            printError("thumbs: stopped: \(summary); \(last.total - last.done) not done")
+            throw ExitCode(128 + signal)
+        }
+        if last.failed > 0 {
+            printError("thumbs: \(summary)")
+            throw ExitCode.failure
+        }
+        print(summary)
+    }
+
+    /// done/total, the pace, the time left and the failures so far.
+    static func progressText(_ progress: BatchProgress) -> String {
+        var text = String(format: "%d/%d  %.1f/s", progress.done, progress.total, progress.rate)
+        if let remaining = progress.estimatedRemaining, progress.done < progress.total {
+            let seconds = Int(remaining.seconds.rounded())
+            text += String(format: "  ETA %d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+        }
+        if progress.failed > 0 { text += "  \(progress.failed) failed" }
+        return text
+    }
+
+    /// A storyboard of each movie (default options: about 50 cues, 160 px tiles, JPEG sheets; storyboard.vtt and
+    /// storyboard.json) in `<thumbnail path without its extension>.storyboard/`.
+    static let storyboardCompanion = BatchCompanion(key: "storyboard;vtt,json", folder: { item in
+        (item.output as NSString).deletingPathExtension + ".storyboard"
+    }, make: { item, folder, service in
+        let options = StoryboardOptions()
+        let write = { (name: String, bytes: [UInt8]) in try Data(bytes).write(to: folder.appendingPathComponent(name)) }
+        let made: Storyboard
+        if item.input.namesStream {
+            let session = StreamSession(input: item.input, workLimits: service.workLimits)
+            made = try await StreamStoryboardMaker(session: session, options: options).make(write: write)
+        } else {
+            made = try await MovieSession.withSession(of: item.input, indexes: service.indexes, sampleCacheBytes: 0,
+                                                      workLimits: service.workLimits) { session in
+                try await StoryboardMaker(session: session, options: options).make(write: write)
+            }
+        }
+        _ = try StoryboardTracks.write(["vtt", "json"], of: made, into: folder)
+    })
+}
