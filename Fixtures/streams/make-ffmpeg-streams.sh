@@ -11,6 +11,8 @@
 #                                   two 0.48 s GOPs a segment
 #   ffmpeg-ts-timestamp-wrap        h264-bframes.mp4 in one TS whose 33-bit timestamps wrap 2.2 s in
 #   ffmpeg-hls-ts-iframes           audio-video.mp4, two GOPs a segment, with an I-frame playlist and a master
+#   ffmpeg-hls-fmp4-best-frame-stretches  best-frame-stretches.mp4 as fragmented MP4 segments of four 0.48 s GOPs
+#                                   (segments start at 0, 1.92, 3.84, 5.76, 7.68, 9.6 and 11.52 s)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 fixtures="$here/.."
@@ -28,6 +30,8 @@ hls ffmpeg-hls-ts-hevc-single-file hevc-8bit.mp4 -hls_flags single_file
 hls ffmpeg-hls-ts-muxed-aac audio-video.mp4 -hls_segment_filename segment%d.ts
 hls ffmpeg-hls-fmp4-h264-bframes h264-bframes.mp4 -hls_segment_type fmp4 -hls_segment_filename segment%d.m4s \
     -hls_time 0.9
+hls ffmpeg-hls-fmp4-best-frame-stretches best-frame-stretches.mp4 -hls_segment_type fmp4 \
+    -hls_segment_filename segment%d.m4s -hls_time 1.9
 
 # 95440.2 s after the mpegts muxer's own 1.4 s start, the first timestamps are 2.2 s short of 2^33 ticks of 90 kHz.
 rm -rf "$here/ffmpeg-ts-timestamp-wrap"

@@ -228,7 +228,9 @@ struct StatsLine {
     /// A best-frame candidate as JSON: its time, sample and whether it was chosen; its score (`score`, the
     /// `FrameScore` terms and measures, and `rejection` when refused) or why it could not be decoded (`failure`).
     private static func object(of candidate: BestFrameCandidate) -> [String: Any] {
-        var entry: [String: Any] = ["time": candidate.time, "sample": candidate.sample, "chosen": candidate.isChosen]
+        var entry: [String: Any] = ["time": candidate.time, "chosen": candidate.isChosen]
+        if let sample = candidate.sample { entry["sample"] = sample }
+        if let segment = candidate.segment { entry["segment"] = segment }
         if let failure = candidate.failure { entry["failure"] = failure }
         guard let score = candidate.score else { return entry }
         let rounded = { (value: Double) in (value * 10_000).rounded() / 10_000 }

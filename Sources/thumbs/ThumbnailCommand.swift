@@ -106,7 +106,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             "segment": made.segment.resource.description,
             "programDateTime": made.programDateTime?.description,
             "placeholder": made.thumbnail.placeholder?.base64,
-        ])
+        ], candidates: made.thumbnail.candidates)
     }
 
     /// Writes the picture and the placeholder where the flags ask.

@@ -196,14 +196,31 @@ import Testing
         }
     }
 
-    /// A stream has no best frame: asked for one, an invalid option naming the playlist.
-    @Test func aStreamIsAskedForATimeInstead() async throws {
-        let playlist = Fixtures.directory.appendingPathComponent("streams/media3-cmaf-multi-segment/playlist.m3u8").path
-        let error = await #expect(throws: ThumbnailError.self) {
-            try await StreamThumbnailGenerator(input: FileInput(path: playlist)).image(at: .best)
+    /// Of a stream, the candidates are the segments playing at the spread times, each once, each by the keyframe that
+    /// starts it: the HLS cut of the stretches movie (`Fixtures/streams/ffmpeg-hls-fmp4-best-frame-stretches`, segment
+    /// starts from its EXTINF lines) gives the segment from 7.68 s, the only one starting in the sharp stretch.
+    @Test func aStreamsBestIsTheSegmentStartingInTheSharpStretch() async throws {
+        let folder = Fixtures.directory.appendingPathComponent("streams/ffmpeg-hls-fmp4-best-frame-stretches")
+        let playlist = try String(contentsOf: folder.appendingPathComponent("index.m3u8"), encoding: .utf8)
+        var starts: [Double] = [0]
+        for line in playlist.split(separator: "\n") where line.hasPrefix("#EXTINF:") {
+            starts.append(starts[starts.count - 1] + (Double(line.dropFirst(8).prefix { $0 != "," }) ?? 0))
         }
-        #expect(error?.code == .invalidOption)
-        #expect(error?.input == playlist)
+        let end = starts.removeLast()
+        // The segment playing at each spread time of 5-95 %, each once.
+        var expected: [Double] = []
+        for part in 0..<10 {
+            let time = end * (0.05 + 0.9 * (Double(part) + 0.5) / 10)
+            let start = try #require(starts.last { $0 <= time })
+            if expected.last != start { expected.append(start) }
+        }
+        let made = try await StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent("index.m3u8").path))
+            .image(at: .best)
+        #expect(made.thumbnail.candidates.map(\.time).map { ($0 * 100).rounded() / 100 } == expected)
+        #expect(made.thumbnail.actualTime == 7.68)
+        #expect(made.thumbnail.candidates.filter(\.isChosen).map(\.time) == [7.68])
+        #expect(made.thumbnail.candidates.allSatisfy { $0.segment != nil && $0.sample == nil && $0.score != nil })
+        #expect(made.segment.timeRange.lowerBound == .milliseconds(7680))
     }
 
     /// A single-frame movie: its one keyframe.

@@ -29,12 +29,7 @@ extension ThumbnailGenerator {
                                timescale: track.timescale)
         }
         for plan in plans { try DecodeSession.checkSampleSizes(of: plan, limits: options.limits) }
-        let analysis = {
-            var analysis = options
-            (analysis.maximumSize, analysis.fitMode, analysis.allowsUpscaling) = (FrameScore.analysisSize, .fit, false)
-            (analysis.keepsHDR, analysis.appliesPreferredTrackTransform) = (false, false)
-            return analysis
-        }()
+        let analysis = options.bestFrameAnalysis
         let concurrency = max(1, ProcessInfoCores.active)
         let limiters = [AsyncLimiter(limit: concurrency)] + (session.workLimits.map { [$0.decodes] } ?? [])
         let (session, limits) = (self.session, options.limits)
@@ -110,5 +105,17 @@ extension ThumbnailGenerator {
     /// come in.
     static func replaces(_ kept: FrameScore, at keptPosition: Int, _ score: FrameScore, at position: Int) -> Bool {
         score.isBetter(than: kept) || (!kept.isBetter(than: score) && position < keptPosition)
+    }
+}
+
+extension ThumbnailOptions {
+    /// How a best-frame candidate is rendered to be scored: fitted to `FrameScore.analysisSize` (never scaled up),
+    /// tone-mapped, as stored (the score does not depend on the turn), with no encoding.
+    var bestFrameAnalysis: ThumbnailOptions {
+        var analysis = self
+        (analysis.maximumSize, analysis.fitMode, analysis.allowsUpscaling) = (FrameScore.analysisSize, .fit, false)
+        (analysis.keepsHDR, analysis.appliesPreferredTrackTransform) = (false, false)
+        (analysis.format, analysis.makesPlaceholder) = (nil, false)
+        return analysis
     }
 }

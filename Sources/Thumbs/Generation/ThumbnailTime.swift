@@ -16,7 +16,8 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
     case latest
     /// The keyframe that makes the best poster among `ThumbnailOptions.bestFrameCandidateCount` spread over the
     /// movie without its first and last 5 %, by `FrameScore` (near-black, flat, blurred and fading pictures lose):
-    /// only those keyframes are fetched and decoded. `Thumbnail.candidates` lists each one's time and score.
+    /// only those keyframes are fetched and decoded. Of a stream, the keyframes that start the segments playing at
+    /// those times (`StreamThumbnailGenerator.image(at:)`). `Thumbnail.candidates` lists each one's time and score.
     case best
 
     /// The time `duration` on the movie timeline, to the nanosecond (`rational` at 1,000,000,000 units a second;

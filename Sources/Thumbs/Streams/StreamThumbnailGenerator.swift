@@ -36,12 +36,14 @@ public struct StreamThumbnailGenerator: Sendable {
     }
 
     /// The thumbnail at `time` on the stream's timeline (nil: 10 % of the duration; `.latest`: `newestImage()`;
-    /// `.frame` is refused: a stream's frames are not numbered).
+    /// `.best`: the keyframe starting one of the segments spread over the stream that makes the best poster,
+    /// `bestImage()`; `.frame` is refused: a stream's frames are not numbered).
     /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo` when no rendition has pictures this reader can read,
     ///   `noSamples`), `ManifestError`, and what `ThumbnailGenerator.image(at:)` throws for the segment.
     public func image(at time: ThumbnailTime? = nil) async throws -> StreamThumbnail {
         try time?.validate()
         if time == .latest { return try await newestImage() }
+        if time == .best { return try await measured { try await bestImage() } }
         return try await measured { try await make(at: time) }
     }
 
@@ -251,8 +253,8 @@ public struct StreamThumbnailGenerator: Sendable {
             throw ThumbnailError(.invalidOption, "a stream's frames are not numbered: ask for a time or a fraction",
                                  input: session.input.name, time: time)
         case .best:
-            throw ThumbnailError(.invalidOption, "the best frame is chosen among a movie's keyframes, not a stream's: "
-                                 + "ask for a time or a fraction", input: session.input.name, time: time)
+            throw ThumbnailError(.invalidOption, "the best frame is no one time: it is chosen among the segments' keyframes",
+                                 input: session.input.name, time: time)
         }
         return .seconds(min(max(seconds, -1e12), 1e12))
     }
