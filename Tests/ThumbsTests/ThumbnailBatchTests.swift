@@ -115,6 +115,26 @@ import Testing
         #expect(refilled["h264-faststart.png"]?.outcome.name == "skipped")
     }
 
+    /// Forty forced batches of two movies add four lines each (each output voided, then recorded); a batch that finds
+    /// more than twice as many lines as entries, and 64 more, writes the two entries alone first: the ledger never
+    /// passes 68 + 4 lines, falls back to 2 + 4 on the way, and a batch after them still skips both movies.
+    @Test func theLedgerIsWrittenAgainWhenMostOfItIsOld() async throws {
+        let library = try Library(["h264-faststart", "rotate-90"])
+        defer { library.remove() }
+        let items = library.items(["h264-faststart", "rotate-90"])
+        var forced = ThumbnailBatch.Options()
+        forced.remakesAll = true
+        let ledger = library.out.appendingPathComponent(BatchLedger.fileName)
+        var counts: [Int] = []
+        for _ in 0..<40 {
+            _ = await Self.run(ThumbnailBatch(items: items, outputDirectory: library.out, options: forced))
+            counts.append(try String(contentsOf: ledger, encoding: .utf8).split(separator: "\n").count)
+        }
+        #expect(counts.max() ?? 0 <= 72 && counts.contains(6), "\(counts)")
+        let skipped = await Self.run(ThumbnailBatch(items: items, outputDirectory: library.out))
+        #expect(skipped.values.map(\.outcome.name) == ["skipped", "skipped"])
+    }
+
     /// Stopped after its first result, a batch of 120 movies ends without starting the rest: fewer results than
     /// movies, every output there a whole PNG, no temporary file left, and every ledger line whole.
     @Test func aStoppedBatchLeavesOnlyWholeOutputs() async throws {

@@ -7,8 +7,9 @@ import Foundation
 ///
 /// One JSON line is appended per change, so a batch stopped at any point keeps what it made: before an output is
 /// replaced its entry is voided (a line with no version), and the new entry follows once the output is whole. On
-/// reading, the last line for an output wins and a line cut short is ignored. The entries are held in memory (one
-/// small value an output).
+/// reading, the last line for an output wins and a line cut short is ignored; a file of more than twice as many lines
+/// as live entries (and 64 more) is written again with those alone, at a temporary name renamed into place. The
+/// entries are held in memory (one small value an output).
 actor BatchLedger {
     /// One output's record.
     struct Entry: Codable, Equatable {
@@ -33,12 +34,27 @@ actor BatchLedger {
         guard let data = try? Data(contentsOf: file) else { return }
         endsMidLine = data.last.map { $0 != UInt8(ascii: "\n") } ?? false
         let decoder = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")) {
+        let lines = data.split(separator: UInt8(ascii: "\n"))
+        for line in lines {
             if let entry = try? decoder.decode(Entry.self, from: Data(line)) { entries[entry.output] = entry }
         }
+        entries = entries.filter { !$0.value.version.isEmpty }
+        if lines.count > 2 * entries.count + 64, Self.write(entries, to: file) { endsMidLine = false }
     }
 
-    /// The record of `output`, if any (a voided one has an empty version).
+    /// Writes `file` again with `entries` alone (sorted by output); whether it was (else it is left as it was).
+    private static func write(_ entries: [String: Entry], to file: URL) -> Bool {
+        let encoder = JSONEncoder()
+        var bytes: [UInt8] = []
+        for output in entries.keys.sorted() {
+            guard let entry = entries[output], let line = try? encoder.encode(entry) else { continue }
+            bytes += line
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return (try? AtomicOutput.write(bytes, to: file)) != nil
+    }
+
+    /// The record of `output`, if any (none once voided).
     func entry(for output: String) -> Entry? {
         entries[output]
     }
@@ -47,12 +63,19 @@ actor BatchLedger {
     /// - Throws: `ThumbnailError` `writeFailed` when the line cannot be written.
     func void(_ output: String) throws(ThumbnailError) {
         guard entries[output] != nil else { return }
-        try record(Entry(output: output, input: "", identity: "", version: "", key: ""))
+        try append(Entry(output: output, input: "", identity: "", version: "", key: ""))
+        entries[output] = nil
     }
 
     /// Remembers `entry`, appending its line to the file (made when missing).
     /// - Throws: `ThumbnailError` `writeFailed` when the line cannot be written.
     func record(_ entry: Entry) throws(ThumbnailError) {
+        try append(entry)
+        entries[entry.output] = entry
+    }
+
+    /// Appends `entry`'s line to the file (made when missing), on a line of its own.
+    private func append(_ entry: Entry) throws(ThumbnailError) {
         var line = Data(endsMidLine ? [UInt8(ascii: "\n")] : [])
         do {
             line.append(try JSONEncoder().encode(entry))
@@ -71,6 +94,5 @@ actor BatchLedger {
             throw AtomicOutput.failure(error, writing: file)
         }
         endsMidLine = false
-        entries[entry.output] = entry
     }
 }

@@ -112,8 +112,8 @@ public struct ThumbnailBatch: Sendable {
         var actualTime: Double?
         do {
             try Task.checkCancellation()
-            if !options.remakesAll, let entry = await ledger.entry(for: item.output), !entry.version.isEmpty,
-               entry.key == key, entry.identity == BatchItem.digest(item.input.identity), outputsExist(of: item),
+            if !options.remakesAll, let entry = await ledger.entry(for: item.output), entry.key == key,
+               entry.identity == BatchItem.digest(item.input.identity), outputsExist(of: item),
                try await meter.measure({ try await Self.currentVersion(of: item.input) }) == entry.version {
                 outcome = .skipped
             } else {
