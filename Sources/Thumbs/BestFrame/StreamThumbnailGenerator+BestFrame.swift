@@ -15,31 +15,11 @@ extension StreamThumbnailGenerator {
         let candidates = try await bestFrameCandidates()
         let analysis = StreamThumbnailGenerator(session: session, options: options.bestFrameAnalysis)
         let concurrency = max(1, ProcessInfoCores.active)
-        var results = [Result<(FrameScore, MediaTime), any Error>?](repeating: nil, count: candidates.count)
-        try await withThrowingTaskGroup(of: (Int, Result<(FrameScore, MediaTime), any Error>).self) { tasks in
-            var next = 0
-            func addTask() {
-                guard next < candidates.count, !Task.isCancelled else { return }
-                let (position, candidate) = (next, candidates[next])
-                next += 1
-                tasks.addTask {
-                    do {
-                        let made = try await analysis.keyframeImage(startingSegment: candidate.segment, of: candidate.rendition)
-                        return (position, .success((FrameScore(image: made.thumbnail.image), made.thumbnail.actualMediaTime)))
-                    } catch is CancellationError {
-                        throw CancellationError()
-                    } catch {
-                        return (position, .failure(error))
-                    }
-                }
-            }
-            for _ in 0..<concurrency { addTask() }
-            while let (position, result) = try await tasks.next() {
-                results[position] = result
-                addTask()
-            }
+        let results = try await CandidateEvaluation.results(of: candidates.indices, limit: concurrency) { position in
+            let candidate = candidates[position]
+            let made = try await analysis.keyframeImage(startingSegment: candidate.segment, of: candidate.rendition)
+            return (FrameScore(image: made.thumbnail.image), made.thumbnail.actualMediaTime)
         }
-        try Task.checkCancellation()
         var best: (position: Int, score: FrameScore)?
         for (position, result) in results.enumerated() {
             guard case .success(let (score, _)) = result else { continue }

@@ -43,48 +43,34 @@ extension ThumbnailGenerator {
             let bytes = try await session.bytes(of: group.map { keyframes[$0].sample }, keeping: false)
             timings.fetch += fetchWatch.elapsed
             let decodeWatch = Stopwatch()
-            try await withThrowingTaskGroup(of: (Int, Result<FrameScore, any Error>).self) { tasks in
-                var next = group.lowerBound
-                func addTask() {
-                    guard next < group.upperBound, !Task.isCancelled else { return }
-                    let (position, plan) = (next, plans[next])
-                    next += 1
-                    tasks.addTask {
-                        do {
-                            return (position, .success(try await AsyncLimiter.run(within: limiters) {
-                                try Task.checkCancellation()
-                                let lease = try session.decoders.take(for: plan, of: track, threading: .single,
-                                                                      limits: limits.decoderLimits)
-                                defer { session.decoders.giveBack(lease) }
-                                let frame = try DecodeSession.decode(plan, bytes: bytes, with: lease.decoder, limits: limits)
-                                let picture = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame,
-                                                                                                thumbnailOptions: analysis))
-                                return FrameScore(image: picture)
-                            }))
-                        } catch is CancellationError {
-                            throw CancellationError()
-                        } catch {
-                            return (position, .failure(error))
-                        }
-                    }
+            let results = try await CandidateEvaluation.results(of: group, limit: concurrency) { position in
+                try await AsyncLimiter.run(within: limiters) {
+                    try Task.checkCancellation()
+                    let plan = plans[position]
+                    let lease = try session.decoders.take(for: plan, of: track, threading: .single, limits: limits.decoderLimits)
+                    defer { session.decoders.giveBack(lease) }
+                    let frame = try DecodeSession.decode(plan, bytes: bytes, with: lease.decoder, limits: limits)
+                    let picture = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame,
+                                                                                    thumbnailOptions: analysis))
+                    return FrameScore(image: picture)
                 }
-                for _ in 0..<concurrency { addTask() }
-                while let (position, result) = try await tasks.next() {
-                    switch result {
-                    case .success(let score):
-                        scores[position] = score
-                        if let current = best, let kept = scores[current.position],
-                           !Self.replaces(kept, at: current.position, score, at: position) { break }
-                        best = (position, bytes[keyframes[position].sample.index] ?? [])
-                    case .failure(let error):
-                        failures[position] = error
-                    }
-                    addTask()
+            }
+            // In position order, so that of equal scores the earlier one is kept.
+            for (position, result) in zip(group, results) {
+                switch result {
+                case .success(let score):
+                    scores[position] = score
+                    if let current = best, let kept = scores[current.position],
+                       !Self.replaces(kept, at: current.position, score, at: position) { break }
+                    best = (position, bytes[keyframes[position].sample.index] ?? [])
+                case .failure(let error):
+                    failures[position] = error
+                case nil:
+                    break
                 }
             }
             timings.decode += decodeWatch.elapsed
         }
-        try Task.checkCancellation()
         guard let best else {
             throw failures.lazy.compactMap { $0 }.first
                 ?? ThumbnailError(.noFrame, "no keyframe of track \(track.id) gave a picture")
