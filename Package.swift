@@ -106,8 +106,8 @@ let package = Package(
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "ByteSources", "MP4Box", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards", "CMalloc",
-                hummingbird, hummingbirdCore, nioCore, httpTypes, metrics, prometheus, crypto, logging,
+                "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "RangeFetch", "FrameDecode", "Thumbs",
+                "Storyboards", "CMalloc", hummingbird, hummingbirdCore, nioCore, httpTypes, metrics, prometheus, crypto, logging,
             ]
         ),
 
@@ -147,7 +147,8 @@ let package = Package(
                                                           "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport", httpTypes]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [
-            "ThumbsServer", "Thumbs", "Storyboards", "StreamManifests", "RangeFetch", "MP4Box", "MP4BoxTestSupport",
+            "ThumbsServer", "Thumbs", "Storyboards", "StreamManifests", "TransportStream", "FrameDecode", "ByteSources",
+            "RangeFetch", "MP4Box", "MP4BoxTestSupport",
             "RangeFetchTestSupport", asyncHTTPClient, nioCore, logging, serviceLifecycle,
         ]),
         // Runs the `thumbs` binary: depending on the executable target builds it, beside the tests, before they run.

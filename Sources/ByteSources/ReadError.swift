@@ -5,7 +5,7 @@
 public struct ReadError: ByteSourceError, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The input could not be opened, or its length not learnt.
         case cannotOpen
         /// Bytes of an open input could not be read.

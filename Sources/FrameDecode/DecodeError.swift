@@ -3,7 +3,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The track's codec has no decoder here (vp09, mp4v, ...), or the track is encrypted.
         case unsupportedCodec
         /// The stream uses a feature the decoder cannot decode (interlaced H.264 in openh264, 4:2:2 in openh264, ...).

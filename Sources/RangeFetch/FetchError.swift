@@ -6,7 +6,7 @@ public struct FetchError: ByteSourceError, Sendable, Equatable, CustomStringConv
     /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// 404.
         case notFound
         /// 401 or 403.

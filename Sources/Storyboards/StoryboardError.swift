@@ -11,7 +11,7 @@ public struct StoryboardError: Error, Sendable, Equatable, CustomStringConvertib
     /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The text does not start with the `WEBVTT` signature.
         case notWebVTT
         /// A cue's timing line is not `start --> end` with two WebVTT timestamps, or its end is not after its start.

@@ -9,7 +9,7 @@ public struct ThumbnailError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The kind of failure. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The movie has no video track.
         case noVideo
         /// The video track has no samples (an init segment without fragments, a track whose chunks hold none).

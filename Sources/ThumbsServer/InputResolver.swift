@@ -14,6 +14,8 @@ struct InputResolver: Sendable {
     let mediaRoot: MediaRoot?
     let forwardedHeaders: Set<String>
     let maximumOriginBytes: UInt64
+    /// The most origin requests one picture (a thumbnail, an info) may send.
+    let maximumOriginRequests: Int
     let client: RangeFetchClient
 
     /// How a cache in front may keep the answer to `request`: varying on every forwarded header, private when the
@@ -29,9 +31,11 @@ struct InputResolver: Sendable {
         return allowedOrigins.contains { $0.contains(parsed) }
     }
 
-    /// The asset `parameters` name (exactly one of `url` and `path`), with the request's forwarded headers.
+    /// The asset `parameters` name (exactly one of `url` and `path`), with the request's forwarded headers; fetched
+    /// within `maximumOriginRequests` when it is read for one picture, else (a storyboard's many) without a request
+    /// budget.
     /// - Throws: `ServerError` `badParameter` (neither or both), `originNotAllowed`, `pathNotAllowed`, `notFound`.
-    func asset(_ parameters: QueryParameters, request: Request) throws(ServerError) -> ThumbnailAsset {
+    func asset(_ parameters: QueryParameters, request: Request, onePicture: Bool = true) throws(ServerError) -> ThumbnailAsset {
         switch (parameters.string("url"), parameters.string("path")) {
         case (let url?, nil):
             guard isAllowed(url) else {
@@ -39,6 +43,7 @@ struct InputResolver: Sendable {
             }
             var options = HTTPFetchOptions()
             options.maximumBytes = maximumOriginBytes
+            options.maximumRequests = onePicture ? maximumOriginRequests : nil
             if S3Location.isS3(url) {
                 // Signed with the server's own credentials: no client header goes to the store.
                 options.allowsRedirect = { _ in false }

@@ -42,6 +42,10 @@ public struct ServerConfiguration: Sendable {
     public var forwardedHeaders: Set<String> = []
     /// The largest movie index (moov and sample tables) and keyframe bytes one thumbnail may fetch from an origin.
     public var maximumOriginBytes: UInt64 = 256 << 20
+    /// The most requests one thumbnail (or `/info`) may send to an origin: past it the answer is 422 `overBudget`. A
+    /// movie's index and keyframe take a handful; an index walked one tiny read at a time stops here. Storyboards,
+    /// whose requests grow with the movie's keyframes, have none.
+    public var maximumOriginRequests = 256
     /// `max-age` of `Cache-Control` on images, tracks and info, in seconds.
     public var maxAge = 86_400
     /// Seconds a connection may wait for a whole request header, from its opening or from its previous answer:

@@ -13,7 +13,7 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; each has one status. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable, Codable {
+    public enum Code: String, Sendable, Equatable, Codable, CaseIterable {
         /// 400: a parameter is missing, malformed or out of range.
         case badParameter
         /// 403: `url=` names an origin that is not allowed (or a scheme other than http and https).
@@ -26,8 +26,12 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound
         /// 404: no route.
         case noRoute
-        /// 415: the file is not a movie, or has no video that can be decoded here.
+        /// 415: the file is not a movie (nor a playlist or manifest), is malformed, or has no video that can be
+        /// decoded here.
         case unsupportedMedia
+        /// 422: the input needs more origin requests or bytes, or more samples, than one answer may cost (a movie
+        /// index of a million tiny boxes, a keyframe larger than the limits).
+        case overBudget
         /// 502: the origin failed (an error status, a reset, a body that breaks the rules, a refused redirect).
         case originFailed
         /// 503: the queue is full; try again after `Retry-After`.
@@ -67,6 +71,7 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .originNotAllowed, .pathNotAllowed, .badSignature: .forbidden
         case .notFound, .noRoute: .notFound
         case .unsupportedMedia: .unsupportedMediaType
+        case .overBudget: .unprocessableContent
         case .originFailed: .badGateway
         case .overloaded: .serviceUnavailable
         case .deadlineExceeded: .gatewayTimeout
@@ -94,9 +99,9 @@ extension ServerError: HTTPResponseError {
     /// The answer, cached (when it may be) as `policy` says.
     func response(from request: Request, context: some RequestContext, policy: CachePolicy) throws -> Response {
         let body = try JSONEncoder().encode(Body(error: code.rawValue, parameter: parameter, detail: detail))
-        // What the origin's file is (404, 415) may be cached a minute, so a cache in front does not ask again at once;
-        // everything else is about this request or this moment.
-        let cacheable = code == .notFound || code == .unsupportedMedia
+        // What the origin's file is (404, 415, 422) may be cached a minute, so a cache in front does not ask again at
+        // once; everything else is about this request or this moment.
+        let cacheable = code == .notFound || code == .unsupportedMedia || code == .overBudget
         var headers: HTTPFields = cacheable ? policy.headers(maxAge: 60) : [.cacheControl: "no-store"]
         headers[.contentType] = "application/json"
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }

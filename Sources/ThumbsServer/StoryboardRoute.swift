@@ -74,7 +74,7 @@ struct StoryboardRoute: Sendable {
         -> (ServedStoryboard, StoryboardStore.Key, any MovieInput) {
         let parameters = try QueryParameters(request.uri, known: StoryboardQuery.names)
         let query = try StoryboardQuery(parameters)
-        let input = try resolver.asset(parameters, request: request).input
+        let input = try resolver.asset(parameters, request: request, onePicture: false).input
         let key = StoryboardStore.Key(identity: input.identity, version: await input.currentVersion(), options: query.canonical)
         let kept = await store.cached(key)
         metrics.recordCacheLookup("storyboard", hit: kept != nil)

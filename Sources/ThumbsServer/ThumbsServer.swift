@@ -38,6 +38,7 @@ public struct ThumbsServer: Sendable {
                                  mediaRoot: try configuration.mediaRoot.map { path throws(ServerError) in try MediaRoot(path) },
                                  forwardedHeaders: configuration.forwardedHeaders,
                                  maximumOriginBytes: configuration.maximumOriginBytes,
+                                 maximumOriginRequests: configuration.maximumOriginRequests,
                                  client: client ?? RangeFetchClient.shared)
         gate = AdmissionGate(decodes: configuration.maximumConcurrentDecodes, queue: configuration.maximumQueue)
         storyboards = StoryboardStore(countLimit: configuration.storyboardCount, costLimit: configuration.storyboardBytes)

@@ -59,7 +59,8 @@ struct AnimateCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    mutating func run() async throws {
+        source.makesManyPictures()
         let started = ContinuousClock.now
         try await source.run(movie: { try await runMovie(started: started) }, stream: { try await runStream(started: started) })
     }

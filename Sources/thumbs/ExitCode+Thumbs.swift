@@ -16,7 +16,8 @@ extension ExitCode {
     static func forError(_ error: any Error) -> ExitCode {
         if error is ReadError { return .ioError }
         if let error = error as? MP4Error, error.code == .readFailed { return .ioError }
-        if error is FetchError { return .ioError }
+        // A budget the input passed is the input's (a hostile index), not a failed read.
+        if let error = error as? FetchError { return error.code == .budgetExceeded ? .badInput : .ioError }
         if let error = error as? ThumbnailError, error.code == .writeFailed { return .ioError }
         return .badInput
     }

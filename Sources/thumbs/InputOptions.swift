@@ -24,8 +24,20 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("max-bytes"), help: "For URLs: stop once more body bytes than this have arrived (mid-transfer).")
     var maximumBytes: UInt64?
 
-    @Option(name: .customLong("max-requests"), help: "For URLs: send at most this many requests.")
+    @Option(name: .customLong("max-requests"),
+            help: "For URLs: send at most this many requests (default \(Self.onePictureRequestBudget) for one picture; none for a storyboard or an animation).")
     var maximumRequests: Int?
+
+    /// The request budget of a command that makes one picture (`thumbnail`, `info`, `decode`) when `--max-requests`
+    /// is not given: the index (the ends, a moov past them, a fragment or two) and the keyframe's reads with their
+    /// retries take a handful; a hostile index that would be walked one request at a time stops here, as bad input.
+    static let onePictureRequestBudget = 256
+
+    /// Lifts the default request budget: for commands of many pictures (a storyboard, an animation), whose requests
+    /// grow with the movie's keyframes; `--max-requests` still holds when given.
+    mutating func makesManyPictures() {
+        if maximumRequests == nil { maximumRequests = .max }
+    }
 
     @Option(help: "For URLs: seconds after the first request when requests and bodies still arriving fail.")
     var deadline: Double?
@@ -83,7 +95,7 @@ struct InputOptions: ParsableArguments {
         var options = HTTPFetchOptions()
         options.headers = HTTPFields(headers.compactMap(Self.field))
         options.maximumBytes = maximumBytes
-        options.maximumRequests = maximumRequests
+        options.maximumRequests = maximumRequests == .max ? nil : maximumRequests ?? Self.onePictureRequestBudget
         options.deadline = deadline.flatMap { .limit(seconds: $0) }
         return options
     }

@@ -114,7 +114,8 @@ struct StoryboardCommand: AsyncParsableCommand {
         return options
     }
 
-    func run() async throws {
+    mutating func run() async throws {
+        source.makesManyPictures()
         let started = ContinuousClock.now
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {

@@ -38,3 +38,18 @@ public enum BoxBuilder {
             + i32(tx << 16) + i32(ty << 16) + i32(0x4000_0000)
     }
 }
+
+/// Files built to attack the readers.
+public enum HostileMovies {
+    /// An ftyp, then a moov of an mvhd and `count` empty boxes of `type` (8 bytes each; `trak` by default): walked
+    /// one box header per read, it costs a request per box (200,000 empty traks made `thumbs --index video` send
+    /// thousands of 8-byte requests).
+    public static func manyEmptyTracks(count: Int, type: String = "trak") -> [UInt8] {
+        let mvhd = BoxBuilder.fullBox("mvhd", BoxBuilder.zeros(8) + BoxBuilder.u32(1000) + BoxBuilder.zeros(84))  // timescale 1000
+        var payload = mvhd
+        payload.reserveCapacity(mvhd.count + count * 8)
+        let empty = BoxBuilder.box(type)
+        for _ in 0..<count { payload += empty }
+        return BoxBuilder.box("ftyp", BoxBuilder.fourCC("isom") + BoxBuilder.u32(0)) + BoxBuilder.box("moov", payload)
+    }
+}

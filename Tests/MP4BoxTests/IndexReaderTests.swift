@@ -153,7 +153,9 @@ import Testing
         payload.reserveCapacity(payload.count + copies * trak.count)
         for _ in 0..<copies { payload += trak }
         let file = MemoryFile(Array(bytes[0..<Int(moov.offset)]) + BoxBuilder.box("moov", payload))
-        let located = try MovieLocator(options: VideoTrackOnlyLocatorTests.options()).locate(in: file)
+        var options = VideoTrackOnlyLocatorTests.options()
+        options.limits.maximumTrackCount = copies + 2  // past the default 1,024 on purpose
+        let located = try MovieLocator(options: options).locate(in: file)
         #expect(located.movie.tracks.map(\.kind) == [.video])
         #expect(file.requests.count < copies + 10)
     }

@@ -113,6 +113,7 @@ import Testing
         options.tailSize = 0
         options.tailReadLimit = 16
         options.trackProbeSize = 512
+        options.minimumWalkRead = 512  // the fixture's moov is 3.7 KB: reads of 16 KiB would take it whole
         return options
     }
 
@@ -140,6 +141,34 @@ import Testing
         let whole = try MovieLocator().locate(in: file)
         let partial = try MovieLocator(options: Self.options()).locate(in: file)
         #expect(try partial.movie.fingerprint() == whole.movie.fingerprint())
+    }
+
+    /// 200,000 empty traks, the length hidden: the walk stops at `maximumTrackCount` tracks, within the reads of
+    /// the file's ends (it used to read on, 8 bytes a request, until the child limit).
+    @Test func aMoovOfManyEmptyTracksStopsAtTheTrackLimit() throws {
+        let source = MemoryFile(HostileMovies.manyEmptyTracks(count: 200_000), revealsLength: false)
+        var options = MovieLocator.Options()
+        options.readsOnlyVideoTracks = true
+        let error = try #require(throws: MP4Error.self) { _ = try MovieLocator(options: options).locate(in: source) }
+        #expect(error.code == .limitExceeded && error.detail.contains("1024 tracks"), "\(error)")
+        #expect(source.ranges.count <= 3, "\(source.ranges)")
+    }
+
+    /// A moov of 150,000 empty free boxes (1.2 MB), the length hidden: each read of the walk asks for 16 KiB or twice
+    /// the last, so the walk to the child limit costs a handful of reads (it cost one 8-byte read per box).
+    @Test func aWalkOverManyTinyBoxesReadsAheadGrowing() throws {
+        let file = HostileMovies.manyEmptyTracks(count: 150_000, type: "free")
+        let source = MemoryFile(file, revealsLength: false)
+        var options = MovieLocator.Options()
+        options.readsOnlyVideoTracks = true
+        let error = try #require(throws: MP4Error.self) { _ = try MovieLocator(options: options).locate(in: source) }
+        #expect(error.code == .limitExceeded, "\(error)")
+        let ranges = source.ranges
+        #expect(ranges.count <= 10, "\(ranges)")
+        // After the first read (the head), each read is at least 16 KiB and at least twice the one before.
+        for (previous, read) in zip(ranges.dropFirst(), ranges.dropFirst(2)) {
+            #expect(read.count >= 16 * 1024 && read.count >= 2 * previous.count, "\(ranges)")
+        }
     }
 
     @Test func handlerIsFoundInATrackProbe() throws {

@@ -189,7 +189,7 @@ import Thumbs
         defer { Task { try? await server.shutdown() } }
         let output = try await InfoCommandTests.run(["thumbnail", server.url("/a.mp4"), "-o", Self.temporaryPath("x.png"),
                                                "--max-bytes", "20000", "--stats"])
-        #expect(output.status == 74)
+        #expect(output.status == 65)  // the input passed its budget: bad input, not a failed read
         #expect(output.stderr.contains("byte budget of 20000 bytes reached"), "\(output.stderr)")
         let stats = try #require(output.stderr.split(separator: "\n").last)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
@@ -364,5 +364,32 @@ import Thumbs
         #expect(liveObject["actualTime"] as? Double == 1032)
         let both = try await InfoCommandTests.run(["thumbnail", live, "--latest", "--time", "3", "-o", path])
         #expect(both.status == 64)
+    }
+}
+
+/// A hostile index from an origin that hides its length and refuses suffix ranges: a moov of 200,000 empty traks.
+@Suite struct HostileIndexCommandTests {
+    /// Every mode, from every kind of origin, also 50 ms away: a clean bad-input error after a handful of requests (it
+    /// sent one 8-byte request per box with `--index video`, over 300 in 15 s, and did not end).
+    @Test(arguments: [(index: "whole", kind: "multipart", delay: 0.0), (index: "video", kind: "multipart", delay: 0.0),
+                      (index: "video", kind: "whole", delay: 0.0), (index: "video", kind: "refused", delay: 0.0),
+                      (index: "video", kind: "firstRange", delay: 0.05), (index: "whole", kind: "whole", delay: 0.05)])
+    func aMoovOfManyEmptyTracksEndsAtOnce(index: String, kind: String, delay: Double) async throws {
+        var faults = TestHTTPServer.Faults()
+        faults.hidesLength = true
+        faults.refusesSuffixRanges = true
+        faults.responseDelay = delay
+        faults.multipleRanges = ["whole": .whole, "refused": .refused, "firstRange": .firstRange][kind] ?? .multipart
+        let server = try await TestHTTPServer(files: ["/hostile.mp4": HostileMovies.manyEmptyTracks(count: 200_000)], faults: faults)
+        defer { Task { try? await server.shutdown() } }
+        let started = ContinuousClock.now
+        let output = try await InfoCommandTests.run(["thumbnail", server.url("/hostile.mp4"), "--index", index,
+                                                     "-o", ThumbnailCommandTests.temporaryPath("hostile.png")])
+        let elapsed = ContinuousClock.now - started
+        #expect(output.status == 65, "\(output.stderr)")
+        #expect(output.stderr.contains("limit") || output.stderr.contains("more than"), "\(output.stderr)")
+        #expect(server.requestCount <= 12, "\(server.requests.map { $0.range ?? "" })")
+        // An order of magnitude over what it takes (a few requests): the hang went on past 60 s.
+        #expect(elapsed < .seconds(20), "\(elapsed)")
     }
 }

@@ -36,6 +36,10 @@ public struct MovieLocator: IndexReader {
         public var partialMoovThreshold: UInt64 = 256 * 1024
         /// Bytes read at the start of each track to find its handler (and read with the track before it).
         public var trackProbeSize: UInt64 = 4096
+        /// The fewest bytes a read of moov's children asks for (or what is left of moov); each next read of that walk
+        /// asks for at least twice the last, so that a moov of many tiny boxes costs a few reads, not one each.
+        /// 16 KiB.
+        public var minimumWalkRead: UInt64 = 16 * 1024
         /// Whether the result keeps the media bytes read on the way (`Result.heldBytes`); off when no sample will be
         /// taken from them (`MovieParser.parse(fileBytes:)`, whose caller holds the file).
         public var keepsHeldBytes = true
@@ -321,9 +325,11 @@ public struct MovieLocator: IndexReader {
     private func readNextMoovChild(_ walk: inout Walk) throws {
         guard let position = walk.partialMoov?.position, let end = walk.partialMoov?.end,
               let count = walk.partialMoov?.children.count else { return }
-        let (child, childEnd) = try readChild(at: position, of: end, after: count, window: &walk.window,
-                                              diagnostics: &walk.diagnostics)
+        let (child, childEnd) = try readChild(at: position, of: end, after: count,
+                                              trackCount: walk.partialMoov?.trackCount ?? 0,
+                                              window: &walk.window, diagnostics: &walk.diagnostics)
         walk.partialMoov?.children.append(child)
+        if child.header.type == "trak" { walk.partialMoov?.trackCount += 1 }
         walk.partialMoov?.position = childEnd
         guard let moov = walk.partialMoov, childEnd >= moov.end else { return }
         walk.partialMoov = nil

@@ -17,6 +17,9 @@ struct ReadWindow: Sendable {
     private(set) var reads: [MovieLocator.Read] = []
     /// The range load asked for last, and how its answer joins the window.
     private var pending: PendingLoad?
+    /// The size of the last read of a walk that reads ahead growing (`bytes(_:allowShort:readAhead:growingTo:)`),
+    /// 0 after any other read: the next read of the walk asks for at least twice as many.
+    private(set) var walkReadSize: UInt64 = 0
 
     private struct PendingLoad: Sendable {
         /// The range the caller wanted.
@@ -27,6 +30,8 @@ struct ReadWindow: Sendable {
         let extending: Bool
         /// A span of the ends that `range` runs into, taken after the answer.
         let heldEnd: HeldBytes.Span?
+        /// Whether it is a read of a growing walk.
+        let growing: Bool
     }
 
     init(limits: ParseLimits, length: UInt64?) {
@@ -103,7 +108,7 @@ struct ReadWindow: Sendable {
 
     /// Makes `range` (clamped to the known length) the window, or extends the window when it starts inside it,
     /// asking for what is not held. Bytes the ends already hold at the range's end are not asked for again.
-    mutating func load(_ range: Range<UInt64>) throws {
+    mutating func load(_ range: Range<UInt64>, growing: Bool = false) throws {
         var range = range
         if let length { range = min(range.lowerBound, length)..<min(range.upperBound, length) }
         guard !range.isEmpty else { return }
@@ -119,7 +124,7 @@ struct ReadWindow: Sendable {
         // A tail already held that the range runs into: ask only up to it, and take the rest from it.
         let heldEnd = ends.spans.first { $0.offset > readRange.lowerBound && $0.offset < readRange.upperBound }
         if let heldEnd { readRange = readRange.lowerBound..<heldEnd.offset }
-        pending = PendingLoad(range: range, readRange: readRange, extending: extending, heldEnd: heldEnd)
+        pending = PendingLoad(range: range, readRange: readRange, extending: extending, heldEnd: heldEnd, growing: growing)
         throw BytesNeeded(request: .range(readRange))
     }
 
@@ -128,6 +133,7 @@ struct ReadWindow: Sendable {
         guard let load = pending else { return }
         pending = nil
         reads.append(MovieLocator.Read(range: load.readRange, byteCount: data.count))
+        walkReadSize = load.growing ? UInt64(load.readRange.count) : 0
         if data.count < load.readRange.count {
             // A short read means the file ends there.
             length = load.readRange.lowerBound + UInt64(data.count)
@@ -159,12 +165,23 @@ struct ReadWindow: Sendable {
 
     /// The bytes of `range`, asking for what is missing; with `allowShort`, fewer at the end of the file; nil if none.
     ///
-    /// A read for a missing range asks for at least `readAhead` bytes, so that the next headers come with it.
-    mutating func bytes(_ range: Range<UInt64>, allowShort: Bool, readAhead: UInt64) throws -> [UInt8]? {
+    /// A read for a missing range asks for at least `readAhead` bytes, so that the next headers come with it. With
+    /// `limit` (the end of the box being walked), the read is one of a walk that reads ahead growing: it asks for at
+    /// least `minimum` bytes and twice the walk's last read (`walkReadSize`), up to `limit`, so that a walk
+    /// over many tiny boxes costs a number of reads that grows with the logarithm of their bytes, not with their count.
+    mutating func bytes(_ range: Range<UInt64>, allowShort: Bool, readAhead: UInt64,
+                        growingTo limit: UInt64? = nil, minimum: UInt64 = 0) throws -> [UInt8]? {
         if let held = ends.bytes(range) { return held }
         if !contains(range), !reachesEnd(range) {
-            let end = max(range.upperBound, range.lowerBound + readAhead)
-            try load(range.lowerBound..<end)
+            var end = max(range.upperBound, range.lowerBound.saturatingAdd(readAhead))
+            if let limit {
+                // The read starts at the window's end when it extends the window, else at the range.
+                let windowEnd = offset + UInt64(bytes.count)
+                let start = range.lowerBound >= offset && range.lowerBound <= windowEnd ? windowEnd : range.lowerBound
+                let size = max(minimum, (walkReadSize > UInt64.max / 2 ? .max : walkReadSize * 2))
+                end = max(end, min(limit, start.saturatingAdd(size)))
+            }
+            try load(range.lowerBound..<end, growing: limit != nil)
         }
         let start = range.lowerBound
         guard start >= offset else { return nil }

@@ -6,7 +6,7 @@ public struct MP4Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; callers branch on this. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The input is not an MP4 or QuickTime file: its first box is not one such a file starts with.
         case notAMovie
         /// The input ended before the structure did (a truncated file, or a read that must be extended).

@@ -7,7 +7,7 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
     /// The kind of failure; callers branch on this. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The text is neither an HLS playlist (`#EXTM3U`) nor a DASH manifest (an `MPD` element).
         case notAManifest
         /// The text contradicts its specification (RFC 8216, ISO/IEC 23009-1, XML 1.0) or itself.

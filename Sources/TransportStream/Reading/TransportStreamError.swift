@@ -5,7 +5,7 @@ public struct TransportStreamError: Error, Sendable, Equatable, CustomStringConv
     /// The kind of failure; callers branch on this. New kinds may be added (a `switch` over it in another module needs an
     /// `@unknown default`).
     @nonexhaustive
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The bytes are not an MPEG transport stream: no sync byte (0x47) every 188 bytes from the start.
         case notTransportStream
         /// The stream contradicts ISO/IEC 13818-1 (a table or PES header larger than what holds it, a bad
