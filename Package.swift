@@ -116,8 +116,11 @@ let package = Package(
             dependencies: [
                 "ByteSources", "MP4Box", "StreamManifests", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
                 "ThumbsServer", httpTypes, argumentParser, logging,
-            ]
+            ],
+            plugins: ["BuildVersion"]
         ),
+        // Records the commit `thumbs --version` names (git describe, before each build).
+        .plugin(name: "BuildVersion", capability: .buildTool()),
 
         // Test support shared by several test targets: a box builder, synthetic movies, faulty byte sources, fixtures.
         .target(name: "MP4BoxTestSupport", dependencies: ["ByteSources", "MP4Box"], path: "Tests/MP4BoxTestSupport"),

@@ -123,4 +123,9 @@ final class Dav1dHandle {
         default: "error \(result)"
         }
     }
+
+    /// The version of the dav1d linked (`dav1d_version`).
+    static var libraryVersion: String {
+        dav1d_version().map { String(cString: $0) } ?? "unknown"
+    }
 }

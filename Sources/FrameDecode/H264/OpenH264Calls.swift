@@ -90,4 +90,10 @@ final class OpenH264Handle {
     static func lacksParameterSets(_ state: UInt32) -> Bool { state & UInt32(dsNoParamSets.rawValue) != 0 }
     /// Whether a decoding state reports an error (anything but pending).
     static func isError(_ state: UInt32) -> Bool { state & ~UInt32(dsFramePending.rawValue) != 0 }
+
+    /// The version of the openh264 linked (`WelsGetCodecVersion`), as major.minor.revision.
+    static var libraryVersion: String {
+        let version = WelsGetCodecVersion()
+        return "\(version.uMajor).\(version.uMinor).\(version.uRevision)"
+    }
 }

@@ -121,4 +121,9 @@ final class De265Handle {
         guard let text = de265_get_error_text(error) else { return "error \(error.rawValue)" }
         return String(cString: text)
     }
+
+    /// The version of the libde265 linked (`de265_get_version`).
+    static var libraryVersion: String {
+        de265_get_version().map { String(cString: $0) } ?? "unknown"
+    }
 }

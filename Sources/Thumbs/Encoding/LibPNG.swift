@@ -117,4 +117,10 @@ enum LibPNG {
         #endif
         return RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: pixels)
     }
+
+    /// The version of the libpng linked (`png_access_version_number`: 10639 is 1.6.39).
+    static var libraryVersion: String {
+        let number = png_access_version_number()
+        return "\(number / 10000).\(number / 100 % 100).\(number % 100)"
+    }
 }

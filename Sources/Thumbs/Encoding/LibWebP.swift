@@ -59,4 +59,10 @@ enum LibWebP {
         guard decoded != nil else { throw ThumbnailError(.invalidImage, "webp: libwebp could not decode the picture") }
         return RGBImage(width: width, height: height, pixelFormat: format, pixels: pixels)
     }
+
+    /// The version of the libwebp encoder linked (`WebPGetEncoderVersion`: 0x010204 is 1.2.4).
+    static var libraryVersion: String {
+        let number = WebPGetEncoderVersion()
+        return "\(number >> 16 & 0xFF).\(number >> 8 & 0xFF).\(number & 0xFF)"
+    }
 }

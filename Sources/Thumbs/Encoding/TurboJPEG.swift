@@ -1,4 +1,9 @@
 internal import CTurboJPEG
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Owns one TurboJPEG instance (`tjInitCompress` or `tjInitDecompress`); `deinit` destroys it.
 final class TurboJPEGHandle {
@@ -91,5 +96,15 @@ enum TurboJPEG {
             throw ThumbnailError(.invalidImage, "jpeg: \(handle.message)")
         }
         return RGBImage(width: Int(width), height: Int(height), bytesPerRow: rowBytes, pixelFormat: .rgb8, pixels: pixels)
+    }
+
+    /// libjpeg-turbo's TurboJPEG API has no version call: the file of the library linked, which names its ABI
+    /// version (`libturbojpeg.so.0.2.0`), found with `dladdr` from one of its functions.
+    static var libraryVersion: String {
+        guard let file = CTurboJPEG_libraryPath() else { return "unknown" }
+        let path = String(cString: file)
+        // The soname (libturbojpeg.so.0) links to the file whose name has the whole ABI version.
+        let linked = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+        return (linked.split(separator: "/").last.map(String.init) ?? linked) + " (the library has no version call)"
     }
 }
