@@ -92,7 +92,7 @@ struct BatchCommand: AsyncParsableCommand {
         options.remakesAll = force
         if let jobs { options.moviesAtOnce = jobs }
         if storyboard { options.companion = Self.storyboardCompanion }
-        let reportFile = try report.map(BatchReport.init(path:))
+        let reportFile = try report.map { try BatchReport(path: $0, outputDirectory: output) }
         let interruption = Interruption()
         let results = ThumbnailBatch(items: items, outputDirectory: directory, options: options).results()
         interruption.onSignal { results.cancel() }

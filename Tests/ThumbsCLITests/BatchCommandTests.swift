@@ -61,10 +61,11 @@ import Thumbs
         let lines = try Self.reportLines(scratch.path("report.jsonl"))
         #expect(lines.count == 5)
         let byOutput = Dictionary(uniqueKeysWithValues: lines.map { ($0["output"] as? String ?? "", $0) })
-        #expect(byOutput["deep/audio.jpg"]?["outcome"] as? String == "failed")
-        #expect((byOutput["deep/audio.jpg"]?["error"] as? [String: String])?["type"] == "ThumbnailError")
-        #expect(byOutput["a.jpg"]?["input"] as? String == scratch.path("lib/a.mp4"))
-        #expect(byOutput["a.jpg"]?["actualTime"] is Double && byOutput["a.jpg"]?["bytes"] is Int && byOutput["a.jpg"]?["ms"] is Double)
+        let audio = scratch.path("out/deep/audio.jpg"), a = scratch.path("out/a.jpg")
+        #expect(byOutput[audio]?["outcome"] as? String == "failed")
+        #expect((byOutput[audio]?["error"] as? [String: String])?["type"] == "ThumbnailError")
+        #expect(byOutput[a]?["input"] as? String == scratch.path("lib/a.mp4"))
+        #expect(byOutput[a]?["actualTime"] is Double && byOutput[a]?["bytes"] is Int && byOutput[a]?["ms"] is Double)
 
         let second = try await InfoCommandTests.run(arguments)
         #expect(second.status == 1)
@@ -86,12 +87,35 @@ import Thumbs
                                                      server.url("/v?id=1"), server.url("/v?id=2"), "-o", scratch.path("out"),
                                                      "--report", scratch.path("report.jsonl")])
         #expect(output.status == 1, "\(output.stderr)")
-        let outputs = try Self.reportLines(scratch.path("report.jsonl")).map { [$0["output"] as? String ?? "", $0["outcome"] as? String ?? ""] }
+        let outputs = try Self.reportLines(scratch.path("report.jsonl")).map {
+            [(($0["output"] as? String ?? "") as NSString).lastPathComponent, $0["outcome"] as? String ?? ""]
+        }
         #expect(outputs.count == 5)
         #expect(outputs.contains(["a.mp4.png", "made"]) && outputs.contains(["a.mov.png", "made"]))
         #expect(outputs.contains(["gone.png", "failed"]))
         let fromURLs = outputs.filter { $0[0].hasPrefix("v-") && $0[1] == "made" }
         #expect(fromURLs.count == 2 && fromURLs[0][0] != fromURLs[1][0], "\(outputs)")
+    }
+
+    /// Both report paths are as given: a relative input and `-o` give relative paths; an absolute input gives an
+    /// absolute output, `-o` taken from the working directory (the output used to be relative to `-o` whatever the
+    /// input was).
+    @Test func reportPathsAreAsGiven() throws {
+        let scratch = try Scratch(["lib/sub/a.mp4": "h264-faststart", "b.mp4": "rotate-90"])
+        defer { scratch.remove() }
+        let process = Process()
+        process.executableURL = InfoCommandTests.binary
+        process.currentDirectoryURL = scratch.root
+        process.arguments = ["batch", "lib", scratch.path("b.mp4"), "-o", "out", "--report", "report.jsonl"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let pairs = try Self.reportLines(scratch.path("report.jsonl")).map { [$0["input"] as? String ?? "", $0["output"] as? String ?? ""] }
+        #expect(pairs.sorted { $0[0] < $1[0] } == [[scratch.path("b.mp4"), scratch.path("out/b.png")], ["lib/sub/a.mp4", "out/sub/a.png"]].sorted { $0[0] < $1[0] },
+                "\(pairs)")
+        #expect(FileManager.default.fileExists(atPath: scratch.path("out/sub/a.png")))
     }
 
     /// `--from -` reads the list from standard input; all made, exit status 0.
