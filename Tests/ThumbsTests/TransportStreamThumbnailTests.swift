@@ -132,6 +132,22 @@ import TransportStream
         #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001)
     }
 
+    /// An I-frames-only playlist alone, with `--exact`: a keyframe's own time is that keyframe, and another time is
+    /// the frame the movie has there, read on from the keyframe's range in its file (up to the next keyframe, or to
+    /// the file's end for a file's last). It was "the stream has no video rendition that is not encrypted".
+    @Test(arguments: [0.0, 0.48, 0.7, 1.2, 1.7, 2.95])
+    func anIFramesOnlyPlaylistGivesExactFrames(seconds: Double) async throws {
+        let path = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes/iframes.m3u8").path
+        let made = try await StreamThumbnailGenerator(input: FileInput(path: path), options: Self.options(exact: true))
+            .image(at: .seconds(seconds))
+        let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video"), options: Self.options(exact: true))
+            .image(at: .seconds(seconds))
+        #expect(made.rendition.isIFrameOnly)
+        #expect(made.thumbnail.image == original.image, "at \(seconds) s")
+        #expect(abs(made.thumbnail.actualTime - original.actualTime) < 0.001,
+                "at \(seconds) s: \(made.thumbnail.actualTime) s, the movie's \(original.actualTime) s")
+    }
+
     /// Two pictures of one segment asked for at once: the reads take turns, so neither feeds the demuxer bytes the
     /// other already gave it, and both are the pictures each makes alone.
     @Test func twoPicturesOfOneSegmentAtOnceAreEachTheirOwn() async throws {

@@ -266,6 +266,13 @@ public actor StreamSession {
         }
     }
 
+    /// The length of the resource at `url`, where its source tells it without a read (a file; a URL whose length an
+    /// earlier answer gave); nil otherwise.
+    package func length(of url: String) async -> UInt64? {
+        guard let source = try? input.input(at: url).open(known: nil) else { return nil }
+        return await source.knownLength
+    }
+
     /// Whether `segment` is a whole resource whose init segment is its own head (a DASH SegmentBase file).
     private static func holdsItsOwnInitialization(_ segment: StreamSegment) -> Bool {
         segment.resource.byteRange == nil && segment.initialization?.url == segment.resource.url

@@ -104,14 +104,17 @@ public struct StreamThumbnailGenerator: Sendable {
         return try await picture(in: segment, at: end, rendition: rendition, time: nil)
     }
 
-    /// The video rendition of `period` for the options' size, with its segments.
-    /// - Throws: `ThumbnailError` `noVideo` (no video rendition that is not encrypted), `noSamples` (no segments),
-    ///   with `time` for the message; `ManifestError`, or the input's errors, reading the media playlist.
+    /// The video rendition of `period` for the options' size, with its segments; an I-frame playlist's where the
+    /// stream is nothing else (a lone I-frames-only playlist).
+    /// - Throws: `ThumbnailError` `noVideo` (no video rendition, or every one encrypted, as the message says),
+    ///   `noSamples` (no segments), with `time` for the message; `ManifestError`, or the input's errors, reading the
+    ///   media playlist.
     package func chosenRendition(in period: StreamPeriod,
                                  time: ThumbnailTime? = nil) async throws -> (StreamRendition, StreamSegments) {
-        guard let chosen = rendition(in: period) else {
-            throw ThumbnailError(.noVideo, "the stream has no video rendition that is not encrypted", input: session.input.name,
-                                 time: time)
+        guard let chosen = rendition(in: period) ?? rendition(in: period, iFrameOnly: true) else {
+            let hasVideo = period.renditions.contains { $0.kind == .video || $0.kind == .unknown }
+            throw ThumbnailError(.noVideo, hasVideo ? "every video rendition of the stream is encrypted" : "the stream has no video rendition",
+                                 input: session.input.name, time: time)
         }
         let rendition = try await session.withSegments(chosen)
         guard let segments = rendition.segments, segments.first != nil else {
@@ -139,8 +142,45 @@ public struct StreamThumbnailGenerator: Sendable {
         guard let index = Self.index(playingAt: wanted, in: segments), let segment = segments.segment(at: index) else {
             throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
         }
+        if rendition.isIFrameOnly, !usesNearestKeyframe, wanted > segment.timeRange.lowerBound {
+            return try await pictureAfterKeyframe(segment, at: wanted, following: segments.segment(at: index + 1),
+                                                  rendition: rendition, time: time)
+        }
         return try await picture(in: segment, at: wanted, rendition: rendition, time: time,
                                  next: segments.segment(at: index + 1))
+    }
+
+    /// The frame at `wanted` after the keyframe `keyframe` of an I-frames-only playlist, with a tolerance (`--exact`
+    /// or bounds): an MPEG-TS keyframe's frames follow it in the same file, so the file is read on from the keyframe's
+    /// range up to the next keyframe of the same file (`following`), or on to the file's end where there is none. A
+    /// fragmented MP4 keyframe's range holds no more than its fragment's keyframe, so its later frames cannot be read
+    /// from the I-frame playlist.
+    /// - Throws: `ThumbnailError` `noFrame` naming the media playlist where the frames cannot be read; as `image(at:)`.
+    private func pictureAfterKeyframe(_ keyframe: StreamSegment, at wanted: Duration, following: StreamSegment?,
+                                      rendition: StreamRendition, time: ThumbnailTime?) async throws -> StreamThumbnail {
+        let cannot = ThumbnailError(.noFrame, "an I-frames-only playlist holds keyframes; use the media playlist for exact frames",
+                                    input: session.input.name, time: time)
+        guard let range = keyframe.resource.byteRange,
+              case .transport = try await session.reading(of: keyframe, inIFramePlaylist: true) else { throw cannot }
+        var end: UInt64
+        if let following, !following.isGap, following.resource.url == keyframe.resource.url,
+           let next = following.resource.byteRange?.lowerBound, next > range.lowerBound {
+            end = next
+        } else if let length = await session.length(of: keyframe.resource.url), length > range.lowerBound {
+            end = length
+        } else {
+            // The file's end, as a TS segment without a byte range is read: as far as the frame needs.
+            end = min(range.lowerBound.saturatingAdd(TransportSegment.maximumSegmentBytes), StreamResource.maximumOffset)
+        }
+        end = max(end, range.upperBound)
+        var span = keyframe
+        span.resource.byteRange = range.lowerBound ..< end
+        if let following, following.timeRange.lowerBound > keyframe.timeRange.lowerBound {
+            span.timeRange = keyframe.timeRange.lowerBound ..< following.timeRange.lowerBound
+        }
+        let placed = try await placement(of: span, in: rendition, through: wanted, wantsFirstKeyframe: false)
+        return try await picture(placed, of: span, at: placed.movieTime(at: wanted, in: span), wanted: wanted,
+                                 rendition: rendition)
     }
 
     /// The picture at `wanted` (on the stream's timeline) in `segment`, or, with the default tolerance, at the start
@@ -174,6 +214,12 @@ public struct StreamThumbnailGenerator: Sendable {
                 movieTime = placed.firstPresentation
             }
         }
+        return try await picture(placed, of: segment, at: movieTime, wanted: wanted, rendition: rendition)
+    }
+
+    /// The picture at `movieTime` of `segment` as `placed` reads it, its times back on the stream's timeline.
+    private func picture(_ placed: Placement, of segment: StreamSegment, at movieTime: Int64, wanted: Duration,
+                         rendition: StreamRendition) async throws -> StreamThumbnail {
         let generator = ThumbnailGenerator(session: placed.session, options: options)
         var thumbnail = try await generator.image(at: placed.time(movieTime))
         // Back on the stream's timeline.
