@@ -10,6 +10,7 @@
 #                                                     added later: the others are left as they are)
 #          Fixtures/make-fixtures.sh --signalling-only (only the fixtures of section 19 and their references)
 #          Fixtures/make-fixtures.sh --best-frame-only (only the fixture of section 20 and its references)
+#          Fixtures/make-fixtures.sh --uhd-only      (only the fixture of section 21 and its references)
 #
 # Outputs are overwritten; intermediates live in a temp dir that is removed on exit.
 # Encoders run single-threaded with bitexact flags so a re-run with the same
@@ -20,13 +21,15 @@ FRAMES_ONLY=0
 AV1_ONLY=0
 SIGNALLING_ONLY=0
 BEST_FRAME_ONLY=0
+UHD_ONLY=0
 case "${1:-}" in
   "") ;;
   --frames-only) FRAMES_ONLY=1 ;;
   --av1-only) AV1_ONLY=1 ;;
   --signalling-only) SIGNALLING_ONLY=1 ;;
   --best-frame-only) BEST_FRAME_ONLY=1 ;;
-  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only | --best-frame-only]" >&2; exit 2 ;;
+  --uhd-only) UHD_ONLY=1 ;;
+  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only | --best-frame-only | --uhd-only]" >&2; exit 2 ;;
 esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -636,8 +639,22 @@ make_best_frame() {
   done_fixture best-frame-stretches
 }
 
+# 21. 3840x2160 at 2 fps for 2 s, keyframes every 4 frames: ffmpeg's moving gradients, smooth enough that a high
+#     CRF keeps the file small (30-60 KB) while each picture still costs what any 4K picture costs to decode, render
+#     and encode (the batch's cancellation, memory at 4K).
+make_uhd() {
+  "${FF[@]}" -f lavfi -i "gradients=s=3840x2160:r=2:d=2:speed=0.05" "${X264[@]}" -crf 38 -g 4 -keyint_min 4 \
+    "${MUXDET[@]}" -movflags +faststart "$OUT/h264-2160p.mp4"
+  done_fixture h264-2160p
+}
+
 if ((FRAMES_ONLY)); then
   make_frames
+  exit 0
+fi
+if ((UHD_ONLY)); then
+  make_uhd
+  make_frames "${NAMES[@]}"
   exit 0
 fi
 if ((BEST_FRAME_ONLY)); then
@@ -785,6 +802,7 @@ py has "$OUT/quicktime-h264.mov" mhlr dhlr
 make_av1
 make_signalling
 make_best_frame
+make_uhd
 
 echo
 echo "$(ffmpeg -hide_banner -version | head -1)"
