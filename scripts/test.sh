@@ -24,12 +24,14 @@ if grep -E "^$(pwd)/(Sources|Tests|Examples)/.*: warning:|^macro expansion .*: w
     exit 1
 fi
 if [ $# -eq 0 ]; then
-    swift test --skip-build --skip "ServeBurstTests|ReadTimeoutTimingTests"
+    swift test --skip-build --skip "ServeBurstTests|ReadTimeoutTimingTests|CancellationTimingTests"
     # The burst tests keep both cores busy while they measure a server's memory: run alone, so neither they nor
     # the timing tests beside them are measured under the other's load.
     swift test --skip-build --filter ServeBurstTests
     # Read timeouts against a server paced in real time: alone, as a loaded parallel run can starve the pacing.
     swift test --skip-build --filter ReadTimeoutTimingTests
+    # How soon cancelled pictures let go, timed: alone, as the threads they measure are shared with every other test.
+    swift test --skip-build --filter CancellationTimingTests
 else
     swift test --skip-build "$@"
 fi

@@ -28,9 +28,12 @@ final class Interruption: @unchecked Sendable {
     /// `onSignal(_:)` sets), a second ends the process.
     init() {
         let state = state
+        // A serial queue of its own: it gets a thread at once. On `.global()` the handler waited for one of the
+        // threads that Swift's tasks run on, which decoding and rendering pictures keep busy (a Ctrl-C took seconds).
+        let queue = DispatchQueue(label: "thumbs.interruption")
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 let (first, action) = state.raise(number)
                 // A second signal ends the process here: the signal itself, raised again from a Dispatch thread,

@@ -322,7 +322,9 @@ public struct ThumbnailGenerator: Sendable {
     private func encode(_ image: RGBImage, options: ThumbnailOptions,
                         timings: inout Thumbnail.Timings) throws -> ([UInt8], ThumbHash?) {
         let watch = Stopwatch()
+        try Task.checkCancellation()
         let encoded = try options.format?.encode(image) ?? []
+        try Task.checkCancellation()
         let placeholder = options.makesPlaceholder ? try ThumbHash(image: image) : nil
         timings.encode = watch.elapsed
         return (encoded, placeholder)

@@ -118,6 +118,8 @@ struct AreaScaler {
                     rows.weights.withUnsafeBufferPointer { rowWeights in
                         columns.weights.withUnsafeBufferPointer { columnWeights in
                             for outputRow in 0..<size.height {
+                                // A cancelled task stops here (the renderer throws after the stage): every 64 rows.
+                                if outputRow & 63 == 63, Task.isCancelled { break }
                                 sum.update(repeating: 0)
                                 let weightBase = rows.weightStart[outputRow]
                                 for tap in 0..<rows.count[outputRow] {

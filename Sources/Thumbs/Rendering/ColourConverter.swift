@@ -73,6 +73,11 @@ enum ColourConverter {
                 cb.withUnsafeBufferPointer { u in
                     cr.withUnsafeBufferPointer { v in
                         for index in 0..<count {
+                            // A cancelled task stops here, the rest zeros (the renderer throws after the stage).
+                            if index & 0xFFFF == 0xFFFF, Task.isCancelled, let base = out.baseAddress {
+                                (base + bytesPerPixel * index).initialize(repeating: 0, count: bytesPerPixel * (count - index))
+                                break
+                            }
                             let (r, g, b) = matrix.convert(y[index], u[index], v[index])
                             store(out, bytesPerPixel * index, r, g, b)
                         }

@@ -20,8 +20,9 @@ public enum Renderer {
     /// The thumbnail of `frame`.
     /// - Throws: `ThumbnailError` `invalidFrame` when the planes do not match the frame's size and format;
     ///   `invalidOption` for a negative box side, a crop outside the picture, or an output above
-    ///   `maximumOutputPixelCount`.
-    public static func render(_ frame: DecodedFrame, options: RenderOptions) throws(ThumbnailError) -> RGBImage {
+    ///   `maximumOutputPixelCount`; `CancellationError` when the task is cancelled, between stages (a 4K picture
+    ///   takes a few tenths of a second a stage in a debug build).
+    public static func render(_ frame: DecodedFrame, options: RenderOptions) throws -> RGBImage {
         let source = try SourcePicture(frame)
         let region = try cropRegion(source, options: options)
         let layout = try self.layout(croppedWidth: region.width, croppedHeight: region.height, options: options)
@@ -38,19 +39,24 @@ public enum Renderer {
                                   y: region.y + region.height * (1 - fraction.height) / 2,
                                   width: region.width * fraction.width, height: region.height * fraction.height)
 
+        try Task.checkCancellation()
         let luma = try AreaScaler.scale(frame.planes[0], bytesPerSample: source.bytesPerSample, region: shown, to: content)
         var cb: [Float]?
         var cr: [Float]?
         if let subsampling = source.chromaSubsampling {
             let chromaRegion = CropRectangle(x: shown.x / subsampling.x, y: shown.y / subsampling.y,
                                              width: shown.width / subsampling.x, height: shown.height / subsampling.y)
+            try Task.checkCancellation()
             cb = try AreaScaler.scale(frame.planes[1], bytesPerSample: source.bytesPerSample, region: chromaRegion, to: content)
+            try Task.checkCancellation()
             cr = try AreaScaler.scale(frame.planes[2], bytesPerSample: source.bytesPerSample, region: chromaRegion, to: content)
         }
+        try Task.checkCancellation()
         var image = ColourConverter.image(luma: luma, cb: cb, cr: cr, size: content, bitDepth: frame.bitDepth,
                                           colour: frame.colour.resolvingUnspecifiedMatrix(width: frame.width, height: frame.height),
                                           keepsHDR: options.keepsHDR,
                                           toneMapping: options.toneMapping)
+        try Task.checkCancellation()
         image = image.oriented(by: orientation)
         if layout.canvas != layout.content {
             image = image.placed(onBlackCanvasOf: layout.canvas, at: layout.contentOrigin)

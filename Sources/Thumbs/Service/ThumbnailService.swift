@@ -75,8 +75,8 @@ public actor ThumbnailService {
     public var statistics: Statistics {
         get async {
             var statistics = counters
-            statistics.coalesced = await flights.joined
-            statistics.cancelledWork = await flights.cancelled
+            statistics.coalesced = flights.joined
+            statistics.cancelledWork = flights.cancelled
             return statistics
         }
     }
@@ -108,13 +108,13 @@ public actor ThumbnailService {
     public func prefetch(_ requests: [ThumbnailRequest]) async {
         for request in requests where (try? request.validate()) != nil {
             let key = await cacheKey(request)
-            if !cache.contains(key) { await flights.hold(request, work: work(request, key: key)) }
+            if !cache.contains(key) { flights.hold(request, work: work(request, key: key)) }
         }
     }
 
     /// Stops prefetching `requests` (work that someone waits for goes on).
     public func cancelPrefetch(_ requests: [ThumbnailRequest]) async {
-        for request in requests { await flights.release(request) }
+        for request in requests { flights.release(request) }
     }
 
     /// The number of thumbnails in memory.
@@ -138,7 +138,7 @@ public actor ThumbnailService {
     }
 
     /// Requests with work under way.
-    public var inFlightCount: Int { get async { await flights.count } }
+    public var inFlightCount: Int { get async { flights.count } }
 
     /// Forgets every thumbnail and index.
     public func removeAll() async {
