@@ -10,7 +10,7 @@ import TransportStream
 /// The one table from every error the layers below throw to the service's answer, for every route.
 ///
 /// Bad media (a file that is not a movie, a malformed movie, playlist, manifest or transport stream, a codec or
-/// feature without a decoder here) is 415; an input that costs more than one answer may (origin requests or bytes,
+/// feature without a decoder here) is 415, `noVideo` where there is no video at all; an input that costs more than one answer may (origin requests or bytes,
 /// samples) is 422; the origin's 404 is 404 and its other failures 502; options the library refuses are 400; the
 /// service's own failures (an encoder, a decoder that cannot be made) are 500. Each error type's code is mapped by an
 /// exhaustive `switch` on its known cases: `ServerErrorTableTests` walks every case of every type (`allCases`), so a
@@ -114,7 +114,8 @@ extension ServerError {
     static func code(for code: ThumbnailError.Code) -> Code {
         switch code {
         case .invalidOption: .badParameter
-        case .noVideo, .noSamples, .sampleOutOfRange, .noFrame, .invalidFrame, .invalidImage: .unsupportedMedia
+        case .noVideo: .noVideo
+        case .noSamples, .sampleOutOfRange, .noFrame, .invalidFrame, .invalidImage: .unsupportedMedia
         case .limitExceeded: .overBudget
         case .encodingFailed, .writeFailed: .internalError
         @unknown default: .internalError

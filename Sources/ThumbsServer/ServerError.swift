@@ -29,6 +29,8 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         /// 415: the file is not a movie (nor a playlist or manifest), is malformed, or has no video that can be
         /// decoded here.
         case unsupportedMedia
+        /// 415: the movie (or stream) has no video to make a picture of.
+        case noVideo
         /// 422: the input needs more origin requests or bytes, or more samples, than one answer may cost (a movie
         /// index of a million tiny boxes, a keyframe larger than the limits).
         case overBudget
@@ -70,7 +72,7 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badParameter: .badRequest
         case .originNotAllowed, .pathNotAllowed, .badSignature: .forbidden
         case .notFound, .noRoute: .notFound
-        case .unsupportedMedia: .unsupportedMediaType
+        case .unsupportedMedia, .noVideo: .unsupportedMediaType
         case .overBudget: .unprocessableContent
         case .originFailed: .badGateway
         case .overloaded: .serviceUnavailable
@@ -101,7 +103,7 @@ extension ServerError: HTTPResponseError {
         let body = try JSONEncoder().encode(Body(error: code.rawValue, parameter: parameter, detail: detail))
         // What the origin's file is (404, 415, 422) may be cached a minute, so a cache in front does not ask again at
         // once; everything else is about this request or this moment.
-        let cacheable = code == .notFound || code == .unsupportedMedia || code == .overBudget
+        let cacheable = [.notFound, .unsupportedMedia, .noVideo, .overBudget].contains(code)
         var headers: HTTPFields = cacheable ? policy.headers(maxAge: 60) : [.cacheControl: "no-store"]
         headers[.contentType] = "application/json"
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }

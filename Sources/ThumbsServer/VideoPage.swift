@@ -1,8 +1,10 @@
 import Storyboards
 
-/// The page `GET /` serves: a grid of the videos' thumbnails, lazy-loaded (`loading="lazy"`, `srcset` for 1x and
-/// 2x screens), with hover scrubbing from each video's storyboard (its JSON manifest is fetched on the first hover;
-/// the pointer's place across the picture picks the cue, whose tile is shown from its sheet).
+/// The page `GET /` serves: a grid of the videos' posters, lazy-loaded (`loading="lazy"`, `srcset` for 1x and 2x
+/// screens), each the keyframe that makes the best poster (`time=best`: not the black of a fade-in), with hover
+/// scrubbing from each video's storyboard (its JSON manifest is fetched on the first hover; the pointer's place across
+/// the picture picks the cue, whose tile is shown from its sheet). A movie without video is a "No video" tile, a
+/// picture that failed otherwise a "No picture" tile naming why, never a broken image.
 struct VideoPage {
     /// One video: its name, and the query that names it to the service (`path=…` or `url=…`, percent-encoded).
     struct Entry {
@@ -18,8 +20,8 @@ struct VideoPage {
     static func html(_ entries: [Entry], link: (_ path: String, _ query: String) -> String) -> String {
         var figures = ""
         for entry in entries {
-            let box = "width=\(width)&height=\(height)&fit=pad"
-            let double = "width=\(2 * width)&height=\(2 * height)&fit=pad"
+            let box = "time=best&width=\(width)&height=\(height)&fit=pad"
+            let double = "time=best&width=\(2 * width)&height=\(2 * height)&fit=pad"
             let oneX = link("/thumbnail.jpg", "\(entry.source)&\(box)")
             let twoX = link("/thumbnail.jpg", "\(entry.source)&\(double)")
             let storyboard = link("/storyboard.json", "\(entry.source)&width=160&columns=10&rows=10")
@@ -51,6 +53,8 @@ struct VideoPage {
               .frame img { display: block; width: 100%; height: 100%; }
               .scrub { position: absolute; left: 0; width: 100%; background-repeat: no-repeat; }
               .bar { position: absolute; left: 0; bottom: 0; height: 3px; width: 0; background: #e33; }
+              .missing { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
+                         color: #888; background: #1c1c1c; font-size: 16px; }
               figcaption { margin-top: 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; width: \(width)px; }
             </style>
             </head>
@@ -66,8 +70,25 @@ struct VideoPage {
             """
     }
 
-    /// Hover scrubbing: the manifest once per video, then the cue under the pointer shown from its sheet.
+    /// A tile in place of a picture that failed: the service's answer (JSON) says whether the movie has no video.
+    /// Then hover scrubbing: the manifest once per video, then the cue under the pointer shown from its sheet.
     static let script = """
+        const missing = (img) => {
+          if (img.dataset.missing) return;
+          img.dataset.missing = "1";
+          fetch(img.currentSrc || img.src).then(r => r.json()).catch(() => ({}))
+            .then(answer => {
+              const tile = document.createElement("div");
+              tile.className = "missing";
+              tile.textContent = answer.error === "noVideo" ? "No video" : "No picture";
+              if (answer.detail) tile.title = answer.detail;
+              img.replaceWith(tile);
+            });
+        };
+        for (const img of document.querySelectorAll("figure.video img")) {
+          img.addEventListener("error", () => missing(img));
+          if (img.complete && img.naturalWidth === 0 && img.currentSrc) missing(img);
+        }
         for (const figure of document.querySelectorAll("figure.video")) {
           const frame = figure.querySelector(".frame");
           const scrub = figure.querySelector(".scrub");

@@ -83,4 +83,48 @@ struct PageBrowserTests {
             }
         }
     }
+
+    /// A movie that fades in from black gets its best frame as its poster (its keyframe at 10 % is black: the page's
+    /// poster was), measured in the browser by the picture's mean brightness; a movie without video is a "No video"
+    /// tile (it was a broken image), with the service's reason as its title.
+    @Test func postersAreTheBestFrameAndAMovieWithoutVideoIsATile() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-page-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for movie in ["dark-start.mp4", "audio-only.mp4"] {
+            try FileManager.default.copyItem(at: Fixtures.directory.appendingPathComponent(movie), to: root.appendingPathComponent(movie))
+        }
+        var configuration = ServerConfiguration()
+        configuration.mediaRoot = root.path
+        try await RunningServer.with(configuration) { server in
+            try await WebDriver.with(width: 800, height: 700) { browser in
+                try await browser.open(server.base + "/")
+                #expect(try await browser.wait(seconds: 30, until: """
+                    return document.querySelectorAll('.missing').length === 1
+                        && [...document.images].every(i => i.complete && i.naturalWidth > 0)
+                    """))
+                let tile = try await browser.run("""
+                    const tile = document.querySelector('.missing');
+                    return { text: tile.textContent, title: tile.title, caption: tile.closest('figure').querySelector('figcaption').textContent };
+                    """) as? [String: Any]
+                #expect(tile?["text"] as? String == "No video")
+                #expect(tile?["caption"] as? String == "audio-only.mp4")
+                #expect((tile?["title"] as? String)?.contains("video") == true, "\(tile ?? [:])")
+                // The mean of the poster's pixels, 0...255: black is below 20; testsrc2's picture is near 100.
+                let brightness = try await browser.run("""
+                    const img = document.images[0];
+                    const canvas = document.createElement('canvas');
+                    canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+                    const context = canvas.getContext('2d');
+                    context.drawImage(img, 0, 0);
+                    const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+                    let sum = 0;
+                    for (let i = 0; i < pixels.length; i += 4) sum += (pixels[i] + pixels[i + 1] + pixels[i + 2]) / 3;
+                    return { mean: sum / (pixels.length / 4), src: img.src };
+                    """) as? [String: Any]
+                #expect((brightness?["src"] as? String)?.contains("time=best") == true)
+                #expect((brightness?["mean"] as? Double ?? (brightness?["mean"] as? Int).map(Double.init) ?? 0) > 40, "\(brightness ?? [:])")
+            }
+        }
+    }
 }
