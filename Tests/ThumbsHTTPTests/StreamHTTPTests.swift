@@ -189,4 +189,40 @@ struct TransportStreamHTTPTests {
         #expect(read <= min(UInt64(segment.count), least + 64 * 1024), "\(log)")
         #expect(made.thumbnail.isSyncSample)
     }
+
+}
+
+/// A TS segment from an origin that sends every range it is asked for whole, at once (an object store on a fast
+/// link): what it sends for one thumbnail stays within 1.5 times the playlists and the keyframe, plus 64 KiB.
+@Suite struct TransportSegmentBoundTests {
+    /// The positions of the video packets of a TS file (ffprobe's, Fixtures/streams/expectations.json).
+    static func videoPacketPositions(_ file: String) throws -> [UInt64] {
+        // Each packet is [pts, dts, position, key].
+        let data = try Data(contentsOf: StreamHTTPTests.folder.appendingPathComponent("expectations.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let packets = try #require((root["transportPackets"] as? [String: Any])?[file] as? [[Any]])
+        return try packets.map { try #require(($0[2] as? NSNumber)?.uint64Value) }
+    }
+
+    /// shaka-packager's 12 s HEVC segment (997 KB, AVERAGE-BANDWIDTH 829,339): the keyframe that starts it ends
+    /// where the next video packet starts (ffprobe). The segment was read open-ended, and such an origin sent it all.
+    @Test func anObjectStoreSendsLittleMoreThanTheKeyframe() async throws {
+        let folder = StreamHTTPTests.folder.appendingPathComponent("shaka-hls-ts-h265")
+        var files: [String: [UInt8]] = [:]
+        for name in ["hevc.m3u8", "index.m3u8", "0.ts"] {
+            files["/" + name] = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+        }
+        var faults = TestHTTPServer.Faults()
+        faults.multipleRanges = .whole
+        let server = try await TestHTTPServer(files: files, faults: faults)
+        defer { Task { try? await server.shutdown() } }
+        let made = try await StreamThumbnailGenerator(input: try HTTPInput(url: server.url("/hevc.m3u8"))).image()
+        #expect(made.thumbnail.isSyncSample && made.segment.resource.url.hasSuffix("/0.ts"))
+        let positions = try Self.videoPacketPositions("shaka-hls-ts-h265/0.ts")
+        let keyframeEnd = positions[1] + 188  // up to the packet that starts the next picture
+        let playlists = UInt64(files["/hevc.m3u8", default: []].count + files["/index.m3u8", default: []].count)
+        let bound = 3 * (playlists + keyframeEnd) / 2 + 64 * 1024
+        let sent = UInt64(server.bodyBytes)
+        #expect(sent <= bound, "the origin sent \(sent) bytes, the bound is \(bound): \(server.requests.map { $0.range ?? "-" })")
+    }
 }

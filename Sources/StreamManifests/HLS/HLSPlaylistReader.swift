@@ -99,9 +99,11 @@ enum HLSPlaylistReader {
     private static func rendition(_ attributes: HLSAttributeList, playlist: String) -> StreamRendition {
         let resolution = attributes.resolution("RESOLUTION")
         let codecs = attributes.string("CODECS")
-        return StreamRendition(kind: kind(codecs: codecs, hasResolution: resolution != nil),
-                               bandwidth: attributes.integer("BANDWIDTH"), width: resolution?.width,
-                               height: resolution?.height, codecs: codecs, frameRate: attributes.string("FRAME-RATE"),
-                               content: .mediaPlaylist(url: playlist))
+        var rendition = StreamRendition(kind: kind(codecs: codecs, hasResolution: resolution != nil),
+                                        bandwidth: attributes.integer("BANDWIDTH"), width: resolution?.width,
+                                        height: resolution?.height, codecs: codecs, frameRate: attributes.string("FRAME-RATE"),
+                                        content: .mediaPlaylist(url: playlist))
+        rendition.averageBandwidth = attributes.integer("AVERAGE-BANDWIDTH")
+        return rendition
     }
 }

@@ -26,6 +26,8 @@ public struct StreamRendition: Sendable, Hashable {
     public var kind: Kind
     /// Its peak bit rate in bits per second, where stated.
     public var bandwidth: Int64?
+    /// Its average bit rate in bits per second, where stated (HLS `AVERAGE-BANDWIDTH`).
+    public var averageBandwidth: Int64?
     /// Its picture's width and height in pixels, where stated.
     public var width: Int?
     /// Its picture's height in pixels, where stated.
@@ -57,6 +59,9 @@ public struct StreamRendition: Sendable, Hashable {
         self.isIFrameOnly = isIFrameOnly
         self.content = content
     }
+
+    /// The bit rate a segment's size is best estimated from: the average where stated, else the peak.
+    public var typicalBitRate: Int64? { averageBandwidth ?? bandwidth }
 
     /// Its segments, when known.
     public var segments: StreamSegments? {

@@ -153,7 +153,7 @@ public actor StreamSession {
     /// read of a fragmented segment reaches past its moof into that keyframe (`SegmentHead`).
     /// - Throws: `ThumbnailError` `noSamples` for a segment the playlist marks as a gap; the input's errors.
     package func reading(of segment: StreamSegment, inIFramePlaylist: Bool = false,
-                         wantsFirstKeyframe: Bool = true) async throws -> SegmentReading {
+                         wantsFirstKeyframe: Bool = true, bitRate: Int64? = nil) async throws -> SegmentReading {
         if let index = segmentReadings.firstIndex(where: { $0.key == segment.resource }) {
             let kept = segmentReadings.remove(at: index)
             segmentReadings.append(kept)
@@ -181,10 +181,12 @@ public actor StreamSession {
             if inIFramePlaylist, prefix == nil, let start = segment.resource.byteRange?.lowerBound, start > 0 {
                 prefix = try await tables(of: segment.resource.url, before: start, in: resource)
             }
+            let firstRead = TransportSegment.firstReadBytes(segmentBytes: Self.estimatedBytes(of: segment, bitRate: bitRate),
+                                                            wholeRange: inIFramePlaylist && wantsFirstKeyframe)
             reading = .transport(try TransportSegment(source: resource, byteRange: segment.resource.byteRange,
                                                       name: segment.resource.description, prefix: prefix ?? [],
                                                       readsTablesFirst: inIFramePlaylist && prefix == nil,
-                                                      workLimits: workLimits))
+                                                      firstReadBytes: firstRead, workLimits: workLimits))
         } else {
             reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? [],
                                    head: wantsFirstKeyframe ? .firstKeyframe : .moof))
@@ -264,6 +266,16 @@ public actor StreamSession {
             programTables[url] = nil
             throw error
         }
+    }
+
+    /// The bytes of `segment`: its byte range's length, else its rendition's `bitRate` (bits per second) times its
+    /// duration; nil when neither is known.
+    static func estimatedBytes(of segment: StreamSegment, bitRate: Int64?) -> UInt64? {
+        if let range = segment.resource.byteRange { return UInt64(range.count) }
+        guard let bitRate, bitRate > 0 else { return nil }
+        let seconds = (segment.timeRange.upperBound - segment.timeRange.lowerBound).seconds
+        let bytes = Double(bitRate) / 8 * seconds
+        return bytes.isFinite && bytes > 0 ? UInt64(min(bytes, Double(TransportSegment.maximumSegmentBytes))) : nil
     }
 
     /// The length of the resource at `url`, where its source tells it without a read (a file; a URL whose length an

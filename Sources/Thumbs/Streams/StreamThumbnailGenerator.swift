@@ -161,7 +161,8 @@ public struct StreamThumbnailGenerator: Sendable {
         let cannot = ThumbnailError(.noFrame, "an I-frames-only playlist holds keyframes; use the media playlist for exact frames",
                                     input: session.input.name, time: time)
         guard let range = keyframe.resource.byteRange,
-              case .transport = try await session.reading(of: keyframe, inIFramePlaylist: true) else { throw cannot }
+              case .transport = try await session.reading(of: keyframe, inIFramePlaylist: true,
+                                                        bitRate: rendition.typicalBitRate) else { throw cannot }
         var end: UInt64
         if let following, !following.isGap, following.resource.url == keyframe.resource.url,
            let next = following.resource.byteRange?.lowerBound, next > range.lowerBound {
@@ -194,7 +195,8 @@ public struct StreamThumbnailGenerator: Sendable {
         let wantsFirstKeyframe = wanted <= segment.timeRange.lowerBound || rendition.isIFrameOnly
         if usesNearestKeyframe, let following = next, !following.isGap, following.timeRange.lowerBound > wanted,
            case .transport = try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
-                                                       wantsFirstKeyframe: wantsFirstKeyframe) {
+                                                       wantsFirstKeyframe: wantsFirstKeyframe,
+                                                       bitRate: rendition.typicalBitRate) {
             // A TS segment's keyframes past its first are found only by reading up to them: the keyframes known are
             // the segments' starts, and the nearer one is read.
             if following.timeRange.lowerBound - wanted < wanted - segment.timeRange.lowerBound { segment = following }
@@ -346,7 +348,7 @@ public struct StreamThumbnailGenerator: Sendable {
                            wantsFirstKeyframe: Bool = true) async throws -> Placement {
         let segmentMovie: StreamSession.SegmentMovie
         switch try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
-                                         wantsFirstKeyframe: wantsFirstKeyframe) {
+                                         wantsFirstKeyframe: wantsFirstKeyframe, bitRate: rendition.typicalBitRate) {
         case .movie(let movie):
             segmentMovie = movie
         case .transport(let transport):
