@@ -15,11 +15,18 @@ extension HTTPByteSource {
     /// request (the same round trip), so a thumbnail's one or two fragment probes never cost a refusal.
     static let rangesWorthAsking = 3
 
+    /// What an origin whose answer to several ranges is not known may send past the ranges asked for, were it to
+    /// answer with the whole resource (as S3, GCS, R2 and Azure do): beyond it, the ranges go one a request.
+    static let wholeAnswerAllowance: UInt64 = 1 << 20
+
     /// Each of `ranges`, clamped as `read(_:)` clamps. Ascending ranges that do not touch are asked for together,
     /// up to `maximumRangesPerRequest` a request, from an origin that has answered several ranges with
     /// `multipart/byteranges` (nginx does), or to learn whether one does when there are at least
-    /// `rangesWorthAsking` of them. From any other, and for what an answer left out (a whole resource is read only
-    /// as far as the ranges near its start), one request a range, at most `maximumConcurrentRequests` at once.
+    /// `rangesWorthAsking` of them and the whole resource, were the origin to answer with it, would be at most
+    /// twice what they ask for and `wholeAnswerAllowance` more (an object store sends a large object whole however
+    /// early the reader stops, and bills what it sends). From any other, and for what an answer left out (a whole
+    /// resource is read only as far as the ranges near its start), one request a range, at most
+    /// `maximumConcurrentRequests` at once.
     public func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] {
         var results = [[UInt8]?](repeating: nil, count: ranges.count)
         let length = ledger.length
@@ -32,7 +39,8 @@ extension HTTPByteSource {
         var batches = stride(from: 0, to: wanted.count, by: Self.maximumRangesPerRequest).map {
             Array(wanted[$0..<min($0 + Self.maximumRangesPerRequest, wanted.count)])
         }
-        if wanted.count > 1, apart, ledger.wholeBody == nil, originAnswer() == nil, wanted.count >= Self.rangesWorthAsking {
+        if wanted.count > 1, apart, ledger.wholeBody == nil, originAnswer() == nil, wanted.count >= Self.rangesWorthAsking,
+           let first = batches.first, Self.wholeAnswerIsSmall(length: length, asking: first.map(\.range)) {
             // Ask the first batch together, to learn how the origin answers; the rest as that shows.
             for (index, bytes) in try await readTogether(batches.removeFirst()) { results[index] = bytes }
         }
@@ -65,6 +73,14 @@ extension HTTPByteSource {
             }
         } }
         return results.map { $0 ?? [] }
+    }
+
+    /// Whether a resource of `length` answered whole to a request for `ranges` would cost at most twice what they
+    /// ask for and `wholeAnswerAllowance` more; not when the length is unknown.
+    static func wholeAnswerIsSmall(length: UInt64?, asking ranges: [Range<UInt64>]) -> Bool {
+        guard let length else { return false }
+        let asked = ranges.reduce(UInt64(0)) { $0.saturatingAdd(UInt64($1.count)) }
+        return length <= asked.saturatingAdd(asked).saturatingAdd(wholeAnswerAllowance)
     }
 
     /// How the origin the requests now go to (after redirects) answers several ranges, if it has been asked.
