@@ -14,4 +14,19 @@ extension H264SequenceParameterSet {
         writer.appendTrailingBits()
         return [header] + BitWriter.escaped(writer.bytes)
     }
+
+    /// The highest level_idc openh264 2.3 reads (level 5.2): it refuses an SPS of a higher level (6.0 to 6.2, which
+    /// x264 writes for 4K with 16 reference frames, or when asked) as if there were none.
+    package static let highestOpenH264Level: UInt8 = 52
+
+    /// The SPS NAL unit `nal` with a level_idc above `highestOpenH264Level` lowered to it, the rest the same; `nal`
+    /// itself when its level is not above it, or when the level is not where an SPS keeps it. The level only caps
+    /// what a decoder must hold; openh264 sizes its pictures from the SPS's dimensions and reference frames. The level
+    /// is the NAL unit's fourth byte: after a non-zero profile_idc no emulation prevention byte comes before it.
+    package static func cappingLevel(of nal: [UInt8]) -> [UInt8] {
+        guard nal.count > 3, nal[0] & 0x1F == 7, nal[1] != 0, nal[3] > highestOpenH264Level else { return nal }
+        var capped = nal
+        capped[3] = highestOpenH264Level
+        return capped
+    }
 }

@@ -96,11 +96,12 @@ public final class OpenH264Decoder: VideoDecoder {
         parameterSetsSent = false
     }
 
-    /// A parameter set as openh264 is given it: an SPS with max_num_ref_frames 0 for keyframes alone (openh264 sizes
-    /// its picture pool by that number, and a keyframe refers to no other picture), or at least
-    /// `widenedMaxNumRefFrames`; anything else as it is.
+    /// A parameter set as openh264 is given it: an SPS of a level openh264 reads (`cappingLevel(of:)`), with
+    /// max_num_ref_frames 0 for keyframes alone (openh264 sizes its picture pool by that number, and a keyframe refers
+    /// to no other picture), or at least `widenedMaxNumRefFrames`; anything else as it is.
     private func sent(_ parameterSet: [UInt8]) -> [UInt8] {
         guard parameterSet.first.map({ $0 & 0x1F == 7 }) == true else { return parameterSet }
+        let parameterSet = H264SequenceParameterSet.cappingLevel(of: parameterSet)
         if keyframesOnly {
             return H264SequenceParameterSet.settingMaxNumRefFrames(of: parameterSet, to: 0) ?? parameterSet
         }
