@@ -132,6 +132,25 @@ import Testing
         #expect(await !service.isCached(request))
     }
 
+    /// A work that waits for another key of the same coalescer, its only waiter cancelled: both works are cancelled
+    /// and the wait ends (the inner work's cancellation comes back into the coalescer while the outer's is handled).
+    @Test(.timeLimit(.minutes(1))) func cancellingWorkThatWaitsForAnotherKeyOfTheSameCoalescerEnds() async throws {
+        let coalescer = WorkCoalescer<Int, Int>()
+        let outer = Task {
+            try await coalescer.value(for: 1) {
+                try await coalescer.value(for: 2) {
+                    try await Task.sleep(for: .seconds(600))
+                    return 2
+                }
+            }
+        }
+        #expect(await eventually { coalescer.count == 2 })
+        outer.cancel()
+        await #expect(throws: CancellationError.self) { try await outer.value }
+        #expect(await eventually { coalescer.count == 0 })
+        #expect(coalescer.cancelled == 2)
+    }
+
     @Test func cancellingAPrefetchStopsItsWork() async throws {
         let source = GatedByteSource(try Fixtures.bytes("h264-faststart"))
         let service = ThumbnailService()

@@ -67,12 +67,13 @@ public final class WorkCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     /// Gives up one `hold` of `key`; the work stops when nobody waits for it either.
     public func release(_ key: Key) {
-        state.withLock { state in
-            guard var flight = state.flights[key], flight.holds > 0 else { return }
+        let abandoned = state.withLock { state -> Task<Void, Never>? in
+            guard var flight = state.flights[key], flight.holds > 0 else { return nil }
             flight.holds -= 1
             state.flights[key] = flight
-            cancelIfAbandoned(key, in: &state)
+            return abandon(key, in: &state)
         }
+        abandoned?.cancel()
     }
 
     /// Joins the flight of `key` (starting it with `work` when there is none) and changes it with `change`.
@@ -109,21 +110,24 @@ public final class WorkCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     private func leave(_ key: Key, waiter: Int) {
-        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+        let (continuation, abandoned) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
             guard var flight = state.flights[key], let continuation = flight.waiters.removeValue(forKey: waiter) else {
-                return nil
+                return (nil, nil)
             }
             state.flights[key] = flight
-            cancelIfAbandoned(key, in: &state)
-            return continuation
+            return (continuation, abandon(key, in: &state))
         }
         continuation?.resume(throwing: CancellationError())
+        // Cancelled outside the lock: the work's own cancellation handlers may come back here (a work that waits for
+        // another key of this coalescer).
+        abandoned?.cancel()
     }
 
-    private func cancelIfAbandoned(_ key: Key, in state: inout State) {
-        guard let flight = state.flights[key], flight.waiters.isEmpty, flight.holds == 0 else { return }
-        flight.task?.cancel()
+    /// Removes the flight of `key` when nobody waits for it or holds it, and gives its task to cancel.
+    private func abandon(_ key: Key, in state: inout State) -> Task<Void, Never>? {
+        guard let flight = state.flights[key], flight.waiters.isEmpty, flight.holds == 0 else { return nil }
         state.flights[key] = nil
         state.cancelled += 1
+        return flight.task
     }
 }
