@@ -33,8 +33,8 @@ struct InputOptions: ParsableArguments {
     /// retries take a handful; a hostile index that would be walked one request at a time stops here, as bad input.
     static let onePictureRequestBudget = 256
 
-    /// Lifts the default request budget: for commands of many pictures (a storyboard, an animation), whose requests
-    /// grow with the movie's keyframes; `--max-requests` still holds when given.
+    /// Lifts the default request budget (to one never reached): for commands of many pictures (a storyboard, an
+    /// animation), whose requests grow with the movie's keyframes; `--max-requests` still holds when given.
     mutating func makesManyPictures() {
         if maximumRequests == nil { maximumRequests = .max }
     }
@@ -95,7 +95,7 @@ struct InputOptions: ParsableArguments {
         var options = HTTPFetchOptions()
         options.headers = HTTPFields(headers.compactMap(Self.field))
         options.maximumBytes = maximumBytes
-        options.maximumRequests = maximumRequests == .max ? nil : maximumRequests ?? Self.onePictureRequestBudget
+        options.maximumRequests = maximumRequests ?? Self.onePictureRequestBudget
         options.deadline = deadline.flatMap { .limit(seconds: $0) }
         return options
     }

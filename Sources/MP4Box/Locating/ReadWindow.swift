@@ -178,7 +178,7 @@ struct ReadWindow: Sendable {
                 // The read starts at the window's end when it extends the window, else at the range.
                 let windowEnd = offset + UInt64(bytes.count)
                 let start = range.lowerBound >= offset && range.lowerBound <= windowEnd ? windowEnd : range.lowerBound
-                let size = max(minimum, (walkReadSize > UInt64.max / 2 ? .max : walkReadSize * 2))
+                let size = max(minimum, walkReadSize.saturatingAdd(walkReadSize))
                 end = max(end, min(limit, start.saturatingAdd(size)))
             }
             try load(range.lowerBound..<end, growing: limit != nil)

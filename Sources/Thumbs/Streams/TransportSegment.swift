@@ -30,8 +30,6 @@ package actor TransportSegment {
     static let tableProbeBytes: UInt64 = 1024
     /// The fewest bytes a read of the segment asks for.
     static let minimumReadBytes: UInt64 = 64 << 10
-    /// The first read of a segment whose size nothing tells (no byte range, no bit rate): the fewest.
-    static let unknownSizeFirstReadBytes: UInt64 = minimumReadBytes
     /// The bytes of the segment's first read.
     let firstReadBytes: UInt64
     /// Whether the program tables are read from the resource's start before the range.
@@ -49,7 +47,7 @@ package actor TransportSegment {
     /// tables), or, with `readsTablesFirst`, after the program tables at the start of its resource.
     /// `firstReadBytes` is the first read's size (`firstReadBytes(segmentBytes:wholeRange:)`).
     init(source: CountingByteSource, byteRange: Range<UInt64>?, name: String, prefix: [UInt8] = [],
-         readsTablesFirst: Bool = false, firstReadBytes: UInt64 = TransportSegment.unknownSizeFirstReadBytes,
+         readsTablesFirst: Bool = false, firstReadBytes: UInt64 = TransportSegment.minimumReadBytes,
          limits: TransportStreamLimits = TransportStreamLimits(), workLimits: ThumbnailWorkLimits? = nil) throws {
         self.workLimits = workLimits
         self.firstReadBytes = max(1, firstReadBytes)
@@ -105,14 +103,14 @@ package actor TransportSegment {
     }
 
     /// The first read's size for a segment of `segmentBytes` (its byte range's length, or its bit rate times its
-    /// duration; nil: unknown): a sixty-fourth of it, within `minimumReadBytes` and the segment. The keyframe that
+    /// duration; nil: unknown, and then `minimumReadBytes`): a sixty-fourth of it, within `minimumReadBytes` and the segment. The keyframe that
     /// starts a segment is a part of it whose share nothing in a playlist tells (3 % of a 6 s segment of 8 Mbit/s
     /// with a keyframe every 2 s, the benchmark's; a flat picture's far less), so the first read stays small and the
     /// next ones grow: an origin that sends each range whole sends about 1.5 times what the picture needs, plus
     /// `minimumReadBytes`. With `wholeRange` (an I-frame playlist's keyframe, whose range is the keyframe), the range
     /// whole.
     static func firstReadBytes(segmentBytes: UInt64?, wholeRange: Bool = false) -> UInt64 {
-        guard let segmentBytes, segmentBytes > 0 else { return unknownSizeFirstReadBytes }
+        guard let segmentBytes, segmentBytes > 0 else { return minimumReadBytes }
         if wholeRange { return segmentBytes }
         return min(segmentBytes, max(minimumReadBytes, segmentBytes / 64))
     }
