@@ -55,9 +55,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // Work side by side within a bound: the one task-group loop of every module. The standard library only.
+        .target(name: "BoundedTasks"),
+
         // Where bytes come from: the ByteSource protocol, inputs and their identity, fetch statistics, counting, files
         // and memory. The standard library only (with the C library and Dispatch for file reads off the tasks' threads).
-        .target(name: "ByteSources"),
+        .target(name: "ByteSources", dependencies: ["BoundedTasks"]),
 
         // Pure-Swift ISO-BMFF parser and the movie model; its locator does no I/O (it says which bytes it needs).
         // The standard library only.
@@ -76,7 +79,7 @@ let package = Package(
         .target(
             name: "RangeFetch",
             dependencies: [
-                "ByteSources", httpTypes, asyncHTTPClient, nioCore, nioHTTP1, nioPosix, logging, crypto, nioSSL,
+                "BoundedTasks", "ByteSources", httpTypes, asyncHTTPClient, nioCore, nioHTTP1, nioPosix, logging, crypto, nioSSL,
             ]
         ),
 
@@ -95,12 +98,12 @@ let package = Package(
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
         // a user of local files builds no networking.
-        .target(name: "Thumbs", dependencies: ["ByteSources", "MP4Box", "StreamManifests", "TransportStream", "FrameDecode",
+        .target(name: "Thumbs", dependencies: ["BoundedTasks", "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "FrameDecode",
                                               "CPNG", "CTurboJPEG", "CWebP"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.
-        .target(name: "Storyboards", dependencies: ["Thumbs", "ByteSources", "MP4Box", "FrameDecode", "StreamManifests"]),
+        .target(name: "Storyboards", dependencies: ["BoundedTasks", "Thumbs", "ByteSources", "MP4Box", "FrameDecode", "StreamManifests"]),
 
         // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures, metrics.
         .target(
@@ -124,6 +127,7 @@ let package = Package(
 
         // Test support shared by several test targets: a box builder, synthetic movies, faulty byte sources, fixtures.
         .target(name: "MP4BoxTestSupport", dependencies: ["ByteSources", "MP4Box"], path: "Tests/MP4BoxTestSupport"),
+        .testTarget(name: "BoundedTasksTests", dependencies: ["BoundedTasks"]),
         .testTarget(name: "ByteSourcesTests", dependencies: ["ByteSources"]),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "StreamManifestsTests", dependencies: ["StreamManifests"]),

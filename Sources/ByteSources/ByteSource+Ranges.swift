@@ -1,22 +1,9 @@
+import BoundedTasks
+
 extension ByteSource {
     /// The default: the reads side by side, at most `concurrentReads` at once.
     public func read(ranges: [Range<UInt64>]) async throws -> [[UInt8]] {
-        try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
-            var results = [[UInt8]](repeating: [], count: ranges.count)
-            var next = 0
-            func enqueue() {
-                guard next < ranges.count else { return }
-                let index = next
-                next += 1
-                group.addTask { (index, try await read(ranges[index])) }
-            }
-            for _ in 0..<concurrentReads { enqueue() }
-            while let (index, bytes) = try await group.next() {
-                results[index] = bytes
-                enqueue()
-            }
-            return results
-        }
+        try await BoundedTaskGroup.map(ranges, atMost: concurrentReads) { range in try await read(range) }
     }
 }
 

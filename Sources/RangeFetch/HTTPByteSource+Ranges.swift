@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BoundedTasks
 
 /// Reading several ranges (storyboards' keyframes, fragment probes): in one request (`Range: bytes=a-b,c-d,...`)
 /// from an origin known to answer so, else one range a request, side by side.
@@ -45,33 +46,18 @@ extension HTTPByteSource {
             for (index, bytes) in try await readTogether(batches.removeFirst()) { results[index] = bytes }
         }
         if wanted.count > 1, apart, ledger.wholeBody == nil, originAnswer() == .multipart {
-            let answered = try await sideBySide { try await withThrowingTaskGroup(of: [(Int, [UInt8])].self) { group in
-                for batch in batches {
-                    group.addTask { try await self.readTogether(batch) }
-                }
-                var all: [(Int, [UInt8])] = []
-                for try await found in group { all += found }
-                return all
-            } }
-            for (index, bytes) in answered { results[index] = bytes }
+            let answered = try await sideBySide {
+                try await BoundedTaskGroup.map(batches, atMost: batches.count) { batch in try await self.readTogether(batch) }
+            }
+            for (index, bytes) in answered.joined() { results[index] = bytes }
         }
         // What no request brought yet: one range a request, side by side.
         let rest = wanted.filter { results[$0.index] == nil }
         if rest.isEmpty { return results.map { $0 ?? [] } }
-        try await sideBySide { try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
-            var next = 0
-            func enqueue() {
-                guard next < rest.count else { return }
-                let (index, range) = rest[next]
-                next += 1
-                group.addTask { (index, try await self.read(range)) }
-            }
-            for _ in 0..<Self.maximumConcurrentRequests { enqueue() }
-            while let (index, bytes) = try await group.next() {
-                results[index] = bytes
-                enqueue()
-            }
-        } }
+        let read = try await sideBySide {
+            try await BoundedTaskGroup.map(rest, atMost: Self.maximumConcurrentRequests) { try await self.read($0.range) }
+        }
+        for (wanted, bytes) in zip(rest, read) { results[wanted.index] = bytes }
         return results.map { $0 ?? [] }
     }
 

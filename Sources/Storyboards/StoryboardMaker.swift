@@ -1,3 +1,4 @@
+import BoundedTasks
 import ByteSources
 import FrameDecode
 import MP4Box
@@ -79,56 +80,42 @@ public struct StoryboardMaker: Sendable {
         var tiles: [Int: StoryboardTile] = [:]
         var keyframesDone = 0
         do {
-            try await withThrowingTaskGroup(of: [(Int, StoryboardTile)].self) { group in
-                var nextGroup = 0
-                var running = 0
-                func enqueue() {
-                    while running < tasksInFlight, nextGroup < groups.count,
-                          groups[nextGroup].lowerBound < assembler.neededKeyframe + window {
-                        let ordinals = groups[nextGroup]
-                        nextGroup += 1
-                        running += 1
-                        group.addTask {
-                            let samples = ordinals.map { keyframes[$0].sample }
-                            let bytes = try await fetchLimiter.run {
-                                try await session.bytes(of: samples, maximumGap: gap, keeping: false)
-                            }
-                            try Task.checkCancellation()
-                            return try await AsyncLimiter.run(within: decodeLimiters) {
-                                var made: [(Int, StoryboardTile)] = []
-                                for ordinal in ordinals {
-                                    try Task.checkCancellation()
-                                    let keyframe = keyframes[ordinal]
-                                    let framePlan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
-                                                                       requestedTime: keyframe.presentationTime,
-                                                                       timescale: track.timescale)
-                                    let lease = try pool.take(for: framePlan, of: track, threading: .single,
-                                                              limits: ThumbnailLimits().decoderLimits)
-                                    defer { pool.giveBack(lease) }
-                                    let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
-                                    let image = try Renderer.render(frame, options: render)
-                                    let encoded = encodesTiles ? try format.encode(image) : nil
-                                    made.append((ordinal, StoryboardTile(
-                                        image: image, encoded: encoded,
-                                        keyframeTime: MediaTime(value: keyframe.presentationTime, timescale: track.timescale),
-                                        keyframeSample: keyframe.sample.index)))
-                                }
-                                return made
-                            }
-                        }
+            try await BoundedTaskGroup.run(groups, atMost: tasksInFlight, admitting: { ordinals in
+                ordinals.lowerBound < assembler.neededKeyframe + window
+            }, { ordinals in
+                let samples = ordinals.map { keyframes[$0].sample }
+                let bytes = try await fetchLimiter.run {
+                    try await session.bytes(of: samples, maximumGap: gap, keeping: false)
+                }
+                try Task.checkCancellation()
+                return try await AsyncLimiter.run(within: decodeLimiters) {
+                    var made: [(Int, StoryboardTile)] = []
+                    for ordinal in ordinals {
+                        try Task.checkCancellation()
+                        let keyframe = keyframes[ordinal]
+                        let framePlan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
+                                                           requestedTime: keyframe.presentationTime,
+                                                           timescale: track.timescale)
+                        let lease = try pool.take(for: framePlan, of: track, threading: .single,
+                                                  limits: ThumbnailLimits().decoderLimits)
+                        defer { pool.giveBack(lease) }
+                        let frame = try DecodeSession.decode(framePlan, bytes: bytes, with: lease.decoder)
+                        let image = try Renderer.render(frame, options: render)
+                        let encoded = encodesTiles ? try format.encode(image) : nil
+                        made.append((ordinal, StoryboardTile(
+                            image: image, encoded: encoded,
+                            keyframeTime: MediaTime(value: keyframe.presentationTime, timescale: track.timescale),
+                            keyframeSample: keyframe.sample.index)))
                     }
+                    return made
                 }
-                enqueue()
-                while let finished = try await group.next() {
-                    running -= 1
-                    for (ordinal, tile) in finished { tiles[ordinal] = tile }
-                    keyframesDone += finished.count
-                    try await assembler.placeReady(from: &tiles, write: write)
-                    progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
-                                                 keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
-                                                 elapsed: watch.elapsed))
-                    enqueue()
-                }
+            }) { finished in
+                for (ordinal, tile) in finished { tiles[ordinal] = tile }
+                keyframesDone += finished.count
+                try await assembler.placeReady(from: &tiles, write: write)
+                progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
+                                             keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
+                                             elapsed: watch.elapsed))
             }
             try await assembler.finish(write: write)
         } catch {

@@ -1,3 +1,4 @@
+import BoundedTasks
 import ByteSources
 import MP4Box
 import StreamManifests
@@ -87,40 +88,26 @@ public struct StreamStoryboardMaker: Sendable {
         var keyframesDone = tiles.count
         // Keyframes of one resource (an I-frame playlist's, in one file) are read together, a run at a time.
         let groups = plan.fetchGroups(from: tiles.count)
-        try await withThrowingTaskGroup(of: [(Int, StoryboardTile)].self) { group in
-            var nextGroup = 0
-            var running = 0
-            func enqueue() {
-                while running < tasksInFlight, nextGroup < groups.count,
-                      groups[nextGroup].lowerBound < assembler.neededKeyframe + window {
-                    let ordinals = groups[nextGroup]
-                    nextGroup += 1
-                    running += 1
-                    group.addTask {
-                        if ordinals.count > 1 { try await session.prefetch(ordinals.map { keyframes[$0].segment }) }
-                        var made: [(Int, StoryboardTile)] = []
-                        for ordinal in ordinals {
-                            made.append((ordinal, try await tile(of: keyframes[ordinal], options: pictureOptions)))
-                        }
-                        return made
-                    }
-                }
+        func placeReady() async throws {
+            try await assembler.placeReady(from: &tiles, write: write)
+            progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
+                                         keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
+                                         elapsed: watch.elapsed))
+        }
+        if !tiles.isEmpty { try await placeReady() }
+        try await BoundedTaskGroup.run(groups, atMost: tasksInFlight, admitting: { ordinals in
+            ordinals.lowerBound < assembler.neededKeyframe + window
+        }, { ordinals in
+            if ordinals.count > 1 { try await session.prefetch(ordinals.map { keyframes[$0].segment }) }
+            var made: [(Int, StoryboardTile)] = []
+            for ordinal in ordinals {
+                made.append((ordinal, try await tile(of: keyframes[ordinal], options: pictureOptions)))
             }
-            func placeReady() async throws {
-                try await assembler.placeReady(from: &tiles, write: write)
-                progress?(StoryboardProgress(cuesDone: assembler.cuesDone, cueCount: plan.cueCount, keyframesDone: keyframesDone,
-                                             keyframeCount: keyframes.count, bytesFetched: meter.statistics.bytes,
-                                             elapsed: watch.elapsed))
-            }
-            if !tiles.isEmpty { try await placeReady() }
-            enqueue()
-            while let made = try await group.next() {
-                running -= 1
-                for (ordinal, tile) in made { tiles[ordinal] = tile }
-                keyframesDone += made.count
-                try await placeReady()
-                enqueue()
-            }
+            return made
+        }) { made in
+            for (ordinal, tile) in made { tiles[ordinal] = tile }
+            keyframesDone += made.count
+            try await placeReady()
         }
         try await assembler.finish(write: write)
         try await assembler.writeBIF(interval: plan.interval, write: write)

@@ -1,3 +1,4 @@
+import BoundedTasks
 import ByteSources
 import Foundation
 
@@ -81,24 +82,15 @@ public struct ThumbnailBatch: Sendable {
         let ledger = BatchLedger(directory: outputDirectory)
         let started = ContinuousClock.now
         var progress = BatchProgress(total: items.count)
-        await withTaskGroup(of: BatchResult?.self) { group in
-            var next = 0
-            func startNext() {
-                guard next < items.count, !Task.isCancelled else { return }
-                let item = items[next]
-                next += 1
-                group.addTask { await self.process(item, service: service, ledger: ledger) }
-            }
-            for _ in 0..<moviesAtOnce { startNext() }
-            while let finished = await group.next() {
-                if var result = finished {
-                    progress.count(result.outcome)
-                    progress.elapsed = ContinuousClock.now - started
-                    result.progress = progress
-                    continuation.yield(result)
-                }
-                startNext()
-            }
+        // Neither the work nor the result's hand-over throws: a movie's failure is its result.
+        try? await BoundedTaskGroup.run(items, atMost: moviesAtOnce, { item in
+            await self.process(item, service: service, ledger: ledger)
+        }) { finished in
+            guard var result = finished else { return }
+            progress.count(result.outcome)
+            progress.elapsed = ContinuousClock.now - started
+            result.progress = progress
+            continuation.yield(result)
         }
     }
 

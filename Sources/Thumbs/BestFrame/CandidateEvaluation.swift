@@ -1,3 +1,5 @@
+import BoundedTasks
+
 /// Evaluates best-frame candidates side by side: the one way both generators read, decode and score theirs.
 enum CandidateEvaluation {
     /// `evaluate(position)` for every position of `positions`, at most `limit` at once, none started once the task is
@@ -8,27 +10,16 @@ enum CandidateEvaluation {
                                          _ evaluate: @escaping @Sendable (Int) async throws -> Value)
         async throws -> [Result<Value, any Error>?] {
         var results = [Result<Value, any Error>?](repeating: nil, count: positions.count)
-        try await withThrowingTaskGroup(of: (Int, Result<Value, any Error>).self) { tasks in
-            var next = positions.lowerBound
-            func startNext() {
-                guard next < positions.upperBound, !Task.isCancelled else { return }
-                let position = next
-                next += 1
-                tasks.addTask {
-                    do {
-                        return (position, .success(try await evaluate(position)))
-                    } catch is CancellationError {
-                        throw CancellationError()
-                    } catch {
-                        return (position, .failure(error))
-                    }
-                }
+        try await BoundedTaskGroup.run(positions, atMost: limit, { position in
+            do {
+                return (position, Result<Value, any Error>.success(try await evaluate(position)))
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                return (position, .failure(error))
             }
-            for _ in 0..<max(1, limit) { startNext() }
-            while let (position, result) = try await tasks.next() {
-                results[position - positions.lowerBound] = result
-                startNext()
-            }
+        }) { evaluated in
+            results[evaluated.0 - positions.lowerBound] = evaluated.1
         }
         try Task.checkCancellation()
         return results
