@@ -22,10 +22,9 @@ struct InfoRoute: Sendable {
             let input = try resolver.asset(parameters, request: request).input
             let (metrics, indexes) = (self.metrics, self.indexes)
             let (json, validator, isLive) = try await work.run(for: request, watchesConnection: &watchesConnection) {
-                if input.namesStream { return try await Self.streamSummary(of: input, metrics: metrics) }
-                do {
-                    return try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
-                                                              revalidates: true) { session in
+                try await input.readingMedia(asMovie: {
+                    try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
+                                                       revalidates: true) { session in
                         let movie = try await session.loadCompleteMovie()
                         let fetched = await session.statistics
                         metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
@@ -33,10 +32,7 @@ struct InfoRoute: Sendable {
                                                    reads: fetched.requests)
                         return (try summary.json(), await session.source.version, false)
                     }
-                } catch {
-                    guard let source = try? input.open(known: nil), await source.startsWithManifest(after: error) else { throw error }
-                    return try await Self.streamSummary(of: input, metrics: metrics)
-                }
+                }, asStream: { try await Self.streamSummary(of: input, metrics: metrics) })
             }
             let tag = EntityTag(route: "info", parameters: "", identity: input.identity, validator: validator)
                 ?? EntityTag(bytes: json)

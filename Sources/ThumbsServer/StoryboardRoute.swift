@@ -86,12 +86,8 @@ struct StoryboardRoute: Sendable {
         let (sharedLimits, indexes) = (self.sharedLimits, self.indexes)
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
-                var sheets = SheetCollector(maximumBytes: maximumBytes)
-                if input.namesStream {
-                    return try await Self.streamStoryboard(of: input, options: options, sharedLimits: sharedLimits, metrics: metrics,
-                                                           maximumBytes: maximumBytes)
-                }
-                do {
+                try await input.readingMedia(asMovie: {
+                    var sheets = SheetCollector(maximumBytes: maximumBytes)
                     return try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
                                                               workLimits: sharedLimits) { session in
                         let storyboard = try await StoryboardMaker(session: session, options: options).make { _, sheet in
@@ -101,11 +97,10 @@ struct StoryboardRoute: Sendable {
                         metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
                         return ServedStoryboard(storyboard: storyboard, sheets: sheets.sheets, validator: await session.source.version)
                     }
-                } catch {
-                    guard let source = try? input.open(known: nil), await source.startsWithManifest(after: error) else { throw error }
-                    return try await Self.streamStoryboard(of: input, options: options, sharedLimits: sharedLimits, metrics: metrics,
-                                                           maximumBytes: maximumBytes)
-                }
+                }, asStream: {
+                    try await Self.streamStoryboard(of: input, options: options, sharedLimits: sharedLimits, metrics: metrics,
+                                                    maximumBytes: maximumBytes)
+                })
             }
         }
         return (made, key, input)

@@ -68,12 +68,7 @@ struct AnimateCommand: AsyncParsableCommand {
     /// A movie's preview (`AnimatedPreviewMaker`).
     private func runMovie(started: ContinuousClock.Instant) async throws {
         try await source.withOpenedSource { input in
-            let preview: AnimatedPreview
-            do {
-                preview = try await AnimatedPreviewMaker(source: input, options: options).make()
-            } catch {
-                try await input.streamOrRethrow(error)
-            }
+            let preview = try await AnimatedPreviewMaker(source: input, options: options).make()
             try writeOutput(preview.encoded, to: output)
             await source.printStats(of: input, extra: figures(of: preview, started: started))
         }

@@ -150,16 +150,15 @@ struct BatchCommand: AsyncParsableCommand {
     }, make: { item, folder, service in
         let options = StoryboardOptions()
         let write = { (name: String, bytes: [UInt8]) in try Data(bytes).write(to: folder.appendingPathComponent(name)) }
-        let made: Storyboard
-        if item.input.namesStream {
-            let session = StreamSession(input: item.input, workLimits: service.workLimits)
-            made = try await StreamStoryboardMaker(session: session, options: options).make(write: write)
-        } else {
-            made = try await MovieSession.withSession(of: item.input, indexes: service.indexes, sampleCacheBytes: 0,
-                                                      workLimits: service.workLimits) { session in
+        let made = try await item.input.readingMedia(asMovie: {
+            try await MovieSession.withSession(of: item.input, indexes: service.indexes, sampleCacheBytes: 0,
+                                               workLimits: service.workLimits) { session in
                 try await StoryboardMaker(session: session, options: options).make(write: write)
             }
-        }
+        }, asStream: {
+            let session = StreamSession(input: item.input, workLimits: service.workLimits)
+            return try await StreamStoryboardMaker(session: session, options: options).make(write: write)
+        })
         _ = try StoryboardTracks.write(["vtt", "json"], of: made, into: folder)
     })
 }

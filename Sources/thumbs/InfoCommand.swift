@@ -23,12 +23,7 @@ struct InfoCommand: AsyncParsableCommand {
     /// A movie's tracks and index (`MovieSummary`).
     private func runMovie() async throws {
         try await source.withOpenedSource { input in
-            let located: MovieLocator.Result
-            do {
-                located = try await source.locator().locate(in: input)
-            } catch {
-                try await input.streamOrRethrow(error)
-            }
+            let located = try await source.locator().locate(in: input)
             let summary = MovieSummary(located)
             print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
             await source.printStats(of: input)

@@ -49,20 +49,21 @@ struct InputOptions: ParsableArguments {
         return MovieLocator(options: options)
     }
 
-    /// Whether the input's name says it is an HLS playlist or a DASH manifest (`.m3u8`, `.m3u`, `.mpd`, before any
-    /// query). Others are recognised by content when they are not movies (`InputIsAStream`).
-    var namesStream: Bool { FileInput(path: input).namesStream }
-
-    /// Runs `movie`, or `stream` when the input's name says it is a playlist or a manifest, or when `movie` finds
-    /// it is one (`InputIsAStream`).
+    /// Runs `movie` or `stream`, whichever the input holds (`MovieInput.readingMedia(asMovie:asStream:)`, the one
+    /// rule). Within them, an error that may mean the input is the other kind reaches the rule unreported
+    /// (`reportingErrors(statisticsOf:_:)`); when the rule throws it on, it is reported here.
     func run(movie: () async throws -> Void, stream: () async throws -> Void) async throws {
-        if namesStream { return try await stream() }
-        do {
-            try await movie()
-        } catch is InputIsAStream {
-            try await stream()
+        let input = try await reportingErrors(statisticsOf: { nil }) { try movieInput() }
+        try await reportingErrors(statisticsOf: { nil }) {
+            try await Self.$decidesMedia.withValue(true) {
+                try await input.readingMedia(asMovie: movie, asStream: stream)
+            }
         }
     }
+
+    /// Whether the work under way is one `run(movie:stream:)` decides between: then `reportingErrors(statisticsOf:_:)`
+    /// leaves the errors that may mean the other kind to the rule.
+    @TaskLocal private static var decidesMedia = false
 
     /// Whether the input is a URL (http, https or s3).
     var isURL: Bool { Self.isURL(input) }
@@ -149,7 +150,7 @@ struct InputOptions: ParsableArguments {
             return try await body()
         } catch let error as ExitCode {
             throw error
-        } catch let error as InputIsAStream {
+        } catch where Self.decidesMedia && FileInput.mayBeTheOtherKind(error) {
             throw error
         } catch {
             printError(errorMessage(error, about: input))
@@ -184,26 +185,6 @@ struct InputOptions: ParsableArguments {
                     candidates: [BestFrameCandidate] = []) {
         guard stats else { return }
         printError(StatsLine(fetch: fetched, extra: extra, labels: labels.compactMapValues { $0 }, candidates: candidates).json)
-    }
-}
-
-/// Thrown when an input read as a movie turns out to be an HLS playlist or a DASH manifest: the command reads it as
-/// a stream instead.
-struct InputIsAStream: Error {}
-
-extension ByteSource {
-    /// Throws `InputIsAStream` when `error` says the input is not a movie and its first bytes are a playlist or a
-    /// manifest (one more read of them), else `error`.
-    func streamOrRethrow(_ error: any Error) async throws -> Never {
-        if await startsWithManifest(after: error) { throw InputIsAStream() }
-        throw error
-    }
-}
-
-extension MovieSession {
-    /// Throws `InputIsAStream` when `error` says the input is not a movie but a playlist or a manifest, else `error`.
-    func streamOrRethrow(_ error: any Error) async throws -> Never {
-        try await source.streamOrRethrow(error)
     }
 }
 

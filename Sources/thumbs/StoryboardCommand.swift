@@ -133,13 +133,8 @@ struct StoryboardCommand: AsyncParsableCommand {
             let line = ProgressLine.onTerminal()
             defer { line?.end() }
             let maker = StoryboardMaker(source: input, options: options)
-            let storyboard: Storyboard
-            do {
-                storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
-                    try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
-                }
-            } catch {
-                try await input.streamOrRethrow(error)
+            let storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
+                try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
             }
             line?.end()
             let extra = try writeTracks(of: storyboard, into: directory, started: started)

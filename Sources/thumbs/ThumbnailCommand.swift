@@ -71,11 +71,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                                                                 onStoreFailure: { error in
             printError("thumbs: warning: --cache-dir \(cache?.directory.path ?? ""): the index was not kept: \(fileFailureReason(error))")
         }) { session in
-            do {
-                return (try await ThumbnailGenerator(session: session, options: options).image(at: time), session)
-            } catch {
-                try await session.streamOrRethrow(error)
-            }
+            (try await ThumbnailGenerator(session: session, options: options).image(at: time), session)
         }
         if let originsFile, let cache {
             do {

@@ -118,6 +118,26 @@ import Thumbs
         #expect(FileManager.default.fileExists(atPath: scratch.path("out/sub/a.png")))
     }
 
+    /// A playlist whose name does not say so (an object key, a renamed file) is a stream to the storyboard companion
+    /// as to the thumbnail: both go by the one rule (the companion used to check the name alone and fail it as no
+    /// movie). Its track starts at the stream's first keyframe.
+    @Test func aPlaylistNotNamedSoGetsItsStoryboardToo() async throws {
+        let source = Fixtures.directory.appendingPathComponent("streams/ffmpeg-hls-fmp4-h264-bframes")
+        let scratch = try Scratch([:])
+        defer { scratch.remove() }
+        let stream = scratch.root.appendingPathComponent("stream")
+        try FileManager.default.createDirectory(at: scratch.root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: source, to: stream)
+        try FileManager.default.moveItem(at: stream.appendingPathComponent("index.m3u8"), to: stream.appendingPathComponent("playlist"))
+        let output = try await InfoCommandTests.run(["batch", stream.appendingPathComponent("playlist").path, "-o", scratch.path("out"),
+                                                     "--storyboard", "--max-size", "64"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.path("out/playlist.png")))
+        let track = try String(contentsOfFile: scratch.path("out/playlist.storyboard/storyboard.vtt"), encoding: .utf8)
+        #expect(track.hasPrefix("WEBVTT"))
+        #expect(track.contains("00:00:00.000 --> "), "\(track)")
+    }
+
     /// `--from -` reads the list from standard input; all made, exit status 0.
     @Test func aListOnStandardInput() throws {
         let scratch = try Scratch(["m/x.mp4": "h264-faststart", "m/y.mp4": "rotate-90"])

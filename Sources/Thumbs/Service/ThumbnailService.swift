@@ -173,8 +173,8 @@ public actor ThumbnailService {
     }
 
     /// Makes one thumbnail, with the kept index when there is one (read again when the bytes changed under it:
-    /// `MovieSession.withSession`), counting what it read. An HLS playlist or a DASH manifest (by its name, or by its
-    /// first bytes when it is not a movie) gives its stream's picture (`StreamThumbnailGenerator`), each segment read
+    /// `MovieSession.withSession`), counting what it read. An HLS playlist or a DASH manifest (`MovieInput.readingMedia(
+    /// asMovie:asStream:)` tells) gives its stream's picture (`StreamThumbnailGenerator`), each segment read
     /// through the asset's input (so its allowed origins hold) and within the service's bounds.
     private func generate(_ request: ThumbnailRequest) async throws -> Thumbnail {
         let meter = FetchMeter()  // this work's reads alone, also when it fails
@@ -182,18 +182,14 @@ public actor ThumbnailService {
         do {
             thumbnail = try await meter.measure {
                 let input = request.asset.input
-                if input.namesStream { return try await streamThumbnail(request) }
-                do {
-                    return try await MovieSession.withSession(of: input, indexes: indexes,
-                                                              sampleCacheBytes: request.options.limits.sampleCacheBytes,
-                                                              workLimits: workLimits) { session in
+                return try await input.readingMedia(asMovie: {
+                    try await MovieSession.withSession(of: input, indexes: indexes,
+                                                       sampleCacheBytes: request.options.limits.sampleCacheBytes,
+                                                       workLimits: workLimits) { session in
                         if !session.indexWasGiven { noteIndexLoad() }
                         return try await ThumbnailGenerator(session: session, options: request.options).image(at: request.time)
                     }
-                } catch {
-                    guard let source = try? input.open(known: nil), await source.startsWithManifest(after: error) else { throw error }
-                    return try await streamThumbnail(request)
-                }
+                }, asStream: { try await streamThumbnail(request) })
             }
         } catch {
             count(meter.statistics)
