@@ -58,20 +58,17 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        try await source.run(movie: { try await runMovie(started: started) }, stream: { try await runStream(started: started) })
-    }
-
-    private func runMovie(started: ContinuousClock.Instant) async throws {
         let options = try thumbnailOptions()
         let time = picture.requestedTime
         let cache = source.isURL ? try openedCacheDirectory() : nil
         let originsFile = cache?.directory.appendingPathComponent(Self.originsFileName)
         if let originsFile { source.rangeSupport.learn(contentsOf: originsFile) }
-        let (thumbnail, session) = try await source.withSession(indexes: cache, sampleCacheBytes: options.limits.sampleCacheBytes,
-                                                                onStoreFailure: { error in
+        let meter = FetchMeter()
+        let (thumbnail, media) = try await source.withMedia(indexes: cache, sampleCacheBytes: options.limits.sampleCacheBytes,
+                                                            onStoreFailure: { error in
             printError("thumbs: warning: --cache-dir \(cache?.directory.path ?? ""): the index was not kept: \(fileFailureReason(error))")
-        }) { session in
-            (try await ThumbnailGenerator(session: session, options: options).image(at: time), session)
+        }) { media in
+            (try await meter.measure { try await ThumbnailGenerator(media: media, options: options).image(at: time) }, media)
         }
         if let originsFile, let cache {
             do {
@@ -80,29 +77,17 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 printError("thumbs: warning: --cache-dir \(cache.directory.path): what origins answer was not kept: \(fileFailureReason(error))")
             }
         }
-        try await source.reportingErrors(statisticsOf: { session.source }) { try write(thumbnail) }
-        let fetched = await session.source.statistics ?? FetchStats()
-        source.printStats(fetched, extra: figures(of: thumbnail, started: started),
-                          labels: ["placeholder": thumbnail.placeholder?.base64], candidates: thumbnail.candidates)
-    }
-
-    /// An HLS playlist or a DASH manifest: the picture of a rendition's segment (`StreamThumbnailGenerator`).
-    private func runStream(started: ContinuousClock.Instant) async throws {
-        let options = try thumbnailOptions()
-        let time = picture.requestedTime
-        let made = try await source.reportingErrors(statisticsOf: { nil }) {
-            return try await StreamThumbnailGenerator(input: try source.movieInput(), options: options).image(at: time)
+        try await source.reportingErrors(statisticsOf: { nil }) { try write(thumbnail) }
+        var extra = figures(of: thumbnail, started: started)
+        var labels = ["placeholder": thumbnail.placeholder?.base64]
+        if let position = thumbnail.streamPosition {
+            extra["segmentNumber"] = Double(position.segment.number)
+            extra["segmentStart"] = position.segment.timeRange.lowerBound.seconds
+            labels["rendition"] = position.rendition.summary
+            labels["segment"] = position.segment.resource.description
+            labels["programDateTime"] = position.programDateTime?.description
         }
-        try await source.reportingErrors(statisticsOf: { nil }) { try write(made.thumbnail) }
-        source.printStats(made.fetchStatistics, extra: figures(of: made.thumbnail, started: started).merging([
-            "segmentNumber": Double(made.segment.number),
-            "segmentStart": made.segment.timeRange.lowerBound.seconds,
-        ]) { $1 }, labels: [
-            "rendition": made.rendition.summary,
-            "segment": made.segment.resource.description,
-            "programDateTime": made.programDateTime?.description,
-            "placeholder": made.thumbnail.placeholder?.base64,
-        ], candidates: made.thumbnail.candidates)
+        source.printStats(await media.statistics(measuredBy: meter), extra: extra, labels: labels, candidates: thumbnail.candidates)
     }
 
     /// Writes the picture and the placeholder where the flags ask.

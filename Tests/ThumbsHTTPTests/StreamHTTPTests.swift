@@ -47,16 +47,17 @@ struct StreamHTTPTests {
         let (manifest, seconds, texts, probesBefore) = Self.cases[index]
         let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let input = try HTTPInput(url: nginx.url(manifest))
-        let made = try await StreamThumbnailGenerator(input: input).image(at: .seconds(seconds))
-        let segmentPath = String(made.segment.resource.url.dropFirst(nginx.url("").count))
+        let generator = ThumbnailGenerator(stream: StreamSession(input: input))
+        let made = try await generator.image(at: .seconds(seconds))
+        let segmentPath = String(try made.position.segment.resource.url.dropFirst(nginx.url("").count))
         let files = try ([manifest] + texts).map(Self.size).reduce(0, +)
         let segment = try Self.size(segmentPath)
         let moofs = max(0, (Self.chunks[segmentPath]?.count ?? 1) - 1)
-        let log = made.fetchStatistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
-        #expect(made.thumbnail.requests <= 6 + moofs, "\(log)")
-        #expect(made.thumbnail.bytesFetched <= files + segment + (probesBefore ? 16 * 1024 : 0), "\(log)")
-        #expect(made.thumbnail.bytesFetched >= files, "\(log)")
-        #expect(made.thumbnail.isSyncSample)
+        let log = await generator.statistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(made.requests <= 6 + moofs, "\(log)")
+        #expect(made.bytesFetched <= files + segment + (probesBefore ? 16 * 1024 : 0), "\(log)")
+        #expect(made.bytesFetched >= files, "\(log)")
+        #expect(made.isSyncSample)
     }
 }
 
@@ -103,15 +104,15 @@ struct TransportStreamHTTPTests {
     /// start (a bounded read up to 1 KiB) and the keyframe's range; exactly those bytes.
     @Test func anIFramePlaylistReadsTheKeyframesRangeAlone() async throws {
         let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
-        let made = try await StreamThumbnailGenerator(input: try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8")))
-            .image(at: .seconds(5.9))
-        let range = try #require(made.segment.resource.byteRange)
+        let generator = ThumbnailGenerator(stream: StreamSession(input: try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"))))
+        let made = try await generator.image(at: .seconds(5.9))
+        let range = try #require(try made.position.segment.resource.byteRange)
         #expect(range == 2_022_692 ..< 2_022_692 + 51_324)  // the I-frame at 6.467 s, nearer than the one at 4.467 s
         let texts = try ["shaka-lcevc-sei-ts/master.m3u8", "shaka-lcevc-sei-ts/iframe.m3u8"].map(StreamHTTPTests.size).reduce(0, +)
-        let log = made.fetchStatistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
-        #expect(made.thumbnail.requests == 4, "\(log)")
-        #expect(made.thumbnail.bytesFetched == texts + 1024 + UInt64(range.count), "\(log)")
-        #expect(abs(made.thumbnail.actualTime - 6.4667) < 0.001)
+        let log = await generator.statistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(made.requests == 4, "\(log)")
+        #expect(made.bytesFetched == texts + 1024 + UInt64(range.count), "\(log)")
+        #expect(abs(made.actualTime - 6.4667) < 0.001)
     }
 
     /// A storyboard through shaka-packager's I-frame playlist: its keyframes are byte ranges of one 3.4 MB file,
@@ -173,8 +174,9 @@ struct TransportStreamHTTPTests {
     func aThumbnailReadsTheSegmentUntilItsKeyframeIsWhole(_ index: Int) async throws {
         let (playlist, seconds, texts, file, range) = Self.cases[index]
         let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
-        let made = try await StreamThumbnailGenerator(input: try HTTPInput(url: nginx.url(playlist))).image(at: .seconds(seconds))
-        #expect(made.segment.resource.url.hasSuffix(file))
+        let generator = ThumbnailGenerator(stream: StreamSession(input: try HTTPInput(url: nginx.url(playlist))))
+        let made = try await generator.image(at: .seconds(seconds))
+        #expect(try made.position.segment.resource.url.hasSuffix(file))
         let segment = try range ?? 0 ..< StreamHTTPTests.size(file)
         // The first keyframe in the segment, and the next video packet after it.
         let inSegment = try #require(Self.packets[file]).filter { segment.contains(UInt64($0[2])) }
@@ -182,12 +184,12 @@ struct TransportStreamHTTPTests {
         let next = try #require(inSegment.dropFirst(keyframe + 1).first, "a packet after the keyframe")
         let least = UInt64(next[2]) + 188 - segment.lowerBound
         let textBytes = try texts.map(StreamHTTPTests.size).reduce(0, +)
-        let read = made.thumbnail.bytesFetched - textBytes
-        let log = made.fetchStatistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
-        #expect(made.thumbnail.requests == texts.count + 1, "\(log)")
+        let read = made.bytesFetched - textBytes
+        let log = await generator.statistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
+        #expect(made.requests == texts.count + 1, "\(log)")
         #expect(read >= least, "\(log)")
         #expect(read <= min(UInt64(segment.count), least + 64 * 1024), "\(log)")
-        #expect(made.thumbnail.isSyncSample)
+        #expect(made.isSyncSample)
     }
 
 }
@@ -216,8 +218,9 @@ struct TransportStreamHTTPTests {
         faults.multipleRanges = .whole
         let server = try await TestHTTPServer(files: files, faults: faults)
         defer { Task { try? await server.shutdown() } }
-        let made = try await StreamThumbnailGenerator(input: try HTTPInput(url: server.url("/hevc.m3u8"))).image()
-        #expect(made.thumbnail.isSyncSample && made.segment.resource.url.hasSuffix("/0.ts"))
+        let made = try await ThumbnailGenerator(stream: StreamSession(input: try HTTPInput(url: server.url("/hevc.m3u8")))).image()
+        #expect(made.isSyncSample)
+        #expect(try made.position.segment.resource.url.hasSuffix("/0.ts"))
         let positions = try Self.videoPacketPositions("shaka-hls-ts-h265/0.ts")
         let keyframeEnd = positions[1] + 188  // up to the packet that starts the next picture
         let playlists = UInt64(files["/hevc.m3u8", default: []].count + files["/index.m3u8", default: []].count)

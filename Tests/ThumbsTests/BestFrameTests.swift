@@ -214,13 +214,13 @@ import Testing
             let start = try #require(starts.last { $0 <= time })
             if expected.last != start { expected.append(start) }
         }
-        let made = try await StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent("index.m3u8").path))
+        let made = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent("index.m3u8").path)))
             .image(at: .best)
-        #expect(made.thumbnail.candidates.map(\.time).map { ($0 * 100).rounded() / 100 } == expected)
-        #expect(made.thumbnail.actualTime == 7.68)
-        #expect(made.thumbnail.candidates.filter(\.isChosen).map(\.time) == [7.68])
-        #expect(made.thumbnail.candidates.allSatisfy { $0.segment != nil && $0.sample == nil && $0.score != nil })
-        #expect(made.segment.timeRange.lowerBound == .milliseconds(7680))
+        #expect(made.candidates.map(\.time).map { ($0 * 100).rounded() / 100 } == expected)
+        #expect(made.actualTime == 7.68)
+        #expect(made.candidates.filter(\.isChosen).map(\.time) == [7.68])
+        #expect(made.candidates.allSatisfy { $0.segment != nil && $0.sample == nil && $0.score != nil })
+        #expect(try made.position.segment.timeRange.lowerBound == .milliseconds(7680))
     }
 
     /// A single-frame movie: its one keyframe.

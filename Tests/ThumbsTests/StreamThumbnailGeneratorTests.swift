@@ -56,28 +56,28 @@ import Thumbs
         "shaka7401-live1-newest": "shaka-7401/dash_1.mpd",
     ]
 
-    static func generator(_ manifest: String, maximumSize: Int = 160, exact: Bool = false) -> StreamThumbnailGenerator {
+    static func generator(_ manifest: String, maximumSize: Int = 160, exact: Bool = false) -> ThumbnailGenerator {
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: maximumSize, height: maximumSize)
         if exact {
             options.requestedTimeToleranceBefore = .zero
             options.requestedTimeToleranceAfter = .zero
         }
-        return StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent(manifest).path), options: options)
+        return ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent(manifest).path)), options: options)
     }
 
     @Test(arguments: references)
     func keyframeMatchesFFmpeg(_ reference: Reference) async throws {
-        let made: StreamThumbnail
+        let made: Thumbnail
         if let live = Self.newest[reference.name] {
-            made = try await Self.generator(live).newestImage()
+            made = try await Self.generator(live).image(at: .latest)
         } else {
             // The time asked for is on the stream: a file ffmpeg read starts at the offset.
             let manifest = Self.manifests[reference.name] ?? reference.source
             made = try await Self.generator(manifest, exact: Self.exact.contains(reference.name))
                 .image(at: .seconds(reference.seconds + reference.offset))
         }
-        let image = made.thumbnail.image
+        let image = made.image
         let path = Self.folder.appendingPathComponent("references/\(reference.name).png").path
         let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect([image.width, image.height] == reference.size)
@@ -89,22 +89,22 @@ import Thumbs
         // 9.982 s where its frames take 9.979 s, so its third segment starts at 19.964 s on the stream and its
         // keyframe at 19.958 s in the file.
         let ffmpegTime = try #require(Double(reference.ffmpegTime)) + reference.offset
-        #expect(abs(made.thumbnail.actualTime - ffmpegTime) < 0.01, "\(reference.name): \(made.thumbnail.actualTime) s")
-        #expect(made.thumbnail.isSyncSample)
+        #expect(abs(made.actualTime - ffmpegTime) < 0.01, "\(reference.name): \(made.actualTime) s")
+        #expect(made.isSyncSample)
     }
 
     /// What a thumbnail reads: the playlists, the init segment, and the segment's head (16 KiB: its moof and, in
     /// this small segment, the whole keyframe).
     @Test func readsThePlaylistsTheInitSegmentAndOneSegment() async throws {
         let made = try await Self.generator("media3-cmaf-multi-segment/playlist.m3u8").image(at: .seconds(1))
-        let files = ["playlist.m3u8", "stream_1.m3u8", "video_init.mp4", made.segment.resource.url.split(separator: "/").last.map(String.init) ?? ""]
+        let files = ["playlist.m3u8", "stream_1.m3u8", "video_init.mp4", try made.position.segment.resource.url.split(separator: "/").last.map(String.init) ?? ""]
         let sizes = try files.map { name in
             try #require(try FileManager.default.attributesOfItem(atPath: Self.folder.appendingPathComponent("media3-cmaf-multi-segment/\(name)").path)[.size] as? Int)
         }
-        #expect(made.thumbnail.requests == 4)
-        #expect(made.thumbnail.bytesFetched <= UInt64(sizes.reduce(0, +)))
-        #expect(made.segment.resource.url.hasSuffix("video_5.m4s"))
-        #expect(made.rendition.width == 640)
+        #expect(made.requests == 4)
+        #expect(made.bytesFetched <= UInt64(sizes.reduce(0, +)))
+        #expect(try made.position.segment.resource.url.hasSuffix("video_5.m4s"))
+        #expect(try made.position.rendition.width == 640)
     }
 
     /// The first read of a fragmented segment takes its moof, and the start of its first keyframe only when that is
@@ -124,18 +124,20 @@ import Thumbs
         }
         #expect(moofEnd > 0 && moofEnd <= 4096, "the moof ends at \(moofEnd)")
 
-        let inside = try await Self.generator("\(folder)/index.m3u8").image(at: .seconds(1.5))
-        #expect(inside.segment.resource.url.hasSuffix("segment1.m4s"))
-        #expect(abs(inside.thumbnail.actualTime - 1.44) < 0.001, "\(inside.thumbnail.actualTime) s")
-        let reads = inside.fetchStatistics.log.dropFirst(2)  // the playlist, the init segment
+        let insideGenerator = Self.generator("\(folder)/index.m3u8")
+        let inside = try await insideGenerator.image(at: .seconds(1.5))
+        #expect(try inside.position.segment.resource.url.hasSuffix("segment1.m4s"))
+        #expect(abs(inside.actualTime - 1.44) < 0.001, "\(inside.actualTime) s")
+        let reads = await insideGenerator.statistics.log.dropFirst(2)  // the playlist, the init segment
         #expect(reads.first?.start == 0 && reads.first?.end == 4096, "\(reads.map { ($0.start, $0.end ?? 0) })")
         #expect(reads.count == 2)
         #expect(reads.reduce(0) { $0 + $1.bytes } < UInt64(segment.count) / 2)
 
-        let start = try await Self.generator("\(folder)/index.m3u8").image(at: .seconds(0.96))
-        #expect(start.segment.resource.url.hasSuffix("segment1.m4s"))
-        #expect(abs(start.thumbnail.actualTime - 0.96) < 0.001, "\(start.thumbnail.actualTime) s")
-        let head = start.fetchStatistics.log.dropFirst(2).first
+        let startGenerator = Self.generator("\(folder)/index.m3u8")
+        let start = try await startGenerator.image(at: .seconds(0.96))
+        #expect(try start.position.segment.resource.url.hasSuffix("segment1.m4s"))
+        #expect(abs(start.actualTime - 0.96) < 0.001, "\(start.actualTime) s")
+        let head = await startGenerator.statistics.log.dropFirst(2).first
         #expect(head?.start == 0 && head?.end == 16384)
     }
 
@@ -157,12 +159,13 @@ import Thumbs
             </SegmentList></Representation></AdaptationSet></Period></MPD>
             """
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.mpd"))
-        let made = try await StreamThumbnailGenerator(input: FileInput(path: folder.appendingPathComponent("manifest.mpd").path))
-            .image(at: .seconds(0.5))
-        #expect(made.thumbnail.isSyncSample)
-        #expect(abs(made.thumbnail.actualTime - 0.48) < 0.001, "\(made.thumbnail.actualTime) s")
-        let head = made.fetchStatistics.log.dropFirst(2).first
-        #expect(head?.start == 0 && head?.end == 16384, "\(made.fetchStatistics.log.map { ($0.start, $0.end ?? 0) })")
+        let generator = ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent("manifest.mpd").path)))
+        let made = try await generator.image(at: .seconds(0.5))
+        let log = await generator.statistics.log
+        #expect(made.isSyncSample)
+        #expect(abs(made.actualTime - 0.48) < 0.001, "\(made.actualTime) s")
+        let head = log.dropFirst(2).first
+        #expect(head?.start == 0 && head?.end == 16384, "\(log.map { ($0.start, $0.end ?? 0) })")
     }
 
     /// At 0.95 s the segment playing started with its keyframe at 0.767 s; the next one starts at 1.0 s with a
@@ -170,16 +173,16 @@ import Thumbs
     /// the frame on screen at 0.95 s is the 30 fps frame from 0.933 s, decoded from the segment playing.
     @Test func theNearestKeyframeMayStartTheNextSegment() async throws {
         let nearest = try await Self.generator("media3-cmaf-multi-segment/manifest.mpd").image(at: .seconds(0.95))
-        #expect(nearest.segment.resource.url.hasSuffix("video_5.m4s"))
-        #expect(abs(nearest.thumbnail.actualTime - 1.0) < 0.001)
+        #expect(try nearest.position.segment.resource.url.hasSuffix("video_5.m4s"))
+        #expect(abs(nearest.actualTime - 1.0) < 0.001)
         var options = ThumbnailOptions()
         options.requestedTimeToleranceBefore = .zero
         options.requestedTimeToleranceAfter = .zero
         let path = Self.folder.appendingPathComponent("media3-cmaf-multi-segment/manifest.mpd").path
-        let exact = try await StreamThumbnailGenerator(input: FileInput(path: path), options: options).image(at: .seconds(0.95))
-        #expect(exact.segment.resource.url.hasSuffix("video_4.m4s"))
-        #expect(abs(exact.thumbnail.actualTime - 0.9333) < 0.001)
-        #expect(!exact.thumbnail.isSyncSample)
+        let exact = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: path)), options: options).image(at: .seconds(0.95))
+        #expect(try exact.position.segment.resource.url.hasSuffix("video_4.m4s"))
+        #expect(abs(exact.actualTime - 0.9333) < 0.001)
+        #expect(!exact.isSyncSample)
     }
 
     /// A live HLS playlist (Media3's CMAF media playlist without its EXT-X-ENDLIST, written here beside nothing:
@@ -200,15 +203,15 @@ import Thumbs
         try lines.joined(separator: "\n").write(to: live, atomically: true, encoding: .utf8)
         let session = StreamSession(input: FileInput(path: live.path))
         #expect(try await session.loadPresentation().isLive)
-        let newest = try await StreamThumbnailGenerator(session: session).newestImage()
-        #expect(newest.segment.resource.url.hasSuffix("video_12.m4s"))
-        #expect(newest.thumbnail.isSyncSample)
+        let newest = try await ThumbnailGenerator(stream: session).image(at: .latest)
+        #expect(try newest.position.segment.resource.url.hasSuffix("video_12.m4s"))
+        #expect(newest.isSyncSample)
 
         // The last segment a gap: the one before it.
         let gapped = lines.dropLast(2) + ["#EXT-X-GAP"] + lines.suffix(2)
         try gapped.joined(separator: "\n").write(to: live, atomically: true, encoding: .utf8)
-        let before = try await StreamThumbnailGenerator(input: FileInput(path: live.path)).newestImage()
-        #expect(before.segment.resource.url.hasSuffix("video_11.m4s"))
+        let before = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: live.path))).image(at: .latest)
+        #expect(try before.position.segment.resource.url.hasSuffix("video_11.m4s"))
     }
 
     /// A live DASH template without a SegmentTimeline (written here over shaka 7401's 2 s segments): the newest segment
@@ -220,10 +223,10 @@ import Thumbs
         let start = try #require(StreamDate(parsing: LiveTemplateManifest.availabilityStart)).sinceEpoch
         // 7 s in: the segment of 6-8 s (number 4) is being made; number 3 (4-6 s) is the newest.
         let session = StreamSession(input: FileInput(path: path), wallClock: { start + .seconds(7) })
-        let newest = try await StreamThumbnailGenerator(session: session).newestImage()
-        #expect(newest.segment.number == 3)
-        #expect(newest.segment.resource.url.hasSuffix("chunk-stream0-00003.m4s"))
-        #expect(abs(newest.thumbnail.actualTime - 4) < 0.001)
+        let newest = try await ThumbnailGenerator(stream: session).image(at: .latest)
+        #expect(try newest.position.segment.number == 3)
+        #expect(try newest.position.segment.resource.url.hasSuffix("chunk-stream0-00003.m4s"))
+        #expect(abs(newest.actualTime - 4) < 0.001)
     }
 
     /// A DASH SegmentBase Representation's indexRange says where its sidx is and that it indexes the media: the
@@ -235,8 +238,9 @@ import Thumbs
         let text = try String(contentsOf: Self.folder.appendingPathComponent(manifest), encoding: .utf8)
         let indexRange = try #require(text.firstMatch(of: /indexRange="(\d+)-(\d+)"/))
         let indexEnd = try #require(UInt64(indexRange.output.2)) + 1
-        let made = try await Self.generator(manifest).image(at: .seconds(2.5))
-        let log = made.fetchStatistics.log
+        let generator = Self.generator(manifest)
+        _ = try await generator.image(at: .seconds(2.5))
+        let log = await generator.statistics.log
         #expect(log.allSatisfy { $0.suffixLength == nil || $0.suffixLength == 0 }, "no read of the file's end")
         #expect(log.count >= 2 && log[1].start == 0 && log[1].end == indexEnd, "\(log.map { ($0.start, $0.end) })")
         #expect(log.count <= 4)

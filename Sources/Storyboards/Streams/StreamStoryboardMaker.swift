@@ -41,7 +41,7 @@ public struct StreamStoryboardMaker: Sendable {
     /// finished, in order. `progress` is called after each keyframe is placed. The storyboard's `keyframeBytes` are
     /// the bytes read for the keyframes (segment heads or I-frame ranges, with init segments and playlists).
     /// - Throws: `StoryboardError` (`invalidOption`, `noSamples`, `noDuration`, `noKeyframe`); what
-    ///   `StreamThumbnailGenerator` throws for a keyframe (`ThumbnailError`, `ManifestError`, `TransportStreamError`,
+    ///   `ThumbnailGenerator` throws for a stream's keyframe (`ThumbnailError`, `ManifestError`, `TransportStreamError`,
     ///   `DecodeError`, `MP4Error`, the input's errors); whatever `write` throws; `CancellationError`.
     public func make(progress: (@Sendable (StoryboardProgress) -> Void)? = nil,
                      write: (_ fileName: String, _ bytes: [UInt8]) async throws -> Void) async throws -> Storyboard {
@@ -55,7 +55,7 @@ public struct StreamStoryboardMaker: Sendable {
         let watch = Stopwatch()
         let presentation = try await session.loadPresentation()
         // The rendition of each period for a tile, an I-frame playlist first.
-        let chooser = StreamThumbnailGenerator(session: session, options: tileOptions(box: tileBox))
+        let chooser = StreamSeekMap(session: session, options: tileOptions(box: tileBox))
         var renditions: [StreamRendition?] = []
         for period in presentation.periods {
             let listed = chooser.rendition(in: period, iFrameOnly: true) ?? chooser.rendition(in: period)
@@ -140,11 +140,12 @@ public struct StreamStoryboardMaker: Sendable {
 
     /// The tile of `keyframe`, encoded on its own when the options need its bytes (single images, a byte cap).
     private func tile(of keyframe: StreamStoryboardPlan.Keyframe, options thumbnailOptions: ThumbnailOptions) async throws -> StoryboardTile {
-        let generator = StreamThumbnailGenerator(session: session, options: thumbnailOptions)
-        let made = try await generator.keyframeImage(startingSegment: keyframe.segment, of: keyframe.rendition)
-        let image = made.thumbnail.image
+        let picture = try await StreamSeekMap(session: session, options: thumbnailOptions)
+            .keyframePicture(startingSegment: keyframe.segment, of: keyframe.rendition)
+        let made = try await ThumbnailGenerator(stream: session, options: thumbnailOptions).image(of: picture, options: thumbnailOptions)
+        let image = made.image
         let encoded = options.singleImages || options.maximumSheetBytes != nil ? try options.format.encode(image) : nil
-        return StoryboardTile(image: image, encoded: encoded, keyframeTime: made.thumbnail.keyframeMediaTime,
+        return StoryboardTile(image: image, encoded: encoded, keyframeTime: made.keyframeMediaTime,
                               keyframeSample: Int(truncatingIfNeeded: keyframe.segment.number))
     }
 }

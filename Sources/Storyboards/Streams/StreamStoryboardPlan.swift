@@ -106,7 +106,7 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
     /// The index of the segment whose start is nearest `time` (the earlier on a tie): the one playing at the time or
     /// the next; past gaps, the nearest before it that is not one, else after. Nil when only gaps are near.
     static func keyframeSegment(nearest time: Duration, in segments: StreamSegments) -> Int? {
-        guard let playing = StreamThumbnailGenerator.index(playingAt: time, in: segments) else { return nil }
+        guard let playing = StreamSeekMap.index(playingAt: time, in: segments) else { return nil }
         var chosen = playing
         if let this = segments.segment(at: playing), let next = segments.segment(at: playing + 1), !next.isGap,
            this.isGap || next.timeRange.lowerBound - time < time - this.timeRange.lowerBound {

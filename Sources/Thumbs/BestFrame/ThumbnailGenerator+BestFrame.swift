@@ -1,5 +1,6 @@
 import FrameDecode
 import MP4Box
+import StreamManifests
 
 extension ThumbnailGenerator {
     /// The candidate keyframe `ThumbnailTime.best` shows, found by `bestKeyframe(of:options:timings:)`: its plan, its
@@ -20,7 +21,7 @@ extension ThumbnailGenerator {
     /// is refused, the earliest one's error is thrown.
     /// - Throws: `ThumbnailError` `noSamples`, `limitExceeded`; the source's errors; `DecodeError` when no keyframe
     ///   decodes; `CancellationError`.
-    func bestKeyframe(of track: MovieTrack, options: ThumbnailOptions,
+    func bestKeyframe(of track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
                       timings: inout Thumbnail.Timings) async throws -> BestKeyframe {
         let candidatePlan = try BestFramePlan(track: track, count: options.bestFrameCandidateCount)
         let keyframes = candidatePlan.keyframes
@@ -32,7 +33,7 @@ extension ThumbnailGenerator {
         let analysis = options.bestFrameAnalysis
         let concurrency = max(1, ProcessInfoCores.active)
         let limiters = [AsyncLimiter(limit: concurrency)] + (session.workLimits.map { [$0.decodes] } ?? [])
-        let (session, limits) = (self.session, options.limits)
+        let limits = options.limits
 
         var scores = [FrameScore?](repeating: nil, count: keyframes.count)
         var failures = [(any Error)?](repeating: nil, count: keyframes.count)
@@ -84,6 +85,59 @@ extension ThumbnailGenerator {
         let plan = plans[best.position]
         return BestKeyframe(plan: plan, bytes: [plan.target.index: best.bytes], candidates: candidates,
                             decoded: scores.lazy.compactMap { $0 }.count)
+    }
+
+    /// The picture `ThumbnailTime.best` gives of a stream: of its candidates (`StreamSeekMap.bestFrameCandidates()`),
+    /// each keyframe read as `StreamSeekMap.keyframePicture(startingSegment:of:)` places it, at most one a core at
+    /// once, and scored on its picture fitted to `FrameScore.analysisSize`; the best by `FrameScore.isBetter(than:)`,
+    /// the earliest of equals. The chosen one is then made at the options' size (its segment read again). A candidate
+    /// that cannot be read or decoded is left out (its candidate says why); when every one fails, the earliest one's
+    /// error is thrown.
+    /// - Throws: as `image(at:)`; `CancellationError`.
+    func bestImage(of session: StreamSession, options: ThumbnailOptions) async throws -> Thumbnail {
+        let seekMap = StreamSeekMap(session: session, options: options)
+        let candidates = try await seekMap.bestFrameCandidates()
+        let analysisOptions = options.bestFrameAnalysis
+        let analysis = StreamSeekMap(session: session, options: analysisOptions)
+        let concurrency = max(1, ProcessInfoCores.active)
+        let results = try await CandidateEvaluation.results(of: candidates.indices, limit: concurrency) { position in
+            let candidate = candidates[position]
+            let picture = try await analysis.keyframePicture(startingSegment: candidate.segment, of: candidate.rendition)
+            let made = try await self.image(of: picture, options: analysisOptions)
+            return (FrameScore(image: made.image), made.actualMediaTime)
+        }
+        var best: (position: Int, score: FrameScore)?
+        for (position, result) in results.enumerated() {
+            guard case .success(let (score, _)) = result else { continue }
+            if let kept = best, !Self.replaces(kept.score, at: kept.position, score, at: position) { continue }
+            best = (position, score)
+        }
+        guard let best else {
+            throw results.lazy.compactMap { result -> (any Error)? in
+                if case .failure(let error) = result { return error } else { return nil }
+            }.first ?? ThumbnailError(.noSamples, "the stream has no segment to choose the best frame from",
+                                      input: session.input.name, time: .best)
+        }
+        let chosen = candidates[best.position]
+        var made = try await image(of: try await seekMap.keyframePicture(startingSegment: chosen.segment, of: chosen.rendition),
+                                   options: options)
+        made.requestedMediaTime = made.actualMediaTime
+        made.candidates = candidates.indices.map { position in
+            let start = MediaTime(value: candidates[position].segment.timeRange.lowerBound.whole(unitsPerSecond: 1000),
+                                  timescale: 1000)
+            switch results[position] {
+            case .success(let (score, time)):
+                return BestFrameCandidate(mediaTime: time, segment: candidates[position].segment.number, score: score,
+                                          isChosen: position == best.position)
+            case .failure(let error):
+                return BestFrameCandidate(mediaTime: start, segment: candidates[position].segment.number, score: nil,
+                                          failure: String(describing: error))
+            case nil:
+                return BestFrameCandidate(mediaTime: start, segment: candidates[position].segment.number, score: nil,
+                                          failure: "not read")
+            }
+        }
+        return made
     }
 
     /// Whether the candidate at `position` scoring `score` takes the place of the one kept so far, at `keptPosition`

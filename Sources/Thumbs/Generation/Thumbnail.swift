@@ -1,5 +1,6 @@
 import ByteSources
 import MP4Box
+import StreamManifests
 
 /// A thumbnail and what it took to make it.
 public struct Thumbnail: Sendable {
@@ -62,6 +63,10 @@ public struct Thumbnail: Sendable {
     /// The length and version (validator) of the bytes it was made from, as far as the source knew them: what a
     /// service derives its entity tag from. Nil in a thumbnail made by hand.
     public var sourceVersion: KnownVersion?
+    /// Of a stream's picture, the rendition and segment it came from and its date (nil for a movie's). Its times
+    /// (`requestedTime`, `actualTime`, `keyframeTime`) are then on the stream's timeline (the playlist's, or the
+    /// presentation's for DASH), and its cost (`bytesFetched`, `requests`) includes the playlists and the init segment.
+    public var streamPosition: StreamPosition?
 
     /// Makes a thumbnail: the generator does; an app's tests may, to stand in for one.
     public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: MediaTime,

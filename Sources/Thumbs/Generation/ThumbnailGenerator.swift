@@ -1,22 +1,40 @@
 import ByteSources
 import FrameDecode
 import MP4Box
+import StreamManifests
 
-/// Makes thumbnails of one movie, with AVAssetImageGenerator's semantics: a time, tolerances, a maximum size,
-/// the preferred track transform, and the actual time of the frame used.
+/// Makes thumbnails of a movie or a stream (`Media`), with AVAssetImageGenerator's semantics: a time, tolerances, a
+/// maximum size, the preferred track transform, and the actual time of the frame used.
 ///
-/// It reads through a `MovieSession`: the index is read once and kept, with the samples fetched and the decoders
-/// made, so a run of times costs what the distinct keyframes cost. Task cancellation stops fetching and decoding.
+/// A movie is read through its `MovieSession`: the index is read once and kept, with the samples fetched and the
+/// decoders made, so a run of times costs what the distinct keyframes cost. A stream's picture is placed by its seek
+/// map (`StreamSeekMap`: the segment playing at the time, read as a movie, and the time in it) and then made the same
+/// way from that segment's movie; its times are on the stream's timeline (nil: 10 % of the duration; `.latest`: the
+/// newest keyframe; `.best`: the best of keyframes starting segments spread over the stream; `.frame` is refused: a
+/// stream's frames are not numbered), and it says where it came from (`Thumbnail.streamPosition`). Task cancellation
+/// stops fetching and decoding.
 public struct ThumbnailGenerator: Sendable {
-    /// The movie read.
-    public let session: MovieSession
+    /// The movie or stream read.
+    public let media: Media
     /// What the thumbnails look like.
     public let options: ThumbnailOptions
+    /// What a stream's pictures read, by every call (a movie's session counts its own).
+    private let streamReads = FetchMeter()
+
+    /// A generator of thumbnails of `media`.
+    public init(media: Media, options: ThumbnailOptions = ThumbnailOptions()) {
+        self.media = media
+        self.options = options
+    }
 
     /// A generator of thumbnails of `session`'s movie.
     public init(session: MovieSession, options: ThumbnailOptions = ThumbnailOptions()) {
-        self.session = session
-        self.options = options
+        self.init(media: .movie(session), options: options)
+    }
+
+    /// A generator of thumbnails of `session`'s stream.
+    public init(stream session: StreamSession, options: ThumbnailOptions = ThumbnailOptions()) {
+        self.init(media: .stream(session), options: options)
     }
 
     /// A generator for the movie in `source`, with a session of its own (`MovieSession.init(source:movie:heldBytes:
@@ -44,19 +62,30 @@ public struct ThumbnailGenerator: Sendable {
     }
 
     /// The movie, located and parsed on first use (`MovieSession.loadMovie()`).
-    /// - Throws: `MP4Error`, or the source's errors.
+    /// - Throws: `MP4Error`, or the source's errors; `ThumbnailError` `invalidOption` for a stream, which is read a
+    ///   segment at a time and has no one movie.
     public func loadMovie() async throws -> Movie {
-        try await session.loadMovie()
+        guard case .movie(let session) = media else {
+            throw ThumbnailError(.invalidOption, "a stream is read a segment at a time: it has no one movie", input: media.inputName)
+        }
+        return try await session.loadMovie()
     }
 
-    /// What reading the movie has cost so far, by every call (`MovieSession.statistics`).
+    /// What reading has cost so far, by every call: a movie's `MovieSession.statistics`; what this generator's calls
+    /// read of a stream.
     public var statistics: FetchStats {
-        get async { await session.statistics }
+        get async {
+            switch media {
+            case .movie(let session): await session.statistics
+            case .stream: streamReads.statistics
+            }
+        }
     }
 
     /// The thumbnail at `time` (nil: the poster time, else 10 % of the duration).
     /// - Throws: `ThumbnailError` (`noVideo`, `noSamples`, `noFrame`, `limitExceeded`, ..., with this input and
-    ///   time), `DecodeError`, `MP4Error`, the source's errors, `CancellationError`.
+    ///   time), `DecodeError`, `MP4Error`, the source's errors, `CancellationError`; for a stream, `ManifestError`
+    ///   and `TransportStreamError` too.
     public func image(at time: ThumbnailTime? = nil) async throws -> Thumbnail {
         try await make(at: time, options: options)
     }
@@ -117,15 +146,16 @@ public struct ThumbnailGenerator: Sendable {
         }
     }
 
-    /// The cover art as a thumbnail, without fetching a sample; nil when the file has none.
+    /// The cover art as a thumbnail, without fetching a sample; nil when the file has none (a stream has none).
     public func coverArt() async throws -> Thumbnail? {
+        guard case .movie(let session) = media else { return nil }
         let meter = FetchMeter()
-        guard var art = try await meter.measure({ try await coverArtUnmeasured() }) else { return nil }
+        guard var art = try await meter.measure({ try await coverArtUnmeasured(of: session) }) else { return nil }
         art.count(meter.statistics)
         return art
     }
 
-    private func coverArtUnmeasured() async throws -> Thumbnail? {
+    private func coverArtUnmeasured(of session: MovieSession) async throws -> Thumbnail? {
         let movie = try await session.loadMovie()
         guard let art = movie.artwork.first(where: { $0.format == .png || $0.format == .jpeg }) else { return nil }
         var timings = Thumbnail.Timings()
@@ -153,13 +183,23 @@ public struct ThumbnailGenerator: Sendable {
 
     // MARK: - Making one thumbnail
 
-    /// Makes one thumbnail, with what it fetched counted (`FetchMeter`: exact while other calls read the session);
-    /// a `ThumbnailError` thrown on the way gets this input and the time asked for.
+    /// Makes one thumbnail of the movie or the stream.
     private func make(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
+        switch media {
+        case .movie(let session):
+            try await make(at: time, options: options, of: session)
+        case .stream(let session):
+            try await streamReads.measure { try await make(at: time, options: options, of: session) }
+        }
+    }
+
+    /// Makes one thumbnail of `session`'s movie, with what it fetched counted (`FetchMeter`: exact while other calls
+    /// read the session); a `ThumbnailError` thrown on the way gets this input and the time asked for.
+    private func make(at time: ThumbnailTime?, options: ThumbnailOptions, of session: MovieSession) async throws -> Thumbnail {
         do {
             try options.validate()  // the time is checked where it is resolved
             let meter = FetchMeter()
-            var thumbnail = try await meter.measure { try await makeUnlocated(at: time, options: options) }
+            var thumbnail = try await meter.measure { try await makeUnlocated(at: time, options: options, of: session) }
             thumbnail.count(meter.statistics)
             thumbnail.sourceVersion = await KnownVersion(of: session.source)
             return thumbnail
@@ -168,7 +208,36 @@ public struct ThumbnailGenerator: Sendable {
         }
     }
 
-    private func makeUnlocated(at time: ThumbnailTime?, options: ThumbnailOptions) async throws -> Thumbnail {
+    /// Makes one thumbnail of `session`'s stream: the picture its seek map places (`StreamSeekMap.picture(at:)`),
+    /// or the best of its candidates, made from the segment's movie as a movie's is, its times put on the stream's
+    /// timeline, with what the playlists, init segment and segment cost counted.
+    private func make(at time: ThumbnailTime?, options: ThumbnailOptions, of session: StreamSession) async throws -> Thumbnail {
+        let meter = FetchMeter()
+        var thumbnail = try await meter.measure {
+            if time == .best { return try await bestImage(of: session, options: options) }
+            return try await image(of: try await StreamSeekMap(session: session, options: options).picture(at: time),
+                                   options: options)
+        }
+        thumbnail.count(meter.statistics)
+        return thumbnail
+    }
+
+    /// The thumbnail of `picture`, a place in a stream: made from its segment's movie, its times on the stream's
+    /// timeline, dated where the playlist dates the segment.
+    package func image(of picture: StreamSeekMap.Picture, options: ThumbnailOptions) async throws -> Thumbnail {
+        let placed = picture.placement
+        var thumbnail = try await make(at: placed.time(picture.movieTime), options: options, of: placed.session)
+        let timescale = placed.track.timescale
+        thumbnail.requestedMediaTime = MediaTime(value: StreamSeekMap.ticks(picture.wanted, timescale: timescale), timescale: timescale)
+        thumbnail.actualMediaTime = picture.onStreamTimeline(thumbnail.actualMediaTime)
+        thumbnail.keyframeMediaTime = picture.onStreamTimeline(thumbnail.keyframeMediaTime)
+        let pictureOffset = Duration.seconds(thumbnail.actualTime) - picture.segment.timeRange.lowerBound
+        let date = picture.segment.programDateTime.map { StreamDate(sinceEpoch: $0.sinceEpoch + pictureOffset, text: $0.text) }
+        thumbnail.streamPosition = StreamPosition(rendition: picture.rendition, segment: picture.segment, programDateTime: date)
+        return thumbnail
+    }
+
+    private func makeUnlocated(at time: ThumbnailTime?, options: ThumbnailOptions, of session: MovieSession) async throws -> Thumbnail {
         var timings = Thumbnail.Timings()
         let indexWatch = Stopwatch()
         let hadIndex = await session.hasMovie
@@ -182,7 +251,7 @@ public struct ThumbnailGenerator: Sendable {
         var track = try movie.thumbnailTrack()
         if time == .best {
             if !hadIndex { timings.index = indexWatch.elapsed }
-            return try await bestThumbnail(of: track, options: options, timings: timings)
+            return try await bestThumbnail(of: track, in: session, options: options, timings: timings)
         }
         let (requested, selection) = try ThumbnailTime.resolve(time, in: movie, track: track, selection: options.selection)
         var readIndex = !hadIndex
@@ -204,8 +273,8 @@ public struct ThumbnailGenerator: Sendable {
             track = try movie.thumbnailTrack()
             plan = try FramePlanner.plan(track: track, time: requested, selection: selection, limits: options.limits)
         }
-        let made = try await holdingPermit { permit in
-            try await picture(plan: plan, movie: movie, track: track, selection: selection, options: options,
+        let made = try await holdingPermit(of: session) { permit in
+            try await picture(plan: plan, movie: movie, track: track, in: session, selection: selection, options: options,
                               permit: &permit, timings: &timings)
         }
         return thumbnail(of: made, requestedTime: requested, options: options, timings: timings)
@@ -213,7 +282,8 @@ public struct ThumbnailGenerator: Sendable {
 
     /// Runs `body` with this thumbnail's picture permit (of the session's shared decode bound; none without one):
     /// everything that holds the thumbnail's pictures runs holding it, and it is given back once they are gone.
-    private func holdingPermit<Value>(_ body: (inout PicturePermit) async throws -> Value) async throws -> Value {
+    private func holdingPermit<Value>(of session: MovieSession,
+                                      _ body: (inout PicturePermit) async throws -> Value) async throws -> Value {
         var permit = PicturePermit(session.workLimits?.decodes)
         do {
             let result = try await body(&permit)
@@ -228,11 +298,11 @@ public struct ThumbnailGenerator: Sendable {
     /// The thumbnail `ThumbnailTime.best` asks for: the best of the candidate keyframes (`bestKeyframe(of:options:
     /// timings:)`, which keeps no picture), decoded again, rendered and encoded holding one picture permit; asked for
     /// at the time it shows. Its decoded samples count every candidate decoded and the decode again.
-    private func bestThumbnail(of track: MovieTrack, options: ThumbnailOptions,
+    private func bestThumbnail(of track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
                                timings: Thumbnail.Timings) async throws -> Thumbnail {
         var timings = timings
-        let best = try await bestKeyframe(of: track, options: options, timings: &timings)
-        let made = try await holdingPermit { permit in
+        let best = try await bestKeyframe(of: track, in: session, options: options, timings: &timings)
+        let made = try await holdingPermit(of: session) { permit in
             try await permit.take()
             let watch = Stopwatch()
             let lease = try session.decoders.take(for: best.plan, of: track, threading: .single,
@@ -276,18 +346,19 @@ public struct ThumbnailGenerator: Sendable {
     /// on a sample, the nearest frame before it inside `selection`'s window is shown instead
     /// (`FramePlanner.fallback(for:failedAt:in:selection:limits:)`), its time the actual time; with none, the
     /// decoder's error (naming the sample and why) is thrown.
-    private func picture(plan: FramePlan, movie: Movie, track: MovieTrack, selection: FrameSelection, options: ThumbnailOptions,
+    private func picture(plan: FramePlan, movie: Movie, track: MovieTrack, in session: MovieSession, selection: FrameSelection,
+                         options: ThumbnailOptions,
                          permit: inout PicturePermit, timings: inout Thumbnail.Timings) async throws -> Picture {
         var (plan, movie, track) = (plan, movie, track)
         var frame: DecodedFrame
         do {
-            frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
+            frame = try await decode(plan, track: track, in: session, options: options, permit: &permit, timings: &timings)
         } catch let error as DecodeError {
             guard let failed = error.sampleIndex,
                   let fallback = try FramePlanner.fallback(for: plan, failedAt: failed, in: track, selection: selection,
                                                            limits: options.limits) else { throw error }
             plan = fallback
-            frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
+            frame = try await decode(plan, track: track, in: session, options: options, permit: &permit, timings: &timings)
         }
         if options.skipsDarkFrames {
             var attempts = 0
@@ -300,7 +371,7 @@ public struct ThumbnailGenerator: Sendable {
                 attempts += 1
                 plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe,
                                              limits: options.limits)
-                frame = try await decode(plan, track: track, options: options, permit: &permit, timings: &timings)
+                frame = try await decode(plan, track: track, in: session, options: options, permit: &permit, timings: &timings)
             }
         }
         return try finished(frame, plan: plan, track: track, options: options, timings: &timings)
@@ -332,7 +403,8 @@ public struct ThumbnailGenerator: Sendable {
 
     /// Decodes `plan` (`MovieSession.decode`), one thread per picture, its samples kept for later times; the time
     /// its fetches and decoding took added to `timings`.
-    private func decode(_ plan: FramePlan, track: MovieTrack, options: ThumbnailOptions, permit: inout PicturePermit,
+    private func decode(_ plan: FramePlan, track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
+                        permit: inout PicturePermit,
                         timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
         let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit)
         timings.fetch += picture.fetchTime

@@ -11,13 +11,13 @@ public enum ThumbnailTime: Sendable, Hashable, CustomStringConvertible {
     /// The Nth frame in presentation order (0-based); always decoded exactly.
     case frame(Int)
     /// The newest picture: of a live HLS or DASH stream, the last keyframe of its newest segment
-    /// (`StreamThumbnailGenerator.newestImage()`); of a movie or a stream that has ended, the end (its last keyframe
+    /// (`ThumbnailGenerator`, of a stream); of a movie or a stream that has ended, the end (its last keyframe
     /// with the default tolerance).
     case latest
     /// The keyframe that makes the best poster among `ThumbnailOptions.bestFrameCandidateCount` spread over the
     /// movie without its first and last 5 %, by `FrameScore` (near-black, flat, blurred and fading pictures lose):
     /// only those keyframes are fetched and decoded. Of a stream, the keyframes that start the segments playing at
-    /// those times (`StreamThumbnailGenerator.image(at:)`). `Thumbnail.candidates` lists each one's time and score.
+    /// those times (`ThumbnailGenerator.image(at:)`). `Thumbnail.candidates` lists each one's time and score.
     case best
 
     /// The time `duration` on the movie timeline, to the nanosecond (`rational` at 1,000,000,000 units a second;

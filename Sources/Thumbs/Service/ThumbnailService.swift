@@ -173,23 +173,20 @@ public actor ThumbnailService {
     }
 
     /// Makes one thumbnail, with the kept index when there is one (read again when the bytes changed under it:
-    /// `MovieSession.withSession`), counting what it read. An HLS playlist or a DASH manifest (`MovieInput.readingMedia(
-    /// asMovie:asStream:)` tells) gives its stream's picture (`StreamThumbnailGenerator`), each segment read
+    /// `MovieSession.withSession`), counting what it read. An HLS playlist or a DASH manifest (`Media.withMedia` tells,
+    /// by the one rule) gives its stream's picture (placed by `StreamSeekMap`), each segment read
     /// through the asset's input (so its allowed origins hold) and within the service's bounds.
     private func generate(_ request: ThumbnailRequest) async throws -> Thumbnail {
         let meter = FetchMeter()  // this work's reads alone, also when it fails
         let thumbnail: Thumbnail
         do {
             thumbnail = try await meter.measure {
-                let input = request.asset.input
-                return try await input.readingMedia(asMovie: {
-                    try await MovieSession.withSession(of: input, indexes: indexes,
-                                                       sampleCacheBytes: request.options.limits.sampleCacheBytes,
-                                                       workLimits: workLimits) { session in
-                        if !session.indexWasGiven { noteIndexLoad() }
-                        return try await ThumbnailGenerator(session: session, options: request.options).image(at: request.time)
-                    }
-                }, asStream: { try await streamThumbnail(request) })
+                try await Media.withMedia(of: request.asset.input, indexes: indexes,
+                                          sampleCacheBytes: request.options.limits.sampleCacheBytes,
+                                          workLimits: workLimits) { media in
+                    if case .movie(let session) = media, !session.indexWasGiven { noteIndexLoad() }
+                    return try await ThumbnailGenerator(media: media, options: request.options).image(at: request.time)
+                }
             }
         } catch {
             count(meter.statistics)
@@ -199,12 +196,6 @@ public actor ThumbnailService {
         counters.generated += 1
         counters.decodedSamples += thumbnail.decodedSamples
         return thumbnail
-    }
-
-    /// The picture of the stream `request`'s asset names.
-    private func streamThumbnail(_ request: ThumbnailRequest) async throws -> Thumbnail {
-        let session = StreamSession(input: request.asset.input, workLimits: workLimits)
-        return try await StreamThumbnailGenerator(session: session, options: request.options).image(at: request.time).thumbnail
     }
 
     private func noteIndexLoad() {

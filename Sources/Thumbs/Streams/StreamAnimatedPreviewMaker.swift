@@ -46,11 +46,11 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         let presentation = try await session.loadPresentation()
         var thumbnailOptions = ThumbnailOptions()
         thumbnailOptions.maximumSize = PixelSize(width: options.width, height: 0)
-        let generator = StreamThumbnailGenerator(session: session, options: thumbnailOptions)
+        let seekMap = StreamSeekMap(session: session, options: thumbnailOptions)
         var renditions: [Duration: (StreamRendition, StreamSegments)] = [:]
         func rendition(in period: StreamPeriod) async throws -> (StreamRendition, StreamSegments) {
             if let kept = renditions[period.start] { return kept }
-            let chosen = try await generator.chosenRendition(in: period)
+            let chosen = try await seekMap.chosenRendition(in: period)
             renditions[period.start] = chosen
             return chosen
         }
@@ -90,7 +90,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
                 throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
             }
             let (rendition, segments) = try await rendition(in: period)
-            guard let index = carried?.index ?? StreamThumbnailGenerator.index(playingAt: time, in: segments),
+            guard let index = carried?.index ?? StreamSeekMap.index(playingAt: time, in: segments),
                   let segment = segments.segment(at: index) else {
                 throw ThumbnailError(.noSamples, "no segment plays at \(time)", input: session.input.name)
             }
@@ -102,7 +102,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
             var last = max(slot, carried?.through ?? slot)
             carried = nil
             while last + 1 < slotCount, presentation.period(at: slotTime(last + 1))?.start == period.start,
-                  StreamThumbnailGenerator.index(playingAt: slotTime(last + 1), in: segments) == index {
+                  StreamSeekMap.index(playingAt: slotTime(last + 1), in: segments) == index {
                 last += 1
             }
             let first = slot
@@ -110,7 +110,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
             // A segment the playlist marks as missing shows nothing: the frame before goes on.
             if segment.isGap { continue }
             // Read as far as the last frame time, and a keyframe within half a frame after it.
-            let placed = try await generator.placement(of: segment, in: rendition, through: slotTime(last) + halfFrame,
+            let placed = try await seekMap.placement(of: segment, in: rendition, through: slotTime(last) + halfFrame,
                                                        wantsFirstKeyframe: time <= segment.timeRange.lowerBound)
             let track = try await segmentTrack(placed, times: (first...last).map { placed.movieTime(at: slotTime($0), in: segment) })
             // A frame time shows the keyframe nearest it within half a frame: the next segment's first, for the last
@@ -124,7 +124,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
                     let movieTime = placed.movieTime(at: slotTime(cut - 1), in: segment)
                     let nearest = try track.syncSample(nearest: movieTime).map { track.presentationTime(of: $0) }
                     let distance = nearest.map { ($0 - movieTime).magnitude } ?? .max
-                    guard UInt64(clamping: StreamThumbnailGenerator.ticks(ahead, timescale: track.timescale)) < distance else { break }
+                    guard UInt64(clamping: StreamSeekMap.ticks(ahead, timescale: track.timescale)) < distance else { break }
                     cut -= 1
                 }
                 if cut <= last {
@@ -138,7 +138,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
                                    trackSeconds: Double(placed.movieTime(at: slotTime(index), in: segment)) / Double(track.timescale))
             }
             let plan = try AnimationPlan(track: track, slots: slots, framesPerSecond: fps, limits: options.limits)
-            let offset = StreamThumbnailGenerator.ticks(segment.timeRange.lowerBound, timescale: track.timescale) &- placed.firstPresentation
+            let offset = StreamSeekMap.ticks(segment.timeRange.lowerBound, timescale: track.timescale) &- placed.firstPresentation
             try await assembly.add(plan, of: track, in: placed.session, sourceTimeOffset: offset)
             segmentsRead.append(segment)
             if !used.contains(where: { $0.period == period.start }) { used.append((period.start, rendition)) }
@@ -149,7 +149,7 @@ public struct StreamAnimatedPreviewMaker: Sendable {
 
     /// The video track of a placed segment with the samples of `times` (its movie's): a segment's every fragment,
     /// or of a whole file (DASH SegmentBase) the fragments those times are in.
-    private func segmentTrack(_ placed: StreamThumbnailGenerator.Placement, times: [Int64]) async throws -> MovieTrack {
+    private func segmentTrack(_ placed: StreamSeekMap.Placement, times: [Int64]) async throws -> MovieTrack {
         var movie = try await placed.session.loadMovie()
         if movie.hasUnreadFragments {
             if movie.fragmentIndex != nil {

@@ -2,58 +2,68 @@ import ByteSources
 import MP4Box
 import StreamManifests
 
-/// Makes thumbnails of an HLS or DASH stream with `ThumbnailGenerator`'s semantics, reading the playlists, the
-/// chosen rendition's init segment and the head of one segment (with its keyframe): a time on the stream's
-/// timeline, tolerances, a maximum size (which also picks the rendition: the smallest whose picture covers it, else
-/// the largest), the preferred track transform.
+/// The seek map of an HLS or DASH stream: where the picture for a time is (the segment, read as a movie, and the
+/// time in it), as `MovieTrack`'s sync samples say it for a movie. `ThumbnailGenerator` makes the picture there with
+/// the movie's own planner, fetch and decode. Reading only the playlists, the chosen rendition's init segment and
+/// the head of one segment (with its keyframe): a time on the stream's timeline, tolerances, a maximum size (which
+/// also picks the rendition: the smallest whose picture covers it, else the largest).
 ///
 /// The segment playing at the time is read as a fragmented movie (its init segment, then its bytes); with the
 /// default tolerance, the keyframe nearest the time is taken from it, or from the next segment when that one starts
 /// nearer (segments start with a keyframe). Exact and bounded requests stay in the segment playing at the time.
 ///
-/// An MPEG-TS segment (HLS without an init segment) is read from its first byte until the picture's access unit is
+/// An MPEG-TS segment (HLS without an init segment) is read in growing ranges until the picture's access unit is
 /// whole, and its video becomes an in-memory movie for the same decoding. With the default tolerance its keyframes
 /// are the segments' starts, the nearer one taken: the keyframes inside a TS segment are found only by reading up to
 /// them. Exact and bounded requests read the segment up to the time.
 ///
 /// Where an HLS master names an I-frame playlist, the default tolerance takes the keyframe nearest the time from it
 /// (it lists every keyframe with its time and bytes, inside segments too), and reads that keyframe's range alone.
-public struct StreamThumbnailGenerator: Sendable {
+package struct StreamSeekMap: Sendable {
     /// The stream read.
-    public let session: StreamSession
-    /// What the thumbnails look like.
-    public let options: ThumbnailOptions
+    package let session: StreamSession
+    /// What the pictures look like: the maximum size chooses the rendition, the tolerances the keyframe.
+    package let options: ThumbnailOptions
 
-    /// A generator of thumbnails of `session`'s stream.
-    public init(session: StreamSession, options: ThumbnailOptions = ThumbnailOptions()) {
+    /// The seek map of `session`'s stream for pictures as `options` ask.
+    package init(session: StreamSession, options: ThumbnailOptions) {
         self.session = session
         self.options = options
     }
 
-    /// A generator for the stream whose playlist or manifest `input` reads.
-    public init(input: any MovieInput, options: ThumbnailOptions = ThumbnailOptions()) {
-        self.init(session: StreamSession(input: input), options: options)
+    /// A picture's place in the stream: the reading of its segment as a movie and the time in it, and the time asked
+    /// for on the stream's timeline.
+    package struct Picture {
+        /// The segment read as a movie.
+        package var placement: Placement
+        /// The time of the picture on the segment movie's track.
+        package var movieTime: Int64
+        /// The time asked for, on the stream's timeline.
+        package var wanted: Duration
+        /// The segment the picture is in.
+        package var segment: StreamSegment
+        /// The rendition the segment is of.
+        package var rendition: StreamRendition
+
+        /// `value`, a time on the segment movie's track, on the stream's timeline (in the track's timescale).
+        package func onStreamTimeline(_ time: MediaTime) -> MediaTime {
+            let timescale = placement.track.timescale
+            guard time.timescale == timescale else { return time }
+            let offset = StreamSeekMap.ticks(segment.timeRange.lowerBound, timescale: timescale) &- placement.firstPresentation
+            return MediaTime(value: time.value.addingReportingOverflow(offset).overflow ? time.value : time.value + offset,
+                             timescale: timescale)
+        }
     }
 
-    /// The thumbnail at `time` on the stream's timeline (nil: 10 % of the duration; `.latest`: `newestImage()`;
-    /// `.best`: the keyframe starting one of the segments spread over the stream that makes the best poster,
-    /// `bestImage()`; `.frame` is refused: a stream's frames are not numbered).
+    /// Where the picture at `time` is on the stream's timeline (nil: 10 % of the duration; `.latest`: `newest()`;
+    /// `.best` and `.frame` are refused: the best frame is chosen among keyframes, and a stream's frames are not
+    /// numbered).
     /// - Throws: `ThumbnailError` (`invalidOption`, `noVideo` when no rendition has pictures this reader can read,
-    ///   `noSamples`), `ManifestError`, and what `ThumbnailGenerator.image(at:)` throws for the segment.
-    public func image(at time: ThumbnailTime? = nil) async throws -> StreamThumbnail {
+    ///   `noSamples`), `ManifestError`, and what reading the segment throws.
+    package func picture(at time: ThumbnailTime?) async throws -> Picture {
         try time?.validate()
-        if time == .latest { return try await newestImage() }
-        if time == .best { return try await measured { try await bestImage() } }
-        return try await measured { try await make(at: time) }
-    }
-
-    /// `body`'s thumbnail with what it read counted.
-    private func measured(_ body: () async throws -> StreamThumbnail) async throws -> StreamThumbnail {
-        let meter = FetchMeter()
-        var made = try await meter.measure(body)
-        made.fetchStatistics = meter.statistics
-        made.thumbnail.count(made.fetchStatistics)
-        return made
+        if time == .latest { return try await newest() }
+        return try await make(at: time)
     }
 
     /// The newest keyframe of the stream: the last an HLS I-frame playlist lists, where there is one; else of a live
@@ -61,12 +71,8 @@ public struct StreamThumbnailGenerator: Sendable {
     /// live DASH SegmentTimeline lists, or, without one, the last one whose end has passed by
     /// `StreamSession.wallClock`); of a stream that has ended, its last keyframe. (Of an MPEG-TS segment, whose
     /// keyframes are found only by reading, its first.)
-    /// - Throws: as `image(at:)`.
-    public func newestImage() async throws -> StreamThumbnail {
-        try await measured { try await makeNewest() }
-    }
-
-    private func makeNewest() async throws -> StreamThumbnail {
+    /// - Throws: as `picture(at:)`.
+    package func newest() async throws -> Picture {
         let presentation = try await session.loadPresentation()
         guard let period = presentation.periods.last(where: { !$0.renditions.isEmpty }) else {
             throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
@@ -123,7 +129,7 @@ public struct StreamThumbnailGenerator: Sendable {
         return (rendition, segments)
     }
 
-    private func make(at time: ThumbnailTime?) async throws -> StreamThumbnail {
+    private func make(at time: ThumbnailTime?) async throws -> Picture {
         let presentation = try await session.loadPresentation()
         // The period where the time falls when the duration is known; an HLS master playlist has one.
         var target = try presentation.duration.map { duration throws(ThumbnailError) in try resolve(time, duration: duration) }
@@ -155,9 +161,9 @@ public struct StreamThumbnailGenerator: Sendable {
     /// range up to the next keyframe of the same file (`following`), or on to the file's end where there is none. A
     /// fragmented MP4 keyframe's range holds no more than its fragment's keyframe, so its later frames cannot be read
     /// from the I-frame playlist.
-    /// - Throws: `ThumbnailError` `noFrame` naming the media playlist where the frames cannot be read; as `image(at:)`.
+    /// - Throws: `ThumbnailError` `noFrame` naming the media playlist where the frames cannot be read; as `picture(at:)`.
     private func pictureAfterKeyframe(_ keyframe: StreamSegment, at wanted: Duration, following: StreamSegment?,
-                                      rendition: StreamRendition, time: ThumbnailTime?) async throws -> StreamThumbnail {
+                                      rendition: StreamRendition, time: ThumbnailTime?) async throws -> Picture {
         let cannot = ThumbnailError(.noFrame, "an I-frames-only playlist holds keyframes; use the media playlist for exact frames",
                                     input: session.input.name, time: time)
         guard let range = keyframe.resource.byteRange,
@@ -180,14 +186,13 @@ public struct StreamThumbnailGenerator: Sendable {
             span.timeRange = keyframe.timeRange.lowerBound ..< following.timeRange.lowerBound
         }
         let placed = try await placement(of: span, in: rendition, through: wanted, wantsFirstKeyframe: false)
-        return try await picture(placed, of: span, at: placed.movieTime(at: wanted, in: span), wanted: wanted,
-                                 rendition: rendition)
+        return picture(placed, of: span, at: placed.movieTime(at: wanted, in: span), wanted: wanted, rendition: rendition)
     }
 
     /// The picture at `wanted` (on the stream's timeline) in `segment`, or, with the default tolerance, at the start
     /// of `next` when that is nearer than any keyframe of `segment`.
     private func picture(in segment: StreamSegment, at wanted: Duration, rendition: StreamRendition, time: ThumbnailTime?,
-                         next: StreamSegment? = nil) async throws -> StreamThumbnail {
+                         next: StreamSegment? = nil) async throws -> Picture {
         var segment = segment
         var next = next
         // The segment's first keyframe is surely the one wanted only at its start (a segment starts with one), or
@@ -216,26 +221,13 @@ public struct StreamThumbnailGenerator: Sendable {
                 movieTime = placed.firstPresentation
             }
         }
-        return try await picture(placed, of: segment, at: movieTime, wanted: wanted, rendition: rendition)
+        return picture(placed, of: segment, at: movieTime, wanted: wanted, rendition: rendition)
     }
 
-    /// The picture at `movieTime` of `segment` as `placed` reads it, its times back on the stream's timeline.
+    /// The picture at `movieTime` of `segment` as `placed` reads it, asked for at `wanted`.
     private func picture(_ placed: Placement, of segment: StreamSegment, at movieTime: Int64, wanted: Duration,
-                         rendition: StreamRendition) async throws -> StreamThumbnail {
-        let generator = ThumbnailGenerator(session: placed.session, options: options)
-        var thumbnail = try await generator.image(at: placed.time(movieTime))
-        // Back on the stream's timeline.
-        let offset = Self.ticks(segment.timeRange.lowerBound, timescale: placed.track.timescale) &- placed.firstPresentation
-        thumbnail.requestedMediaTime = MediaTime(value: Self.ticks(wanted, timescale: placed.track.timescale),
-                                                 timescale: placed.track.timescale)
-        thumbnail.actualMediaTime = Self.shifted(thumbnail.actualMediaTime, by: offset, timescale: placed.track.timescale)
-        thumbnail.keyframeMediaTime = Self.shifted(thumbnail.keyframeMediaTime, by: offset, timescale: placed.track.timescale)
-        let pictureOffset = Duration.seconds(thumbnail.actualTime) - segment.timeRange.lowerBound
-        let date = segment.programDateTime.map {
-            StreamDate(sinceEpoch: $0.sinceEpoch + pictureOffset, text: $0.text)
-        }
-        return StreamThumbnail(thumbnail: thumbnail, rendition: rendition, segment: segment, programDateTime: date,
-                               fetchStatistics: FetchStats())
+                         rendition: StreamRendition) -> Picture {
+        Picture(placement: placed, movieTime: movieTime, wanted: wanted, segment: segment, rendition: rendition)
     }
 
     /// Whether the options ask for the keyframe nearest the time (the default tolerance).
@@ -246,7 +238,7 @@ public struct StreamThumbnailGenerator: Sendable {
     /// With the default tolerance, the picture of the keyframe nearest the time from the I-frame playlist of
     /// `period`, when it has one that is not encrypted: it names every keyframe, its time and its bytes, so the one
     /// nearest is read alone, even inside a segment. Nil without one.
-    private func iFramePicture(in period: StreamPeriod, target: Duration?, time: ThumbnailTime?) async throws -> StreamThumbnail? {
+    private func iFramePicture(in period: StreamPeriod, target: Duration?, time: ThumbnailTime?) async throws -> Picture? {
         guard usesNearestKeyframe, let listed = rendition(in: period, iFrameOnly: true) else { return nil }
         let rendition = try await session.withSegments(listed)
         guard let segments = rendition.segments, let first = segments.first else { return nil }
@@ -262,11 +254,11 @@ public struct StreamThumbnailGenerator: Sendable {
         return try await picture(in: keyframe, at: wanted, rendition: rendition, time: time)
     }
 
-    /// The picture of the keyframe that starts `segment` of `rendition` (a segment starts with one; a segment of an
-    /// I-frame playlist is one), at the options' size, with no other segment read: a stream storyboard's tile. For a
-    /// segment that is a whole movie (a DASH SegmentBase file), the keyframe nearest the segment's start.
-    /// - Throws: as `image(at:)`.
-    package func keyframeImage(startingSegment segment: StreamSegment, of rendition: StreamRendition) async throws -> StreamThumbnail {
+    /// The place of the keyframe that starts `segment` of `rendition` (a segment starts with one; a segment of an
+    /// I-frame playlist is one), with no other segment read: a stream storyboard's tile. For a segment that is a whole
+    /// movie (a DASH SegmentBase file), the keyframe nearest the segment's start.
+    /// - Throws: as `picture(at:)`.
+    package func keyframePicture(startingSegment segment: StreamSegment, of rendition: StreamRendition) async throws -> Picture {
         try await picture(in: segment, at: segment.timeRange.lowerBound, rendition: rendition, time: nil)
     }
 
@@ -308,15 +300,9 @@ public struct StreamThumbnailGenerator: Sendable {
     }
 
     /// `duration` in ticks of `timescale`, to the nearest tick (saturated).
-    static func ticks(_ duration: Duration, timescale: UInt32) -> Int64 {
+    package static func ticks(_ duration: Duration, timescale: UInt32) -> Int64 {
         let value = (duration.seconds * Double(timescale)).rounded()
         return value >= 9.2e18 ? .max : value <= -9.2e18 ? .min : Int64(value)
-    }
-
-    private static func shifted(_ time: MediaTime, by offset: Int64, timescale: UInt32) -> MediaTime {
-        guard time.timescale == timescale else { return time }
-        return MediaTime(value: time.value.addingReportingOverflow(offset).overflow ? time.value : time.value + offset,
-                         timescale: timescale)
     }
 
     /// A segment read as a movie: its session, its video track, and where its first picture is on the track's
@@ -328,11 +314,11 @@ public struct StreamThumbnailGenerator: Sendable {
 
         /// The track's time of `time` on the stream, in `segment`.
         package func movieTime(at time: Duration, in segment: StreamSegment) -> Int64 {
-            firstPresentation &+ StreamThumbnailGenerator.ticks(time - segment.timeRange.lowerBound, timescale: track.timescale)
+            firstPresentation &+ StreamSeekMap.ticks(time - segment.timeRange.lowerBound, timescale: track.timescale)
         }
 
         /// `value` on the track's timeline as a time to ask a generator for.
-        func time(_ value: Int64) -> ThumbnailTime {
+        package func time(_ value: Int64) -> ThumbnailTime {
             if track.timescale <= UInt32(Int32.max) {
                 return .rational(value: value, timescale: Int32(track.timescale))
             }
