@@ -86,38 +86,20 @@ struct StoryboardRoute: Sendable {
         let (sharedLimits, indexes) = (self.sharedLimits, self.indexes)
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
-                try await input.readingMedia(asMovie: {
-                    var sheets = SheetCollector(maximumBytes: maximumBytes)
-                    return try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
-                                                              workLimits: sharedLimits) { session in
-                        let storyboard = try await StoryboardMaker(session: session, options: options).make { _, sheet in
-                            try sheets.add(sheet)
-                        }
-                        let fetched = await session.statistics
-                        metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
-                        return ServedStoryboard(storyboard: storyboard, sheets: sheets.sheets, validator: await session.source.version)
+                var sheets = SheetCollector(maximumBytes: maximumBytes)
+                let meter = FetchMeter()
+                return try await Media.withMedia(of: input, indexes: indexes, sampleCacheBytes: 0,
+                                                 workLimits: sharedLimits) { media in
+                    let storyboard = try await meter.measure {
+                        try await StoryboardMaker(media: media, options: options).make { _, sheet in try sheets.add(sheet) }
                     }
-                }, asStream: {
-                    try await Self.streamStoryboard(of: input, options: options, sharedLimits: sharedLimits, metrics: metrics,
-                                                    maximumBytes: maximumBytes)
-                })
+                    let fetched = await media.statistics(measuredBy: meter)
+                    metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
+                    return ServedStoryboard(storyboard: storyboard, sheets: sheets.sheets, validator: await media.validator)
+                }
             }
         }
         return (made, key, input)
-    }
-
-    /// The storyboard of the stream `input`'s playlist names (`StreamStoryboardMaker`, within the service's bounds, each
-    /// playlist and segment read through `input`), with no validator: its tags are its bytes.
-    private static func streamStoryboard(of input: any MovieInput, options: StoryboardOptions, sharedLimits: ThumbnailWorkLimits,
-                                         metrics: ServerMetrics, maximumBytes: Int) async throws -> ServedStoryboard {
-        var sheets = SheetCollector(maximumBytes: maximumBytes)
-        let meter = FetchMeter()
-        let storyboard = try await meter.measure {
-            try await StreamStoryboardMaker(session: StreamSession(input: input, workLimits: sharedLimits), options: options)
-                .make { _, sheet in try sheets.add(sheet) }
-        }
-        metrics.recordOriginFetch(requests: meter.statistics.requests, bytes: meter.statistics.bytes)
-        return ServedStoryboard(storyboard: storyboard, sheets: sheets.sheets, validator: nil)
     }
 
     /// The sheets of a storyboard being made, refused past a quarter of the store: a storyboard it could not keep would

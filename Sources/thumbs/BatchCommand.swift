@@ -150,15 +150,10 @@ struct BatchCommand: AsyncParsableCommand {
     }, make: { item, folder, service in
         let options = StoryboardOptions()
         let write = { (name: String, bytes: [UInt8]) in try Data(bytes).write(to: folder.appendingPathComponent(name)) }
-        let made = try await item.input.readingMedia(asMovie: {
-            try await MovieSession.withSession(of: item.input, indexes: service.indexes, sampleCacheBytes: 0,
-                                               workLimits: service.workLimits) { session in
-                try await StoryboardMaker(session: session, options: options).make(write: write)
-            }
-        }, asStream: {
-            let session = StreamSession(input: item.input, workLimits: service.workLimits)
-            return try await StreamStoryboardMaker(session: session, options: options).make(write: write)
-        })
+        let made = try await Media.withMedia(of: item.input, indexes: service.indexes, sampleCacheBytes: 0,
+                                             workLimits: service.workLimits) { media in
+            try await StoryboardMaker(media: media, options: options).make(write: write)
+        }
         _ = try StoryboardTracks.write(["vtt", "json"], of: made, into: folder)
     })
 }

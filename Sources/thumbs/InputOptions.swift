@@ -124,18 +124,18 @@ struct InputOptions: ParsableArguments {
     }
 
     /// Runs `body` on the media the input holds (`Media.withMedia`, the one rule), a movie's index kept in `indexes`
-    /// when there is one and read again when the bytes changed under it; the moofs of a fragmented movie read on
-    /// demand. An error other than an exit code is told as one line about the input, then the statistics of what the
+    /// when there is one and read again when the bytes changed under it; the moofs of a fragmented movie read as
+    /// `fragments` says. An error other than an exit code is told as one line about the input, then the statistics of what the
     /// movie's session fetched, and becomes the exit code sysexits.h gives it. When a change made `body` run again,
     /// the statistics of the first attempt are printed before the second starts.
     func withMedia<Result>(indexes: (any MovieIndexStore)? = nil, sampleCacheBytes: Int,
-                           onStoreFailure: (any Error) -> Void = { _ in },
+                           fragments: MovieLocator.FragmentReading = .onDemand, onStoreFailure: (any Error) -> Void = { _ in },
                            _ body: (Media) async throws -> Result) async throws -> Result {
         var current: MovieSession?
         let input = try await reportingErrors(statisticsOf: { nil }) { try movieInput() }
         return try await reportingErrors(statisticsOf: { current?.source }) {
             try await Media.withMedia(of: input, indexes: indexes, sampleCacheBytes: sampleCacheBytes,
-                                      locator: locator(fragments: .onDemand), onStoreFailure: onStoreFailure) { media in
+                                      locator: locator(fragments: fragments), onStoreFailure: onStoreFailure) { media in
                 if case .movie(let session) = media {
                     if let stopped = current { await printStats(of: stopped.source) }
                     current = session

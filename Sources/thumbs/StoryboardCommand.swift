@@ -124,40 +124,19 @@ struct StoryboardCommand: AsyncParsableCommand {
             printError("thumbs: \(output): \(fileFailureReason(error))")
             throw ExitCode.ioError
         }
-        try await source.run(movie: { try await runMovie(into: directory, started: started) }, stream: { try await runStream(into: directory, started: started) })
-    }
-
-    /// A movie's storyboard (`StoryboardMaker`).
-    private func runMovie(into directory: URL, started: ContinuousClock.Instant) async throws {
-        try await source.withOpenedSource { input in
+        let meter = FetchMeter()
+        let (storyboard, media) = try await source.withMedia(sampleCacheBytes: 0, fragments: .all) { media in
             let line = ProgressLine.onTerminal()
             defer { line?.end() }
-            let maker = StoryboardMaker(source: input, options: options)
-            let storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
-                try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
-            }
-            line?.end()
-            let extra = try writeTracks(of: storyboard, into: directory, started: started)
-            await source.printStats(of: input, extra: extra)
-        }
-    }
-
-    /// An HLS playlist's or a DASH manifest's storyboard (`StreamStoryboardMaker`).
-    private func runStream(into directory: URL, started: ContinuousClock.Instant) async throws {
-        let meter = FetchMeter()
-        try await source.reportingErrors(statisticsOf: { nil }) {
-            try await meter.measure {
-                let line = ProgressLine.onTerminal()
-                defer { line?.end() }
-                let maker = StreamStoryboardMaker(input: try source.movieInput(), options: options)
-                let storyboard = try await maker.make(progress: line?.reporter) { name, bytes in
+            let storyboard = try await meter.measure {
+                try await StoryboardMaker(media: media, options: options).make(progress: line?.reporter) { name, bytes in
                     try writeOutput(bytes, to: directory.appendingPathComponent(name).path)
                 }
-                line?.end()
-                let extra = try writeTracks(of: storyboard, into: directory, started: started)
-                source.printStats(meter.statistics, extra: extra)
             }
+            return (storyboard, media)
         }
+        let extra = try writeTracks(of: storyboard, into: directory, started: started)
+        source.printStats(await media.statistics(measuredBy: meter), extra: extra)
     }
 
     /// Writes the tracks `--manifests` names, says what was written, and gives the `--stats` figures.

@@ -20,7 +20,7 @@ import Thumbs
         let meter = FetchMeter()
         let input = FileInput(path: folder.appendingPathComponent(manifest).path)
         let storyboard = try await meter.measure {
-            try await StreamStoryboardMaker(input: input, options: options).make { name, bytes in
+            try await StoryboardMaker(stream: StreamSession(input: input), options: options).make { name, bytes in
                 files[name] = try ImageDecoder().decode(bytes)
                 order.append(name)
             }
@@ -159,7 +159,7 @@ import Thumbs
         let options = StoryboardOracles.options(interval: 1, tileWidth: 160, format: .png)
         var images: [String: RGBImage] = [:]
         let session = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(7) })
-        let made = try await StreamStoryboardMaker(session: session, options: options).make { name, bytes in
+        let made = try await StoryboardMaker(stream: session, options: options).make { name, bytes in
             images[name] = try ImageDecoder().decode(bytes)
         }
         #expect(made.cues.map { StoryboardOracles.milliseconds($0.timeRange.lowerBound) } == [0, 1000, 2000, 3000, 4000, 5000])
@@ -175,7 +175,7 @@ import Thumbs
         let early = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(1) })
         let error = await #expect(throws: StoryboardError.self) {
             try await meter.measure {
-                _ = try await StreamStoryboardMaker(session: early, options: options).make { _, _ in }
+                _ = try await StoryboardMaker(stream: early, options: options).make { _, _ in }
             }
         }
         #expect(error?.code == .noDuration)

@@ -127,7 +127,7 @@ struct TransportStreamHTTPTests {
         let storyboard = try await RoundTripTests.withFreshClient { client in
             client.rangeSupport.remember(.multipart, for: nginx.url(""))
             let input = try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"), client: client)
-            return try await meter.measure { try await StreamStoryboardMaker(input: input, options: options).make { _, _ in } }
+            return try await meter.measure { try await StoryboardMaker(stream: StreamSession(input: input), options: options).make { _, _ in } }
         }
         let iFrames = try String(contentsOf: Self.folder.appendingPathComponent("shaka-lcevc-sei-ts/iframe.m3u8"), encoding: .utf8)
         // Each entry's time (the EXTINF durations before it) and length.
@@ -162,7 +162,7 @@ struct TransportStreamHTTPTests {
         _ = try await RoundTripTests.withFreshClient { client in
             client.rangeSupport.remember(.multipart, for: nginx.url(""))
             let input = try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"), client: client)
-            return try await sized.measure { try await StreamStoryboardMaker(input: input, options: options).make { _, _ in } }
+            return try await sized.measure { try await StoryboardMaker(stream: StreamSession(input: input), options: options).make { _, _ in } }
         }
         let sizedLog = sized.statistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
         #expect(sized.statistics.requests == 3, "\(sizedLog)")

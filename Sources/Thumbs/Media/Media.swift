@@ -30,6 +30,15 @@ public enum Media: Sendable {
         }
     }
 
+    /// The validator of the bytes read, for an entity tag: a movie's source's version; nil for a stream, whose
+    /// answers are tagged by their bytes.
+    public var validator: String? {
+        get async {
+            guard case .movie(let session) = self else { return nil }
+            return await session.source.version
+        }
+    }
+
     /// Runs `body` on `input` opened as the media it holds, told by the one rule (`MovieInput.readingMedia(asMovie:
     /// asStream:)`): a movie through `MovieSession.withSession(of:indexes:sampleCacheBytes:workLimits:locator:
     /// revalidates:onStoreFailure:isolation:_:)` (its index kept in `indexes`, read again when the bytes changed under
