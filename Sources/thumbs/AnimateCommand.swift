@@ -62,30 +62,19 @@ struct AnimateCommand: AsyncParsableCommand {
     mutating func run() async throws {
         source.makesManyPictures()
         let started = ContinuousClock.now
-        try await source.run(movie: { try await runMovie(started: started) }, stream: { try await runStream(started: started) })
-    }
-
-    /// A movie's preview (`AnimatedPreviewMaker`).
-    private func runMovie(started: ContinuousClock.Instant) async throws {
-        try await source.withOpenedSource { input in
-            let preview = try await AnimatedPreviewMaker(source: input, options: options).make()
-            try writeOutput(preview.encoded, to: output)
-            await source.printStats(of: input, extra: figures(of: preview, started: started))
+        let meter = FetchMeter()
+        let (preview, media) = try await source.withMedia(sampleCacheBytes: 0, fragments: .all) { media in
+            (try await meter.measure { try await AnimatedPreviewMaker(media: media, options: options).make() }, media)
         }
-    }
-
-    /// An HLS playlist's or a DASH manifest's preview (`StreamAnimatedPreviewMaker`).
-    private func runStream(started: ContinuousClock.Instant) async throws {
-        let made = try await source.reportingErrors(statisticsOf: { nil }) {
-            try await StreamAnimatedPreviewMaker(input: try source.movieInput(), options: options).make()
+        try await source.reportingErrors(statisticsOf: { nil }) { try writeOutput(preview.encoded, to: output) }
+        var extra = figures(of: preview, started: started)
+        var labels: [String: String?] = [:]
+        if !preview.streamSegments.isEmpty {
+            extra["segments"] = Double(preview.streamSegments.count)
+            labels["rendition"] = preview.streamRenditions.map(\.summary).joined(separator: "; ")
+            labels["segment"] = preview.streamSegments.first?.resource.description
         }
-        try await source.reportingErrors(statisticsOf: { nil }) { try writeOutput(made.preview.encoded, to: output) }
-        source.printStats(made.fetchStatistics, extra: figures(of: made.preview, started: started).merging([
-            "segments": Double(made.segments.count),
-        ]) { $1 }, labels: [
-            "rendition": made.renditions.map(\.summary).joined(separator: "; "),
-            "segment": made.segments.first?.resource.description,
-        ])
+        source.printStats(await media.statistics(measuredBy: meter), extra: extra, labels: labels)
     }
 
     /// The `--stats` figures of `preview`.

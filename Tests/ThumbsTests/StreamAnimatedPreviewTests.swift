@@ -37,15 +37,15 @@ import Thumbs
     func aCutStreamsPreviewIsTheMovies(_ stream: String, _ movie: String, _ start: Double, _ end: Double, _ fps: Double,
                                        _ segments: Int) async throws {
         let options = Self.options(start: start, end: end, fps: fps)
-        let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(stream).path),
+        let made = try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(stream).path)),
                                                         options: options).make()
         let original = try await AnimatedPreviewMaker(source: try FileByteSource(path: Fixtures.path(movie)), options: options).make()
-        #expect(made.segments.count == segments, "\(made.segments.map(\.resource.description))")
-        let times = made.preview.frames.map { ($0.start.milliseconds, ($0.sourceTime.seconds * 1000).rounded(), $0.isSyncSample) }
+        #expect(made.streamSegments.count == segments, "\(made.streamSegments.map(\.resource.description))")
+        let times = made.frames.map { ($0.start.milliseconds, ($0.sourceTime.seconds * 1000).rounded(), $0.isSyncSample) }
         let movieTimes = original.frames.map { ($0.start.milliseconds, ($0.sourceTime.seconds * 1000).rounded(), $0.isSyncSample) }
         #expect(times.elementsEqual(movieTimes, by: ==), "\(times)\nthe movie's: \(movieTimes)")
-        #expect(made.preview.duration == original.duration)
-        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.preview.encoded)
+        #expect(made.duration == original.duration)
+        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.encoded)
         let (moviePictures, _) = try AnimatedWebPDecoder.frames(in: original.encoded)
         #expect(pictures.count == moviePictures.count)
         for (index, (picture, moviePicture)) in zip(pictures, moviePictures).enumerated() {
@@ -54,22 +54,22 @@ import Thumbs
         }
     }
 
-    /// On real streams, a preview that starts at a keyframe ffmpeg drew (`StreamThumbnailGeneratorTests.references`)
+    /// On real streams, a preview that starts at a keyframe ffmpeg drew (`StreamThumbnailTests.references`)
     /// shows that keyframe first, at its time, within 35 dB of ffmpeg's picture: Media3's CMAF DASH and HLS,
     /// livesim2's chunked segments, shaka's static DASH, and a keyframe inside shaka's HEVC TS segment.
     @Test(arguments: ["cmaf-dash-2.2s", "cmaf-hls-1s", "livesim2-4s", "shaka7401-static-4s", "ts-h265-5s"])
     func aRealStreamsPreviewStartsWithFFmpegsKeyframe(_ name: String) async throws {
-        let reference = try #require(StreamThumbnailGeneratorTests.references.first { $0.name == name })
-        let manifest = StreamThumbnailGeneratorTests.manifests[name] ?? reference.source
+        let reference = try #require(StreamThumbnailTests.references.first { $0.name == name })
+        let manifest = StreamThumbnailTests.manifests[name] ?? reference.source
         let keyframeTime = try #require(Double(reference.ffmpegTime)) + reference.offset
         var options = Self.options(start: keyframeTime, end: keyframeTime + 1, fps: 2)
         options.width = reference.size[0]
-        let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path),
+        let made = try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path)),
                                                         options: options).make()
-        let first = try #require(made.preview.frames.first)
+        let first = try #require(made.frames.first)
         #expect(first.isSyncSample)
         #expect(abs(first.sourceTime.seconds - keyframeTime) < 0.01, "\(first.sourceTime.seconds) s")
-        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.preview.encoded)
+        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.encoded)
         let picture = try #require(pictures.first).image
         let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: Self.folder.appendingPathComponent("references/\(name).png"))))
         try #require(picture.width == expected.width && picture.height == expected.height)
@@ -84,7 +84,7 @@ import Thumbs
         for (manifest, start) in [("ffmpeg-hls-ts-h264-bframes/index.m3u8", 3.2), ("shaka-7401/dash_0.mpd", 0.5)] {
             let options = Self.options(start: start, end: start + 1, fps: 2)
             let error = await #expect(throws: ThumbnailError.self) {
-                try await StreamAnimatedPreviewMaker(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path),
+                try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path)),
                                                      options: options).make()
             }
             #expect(error?.code == .invalidOption, "\(manifest): \(String(describing: error))")
@@ -101,10 +101,10 @@ import Thumbs
         let session = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(7) })
         var options = Self.options(start: 3, end: 8, fps: 2)
         options.end = nil
-        let made = try await StreamAnimatedPreviewMaker(session: session, options: options).make()
-        #expect(made.preview.duration == .seconds(3))
-        #expect(made.segments.map { $0.timeRange.lowerBound } == [.seconds(2), .seconds(4)])
-        #expect(made.preview.frames.first?.start == .zero)
+        let made = try await AnimatedPreviewMaker(stream: session, options: options).make()
+        #expect(made.duration == .seconds(3))
+        #expect(made.streamSegments.map { $0.timeRange.lowerBound } == [.seconds(2), .seconds(4)])
+        #expect(made.frames.first?.start == .zero)
     }
 
     /// A span that starts in a segment the playlist marks as missing (EXT-X-GAP on FFmpeg's first TS segment): the
@@ -118,13 +118,13 @@ import Thumbs
         try text.replacingOccurrences(of: "#EXTINF:0.480000,\nsegment0.ts", with: "#EXTINF:0.480000,\n#EXT-X-GAP\nsegment0.ts")
             .write(to: playlist, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("segment0.ts"))
-        let made = try await StreamAnimatedPreviewMaker(input: FileInput(path: playlist.path),
+        let made = try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: playlist.path)),
                                                         options: Self.options(start: 0.1, end: 1.1, fps: 5)).make()
-        let first = try #require(made.preview.frames.first)
+        let first = try #require(made.frames.first)
         #expect(first.start == .zero)
         #expect(abs(first.sourceTime.seconds - 0.48) < 0.001, "\(first.sourceTime.seconds) s")
-        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.preview.encoded)
-        #expect(pictures.map(\.milliseconds) == made.preview.frames.map { Int($0.start.milliseconds) })
-        #expect(made.segments.allSatisfy { !$0.resource.url.hasSuffix("segment0.ts") })
+        let (pictures, _) = try AnimatedWebPDecoder.frames(in: made.encoded)
+        #expect(pictures.map(\.milliseconds) == made.frames.map { Int($0.start.milliseconds) })
+        #expect(made.streamSegments.allSatisfy { !$0.resource.url.hasSuffix("segment0.ts") })
     }
 }

@@ -1,4 +1,5 @@
 import MP4Box
+import StreamManifests
 
 /// An animated preview: an animated WebP file and what went into it.
 public struct AnimatedPreview: Sendable {
@@ -32,7 +33,13 @@ public struct AnimatedPreview: Sendable {
     /// Samples whose bytes were fetched (or taken from bytes the index read held), counted where the fetch is asked
     /// for: each run of samples is fetched once, so this equals `samplesDecoded` unless a sample is fetched twice.
     public var samplesFetched: Int
-    /// Bytes read from the source and requests made (the index included, unless it was given).
+    /// Bytes read from the source and requests made (the index included, unless it was given; of a stream, the
+    /// playlists and init segments too).
     public var bytesFetched: UInt64
     public var requests: Int
+    /// Of a stream's preview, the renditions its pictures were taken from (one per period the span plays in), with
+    /// their segments; empty for a movie's.
+    public var streamRenditions: [StreamRendition] = []
+    /// Of a stream's preview, the segments its pictures were taken from, in order; empty for a movie's.
+    public var streamSegments: [StreamSegment] = []
 }

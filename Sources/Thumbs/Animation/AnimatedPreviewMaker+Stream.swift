@@ -2,47 +2,12 @@ import ByteSources
 import MP4Box
 import StreamManifests
 
-/// Makes an animated preview of a span of an HLS or DASH stream, as `AnimatedPreviewMaker` does of a movie: frame `k`
-/// is for `start + k / fps` on the stream's timeline, showing the keyframe within half a frame's time of it when
-/// there is one, else the frame on screen then.
-///
-/// The span is cut where the segments (and periods) playing in it change, and each part is planned and decoded in
-/// its segment's movie (`AnimationPlan`), one after the other, into one animation (`AnimationAssembly`): a
-/// fragmented segment is read as its thumbnail reads it (the init segment once, the moof, then the samples the
-/// frames need), an MPEG-TS segment from its start up to the part's last frame (a DASH SegmentBase file: the
-/// fragments the span is in). The rendition is the smallest whose picture covers the width, in each period.
-public struct StreamAnimatedPreviewMaker: Sendable {
-    /// The stream read.
-    public let session: StreamSession
-    /// What the preview looks like.
-    public let options: AnimatedPreviewOptions
-
-    /// A maker of previews of `session`'s stream.
-    public init(session: StreamSession, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
-        self.session = session
-        self.options = options
-    }
-
-    /// A maker for the stream whose playlist or manifest `input` reads.
-    public init(input: any MovieInput, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
-        self.init(session: StreamSession(input: input), options: options)
-    }
-
-    /// Makes the preview; its times (`AnimatedPreview.Frame.sourceTime`) are on the stream's timeline, its
-    /// `bytesFetched` and `requests` what this call read, the playlists and init segments included.
-    /// - Throws: `ThumbnailError` (`invalidOption`, also for a start at or past the stream's end; `noVideo`,
-    ///   `noSamples`, `noFrame`, `limitExceeded`, `encodingFailed`), `ManifestError`, `DecodeError`, `MP4Error`,
-    ///   `TransportStreamError`, the input's errors, `CancellationError`.
-    public func make() async throws -> StreamAnimatedPreview {
-        try options.validate()
-        let meter = FetchMeter()
-        var made = try await meter.measure { try await makeUnmeasured() }
-        made.fetchStatistics = meter.statistics
-        made.preview.count(meter.statistics)
-        return made
-    }
-
-    private func makeUnmeasured() async throws -> StreamAnimatedPreview {
+extension AnimatedPreviewMaker {
+    /// The preview of a span of `session`'s stream: its parts, one per segment playing in the span, each planned and
+    /// decoded in its segment's movie (a fragmented segment read as its thumbnail reads it: the init segment once, the
+    /// moof, then the samples the frames need; an MPEG-TS segment from its start up to the part's last frame; a DASH
+    /// SegmentBase file: the fragments the span is in).
+    func preview(of session: StreamSession) async throws -> AnimatedPreview {
         let presentation = try await session.loadPresentation()
         var thumbnailOptions = ThumbnailOptions()
         thumbnailOptions.maximumSize = PixelSize(width: options.width, height: 0)
@@ -143,8 +108,10 @@ public struct StreamAnimatedPreviewMaker: Sendable {
             segmentsRead.append(segment)
             if !used.contains(where: { $0.period == period.start }) { used.append((period.start, rendition)) }
         }
-        let preview = try assembly.finish(durationMilliseconds: Int(((end - start).seconds * 1000).rounded()))
-        return StreamAnimatedPreview(preview: preview, renditions: used.map(\.rendition), segments: segmentsRead, fetchStatistics: FetchStats())
+        var made = try assembly.finish(durationMilliseconds: Int(((end - start).seconds * 1000).rounded()))
+        made.streamRenditions = used.map(\.rendition)
+        made.streamSegments = segmentsRead
+        return made
     }
 
     /// The video track of a placed segment with the samples of `times` (its movie's): a segment's every fragment,
@@ -162,17 +129,4 @@ public struct StreamAnimatedPreviewMaker: Sendable {
         }
         return try movie.thumbnailTrack()
     }
-}
-
-/// An animated preview of an HLS or DASH stream, with where in the stream its pictures came from.
-public struct StreamAnimatedPreview: Sendable {
-    /// The preview; its frames' source times are on the stream's timeline, and its cost (`bytesFetched`, `requests`)
-    /// includes the playlists and the init segments.
-    public var preview: AnimatedPreview
-    /// The renditions its pictures were taken from (one per period the span plays in), with their segments.
-    public var renditions: [StreamRendition]
-    /// The segments its pictures were taken from, in order.
-    public var segments: [StreamSegment]
-    /// What making it read, request by request.
-    public var fetchStatistics: FetchStats
 }

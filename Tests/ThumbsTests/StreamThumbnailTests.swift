@@ -8,7 +8,7 @@ import Thumbs
 
 /// Thumbnails of the real streams in Fixtures/streams, read from disk, against ffmpeg's pictures of the same keyframes
 /// (Fixtures/streams/make-expectations.py, `references`).
-@Suite struct StreamThumbnailGeneratorTests {
+@Suite struct StreamThumbnailTests {
     static let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams")
 
     struct Reference: Decodable, Sendable, CustomTestStringConvertible {
