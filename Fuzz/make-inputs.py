@@ -67,7 +67,7 @@ INPUTS = {
     'seeds/minimal-movie.mp4': movie(),
     'seeds/minimal-edit.mp4': movie(edit=edts(1, 5)),
     'seeds/minimal-ctts-v1.mp4': movie(extra_stbl=full('ctts', 1, 0, struct.pack('>Iii', 1, 1, -1))),
-    # Findings (see README.md, "Fuzzing").
+    # Findings (see Fuzz/README.md, "Findings").
     'findings/elst-media-time-overflow.bin': movie(edit=edts(1, 0x7fff_ffff_ffff_ffff)),
     'findings/elst-duration-rescale-overflow.bin': movie(movie_timescale=1, media_timescale=0xffff_ffff,
                                                          edit=edts(0xffff_ffff, 0)),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Memory of `thumbs serve` under a burst of distinct cold requests sent at once (the README's "Memory under a burst").
+"""Memory of `thumbs serve` under a burst of distinct cold requests sent at once (Benchmarks/README.md, "Memory under a burst").
 
     Benchmarks/service/burst.py THUMBS MEDIA_ROOT MOVIE COUNT KIND [serve options ...]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load figures of `thumbs serve` (the README's "Serving under load"), with wrk on this machine: nginx's cache in front
+# Load figures of `thumbs serve` (Benchmarks/README.md, "Serving under load"), with wrk on this machine: nginx's cache in front
 # of two replicas (deploy/nginx.conf as shipped, ports and cache folder substituted), a replica alone with a warm
 # cache, distinct cold 1080p thumbnails with a warm index, peak and settled RSS after bursts, and a soak at a steady
 # rate.

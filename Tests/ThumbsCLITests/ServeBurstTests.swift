@@ -4,13 +4,13 @@ import MP4BoxTestSupport
 import Testing
 
 /// `thumbs serve` under a burst of distinct cold requests, all admitted at once: its memory follows `--max-decodes`,
-/// not the burst, and goes back to the system afterwards. Read from /proc, as the README's "Memory" figures are.
+/// not the burst, and goes back to the system afterwards. Read from /proc, as Benchmarks/README.md's "Memory under a burst" figures are.
 ///
-/// The bounds are the README's release-build figures for two 1080p keyframe decodes at once (86 MiB peak): the peak
+/// The bounds are Benchmarks/README.md's release-build figures for two 1080p keyframe decodes at once (86 MiB peak): the peak
 /// within twice that, and 10 s after the burst within 1.2 times. With the place held for the decode step alone and
 /// the decoder kept until the request ended (as before `PicturePermit`), the thumbnail burst peaked at 2.3 GiB here.
 @Suite(.serialized) struct ServeBurstTests {
-    /// The README's peak for two 1080p keyframe thumbnails made at once with `--max-decodes 2`, in KiB.
+    /// Benchmarks/README.md's peak for two 1080p keyframe thumbnails made at once with `--max-decodes 2`, in KiB.
     static let twoDecodesKiB = 86 * 1024
 
     @Test func aBurstOf150ThumbnailsStaysWithinTheDecodesMemory() async throws {

@@ -16,7 +16,7 @@ public struct MovieLocator: IndexReader {
         /// Bytes of the first read from the start of the file: a faststart file whose moov fits here costs no
         /// further read for its index. 80 KiB, with `tailSize`, by `Benchmarks/harness/first-read.py`: it covers the
         /// moov of a minute of 1080p30 video with AAC (66 KB) in either layout, and over the benchmark media costs
-        /// the least time past the network bound at 50 ms and 50 Mbit/s of the sizes tried (see the README).
+        /// the least time past the network bound at 50 ms and 50 Mbit/s of the sizes tried (see Benchmarks/README.md, "How few bytes").
         public var headSize: Int = 80 * 1024
         /// Bytes of the first read from the end of the file, asked for together with the head (one request where
         /// the transport can ask for both): a file whose moov is at the end and fits here (phones'
