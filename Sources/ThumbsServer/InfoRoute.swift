@@ -3,8 +3,8 @@ import Hummingbird
 import MP4Box
 import Thumbs
 
-/// `GET /info?url=…` (or `path=`): the movie's tracks as `thumbs info --json` prints them (`MovieSummary`; of an HLS
-/// playlist or a DASH manifest, its periods and renditions, `StreamSummary`), as
+/// `GET /info?url=…` (or `path=`): the media's summary as `thumbs info --json` prints it (`MediaSummary`: a movie's
+/// tracks, or an HLS playlist's or a DASH manifest's periods and renditions), as
 /// admitted work, from the index the service keeps (checked with a one-byte read at its version first, so a replaced
 /// resource is read again) or located now and kept; an entity tag from the validator of the bytes read.
 /// `bytesRead` and `reads` are what this answer read.
@@ -22,17 +22,11 @@ struct InfoRoute: Sendable {
             let input = try resolver.asset(parameters, request: request).input
             let (metrics, indexes) = (self.metrics, self.indexes)
             let (json, validator, isLive) = try await work.run(for: request, watchesConnection: &watchesConnection) {
-                try await input.readingMedia(asMovie: {
-                    try await MovieSession.withSession(of: input, indexes: indexes, sampleCacheBytes: 0,
-                                                       revalidates: true) { session in
-                        let movie = try await session.loadCompleteMovie()
-                        let fetched = await session.statistics
-                        metrics.recordOriginFetch(requests: fetched.requests, bytes: fetched.bytes)
-                        let summary = MovieSummary(movie, fileSize: await session.source.knownLength, bytesRead: Int(fetched.bytes),
-                                                   reads: fetched.requests)
-                        return (try summary.json(), await session.source.version, false)
-                    }
-                }, asStream: { try await Self.streamSummary(of: input, metrics: metrics) })
+                try await Media.withMedia(of: input, indexes: indexes, sampleCacheBytes: 0, revalidates: true) { media in
+                    let summary = try await MediaSummary.read(media, cost: .session)
+                    metrics.recordOriginFetch(requests: summary.reads, bytes: summary.bytesRead)
+                    return (try summary.json(), await media.validator, summary.isLive)
+                }
             }
             let tag = EntityTag(route: "info", parameters: "", identity: input.identity, validator: validator)
                 ?? EntityTag(bytes: json)
@@ -44,15 +38,5 @@ struct InfoRoute: Sendable {
             headers[.contentType] = "application/json"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
         }
-    }
-
-    /// The JSON `thumbs info --json` prints for the stream `input`'s playlist names (`StreamSummary`: the playlist and
-    /// every media playlist, read through `input`, so the origin rules hold for each), with no validator (its tag is
-    /// its bytes), and whether the stream is live.
-    private static func streamSummary(of input: any MovieInput,
-                                      metrics: ServerMetrics) async throws -> (json: [UInt8], validator: String?, isLive: Bool) {
-        let summary = try await StreamSummary.read(StreamSession(input: input))
-        metrics.recordOriginFetch(requests: summary.reads, bytes: summary.bytesRead)
-        return (try summary.json(), nil, summary.live)
     }
 }

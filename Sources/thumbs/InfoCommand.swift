@@ -17,26 +17,11 @@ struct InfoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await source.run(movie: runMovie, stream: runStream)
-    }
-
-    /// A movie's tracks and index (`MovieSummary`).
-    private func runMovie() async throws {
-        try await source.withOpenedSource { input in
-            let located = try await source.locator().locate(in: input)
-            let summary = MovieSummary(located)
-            print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
-            await source.printStats(of: input)
-        }
-    }
-
-    /// An HLS playlist's or a DASH manifest's periods and renditions, every media playlist read (`StreamSummary`).
-    private func runStream() async throws {
         let meter = FetchMeter()
-        try await source.reportingErrors(statisticsOf: { nil }) {
-            let summary = try await meter.measure { try await StreamSummary.read(StreamSession(input: try source.movieInput())) }
-            print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
-            source.printStats(meter.statistics)
+        let (summary, media) = try await source.withMedia(sampleCacheBytes: 0, fragments: .all) { media in
+            (try await meter.measure { try await MediaSummary.read(media, cost: .locating) }, media)
         }
+        print(json ? String(decoding: try summary.json(), as: UTF8.self) : summary.text)
+        source.printStats(await media.statistics(measuredBy: meter))
     }
 }

@@ -49,22 +49,6 @@ struct InputOptions: ParsableArguments {
         return MovieLocator(options: options)
     }
 
-    /// Runs `movie` or `stream`, whichever the input holds (`MovieInput.readingMedia(asMovie:asStream:)`, the one
-    /// rule). Within them, an error that may mean the input is the other kind reaches the rule unreported
-    /// (`reportingErrors(statisticsOf:_:)`); when the rule throws it on, it is reported here.
-    func run(movie: () async throws -> Void, stream: () async throws -> Void) async throws {
-        let input = try await reportingErrors(statisticsOf: { nil }) { try movieInput() }
-        try await reportingErrors(statisticsOf: { nil }) {
-            try await Self.$decidesMedia.withValue(true) {
-                try await input.readingMedia(asMovie: movie, asStream: stream)
-            }
-        }
-    }
-
-    /// Whether the work under way is one `run(movie:stream:)` decides between: then `reportingErrors(statisticsOf:_:)`
-    /// leaves the errors that may mean the other kind to the rule.
-    @TaskLocal private static var decidesMedia = false
-
     /// Whether the input is a URL (http, https or s3).
     var isURL: Bool { Self.isURL(input) }
 
@@ -152,8 +136,6 @@ struct InputOptions: ParsableArguments {
         do {
             return try await body()
         } catch let error as ExitCode {
-            throw error
-        } catch where Self.decidesMedia && FileInput.mayBeTheOtherKind(error) {
             throw error
         } catch {
             printError(errorMessage(error, about: input))

@@ -84,9 +84,11 @@ import Thumbs
                                          asStream: { streamRan = true })
         }
         #expect(!streamRan)
-        #expect(FileInput.mayBeTheOtherKind(MP4Error(.notAMovie, path: "", offset: 0, "x")))
-        #expect(FileInput.mayBeTheOtherKind(ManifestError(.notAManifest, url: nil, "x")))
-        #expect(!FileInput.mayBeTheOtherKind(MP4Error(.malformed, path: "", offset: 0, "x")))
-        #expect(!FileInput.mayBeTheOtherKind(ManifestError(.malformed, url: nil, "x")))
+        let named = CustomInput(key: "a.m3u8") { MemoryByteSource(Self.playlist) }
+        var movieRan = false
+        await #expect(throws: ManifestError.self) {
+            try await named.readingMedia(asMovie: { movieRan = true }, asStream: { throw ManifestError(.malformed, url: nil, "bad") })
+        }
+        #expect(!movieRan)
     }
 }

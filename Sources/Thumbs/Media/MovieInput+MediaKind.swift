@@ -37,14 +37,6 @@ extension MovieInput {
         }
     }
 
-    /// Whether `error`, thrown reading the input as one kind, may mean it is the other kind (`readingMedia(asMovie:
-    /// asStream:)` then tries the other): a caller that reports errors on the way lets these through to the rule.
-    public static func mayBeTheOtherKind(_ error: any Error) -> Bool {
-        if let error = error as? MP4Error { return error.code == .notAMovie }
-        if let error = error as? ManifestError { return error.code == .notAManifest }
-        return false
-    }
-
     /// Whether the name says HLS playlist or DASH manifest: `.m3u8`, `.m3u` or `.mpd` before any query or fragment.
     var namesStream: Bool {
         let path = name.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? name

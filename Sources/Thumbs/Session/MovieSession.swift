@@ -30,6 +30,9 @@ public actor MovieSession {
     /// index it started from (`MovieIndexDirectory`'s), with the moofs read on demand since; empty for a movie given
     /// without them. What a store on disk keeps.
     public private(set) var indexBytes: HeldBytes
+    /// What locating the index read, as the locator asked for it (the bytes and reads it used, the same from a file as
+    /// from a URL, whatever the transport sent besides); nil when the index was given.
+    public private(set) var locatingCost: (bytesRead: Int, reads: Int)?
     /// Sample bytes fetched by earlier pictures.
     private var sampleCache: SampleByteCache
 
@@ -111,6 +114,7 @@ public actor MovieSession {
                     movie = located.movie
                     heldBytes = located.heldBytes
                     indexBytes = located.indexBytes
+                    locatingCost = (located.bytesRead, located.reads.count)
                 }
                 if locating == task { locating = nil }
             } catch {
