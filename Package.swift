@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
         .library(name: "Storyboards", targets: ["Storyboards"]),
+        .library(name: "ThumbsBatch", targets: ["ThumbsBatch"]),
         .library(name: "ThumbsServer", targets: ["ThumbsServer"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
         // For tests and fuzzing (as swift-nio's NIOTestUtils): the fault-injecting server, the scripted transport.
@@ -105,6 +106,10 @@ let package = Package(
         // such tracks.
         .target(name: "Storyboards", dependencies: ["BoundedTasks", "Thumbs", "ByteSources", "MP4Box", "FrameDecode", "StreamManifests"]),
 
+        // A library's thumbnails (and companions, such as storyboards) written into a directory, a few movies at once
+        // within its own bounds, remembered so that a later batch skips what is current.
+        .target(name: "ThumbsBatch", dependencies: ["BoundedTasks", "ByteSources", "Thumbs", "Storyboards"]),
+
         // The HTTP service behind `thumbs serve`: routes, parameters, origin policy, signatures, metrics.
         .target(
             name: "ThumbsServer",
@@ -118,7 +123,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "ByteSources", "MP4Box", "StreamManifests", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
-                "ThumbsServer", httpTypes, argumentParser, logging,
+                "ThumbsBatch", "ThumbsServer", httpTypes, argumentParser, logging,
             ],
             plugins: ["BuildVersion"]
         ),
@@ -135,6 +140,8 @@ let package = Package(
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport", "TransportStream",
                                                      "StreamManifests"]),
+        .testTarget(name: "ThumbsBatchTests", dependencies: ["ThumbsBatch", "Thumbs", "Storyboards", "ByteSources", "MP4Box",
+                                                           "MP4BoxTestSupport"]),
         .testTarget(name: "StoryboardsTests", dependencies: [
             "Storyboards", "Thumbs", "ByteSources", "MP4Box", "MP4BoxTestSupport", "StreamManifests",
         ]),
@@ -150,7 +157,7 @@ let package = Package(
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "ByteSources", "MP4Box", "Thumbs", "MP4BoxTestSupport",
                                                           "RangeFetchTestSupport", httpTypes]),
         // Thumbnails, storyboards and the service over HTTP: Thumbs with RangeFetch's sources, as a URL user has them.
-        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "RangeFetch", "ByteSources", "FrameDecode",
+        .testTarget(name: "ThumbsHTTPTests", dependencies: ["Thumbs", "Storyboards", "ThumbsBatch", "RangeFetch", "ByteSources", "FrameDecode",
                                                           "MP4Box", "MP4BoxTestSupport", "RangeFetchTestSupport", httpTypes]),
         // The service on a loopback port over a real origin (nginx, the fault-injecting server), asked by AsyncHTTPClient.
         .testTarget(name: "ThumbsServerTests", dependencies: [

@@ -6,6 +6,7 @@ import MP4Box
 import RangeFetch
 import Storyboards
 import Thumbs
+import ThumbsBatch
 
 /// `thumbs batch`: thumbnails (and storyboards) of a library of movies in one process (`ThumbnailBatch`).
 struct BatchCommand: AsyncParsableCommand {
@@ -91,7 +92,7 @@ struct BatchCommand: AsyncParsableCommand {
         options.thumbnail = try picture.thumbnailOptions(format: picture.imageFormat(named: formatName))
         options.remakesAll = force
         if let jobs { options.moviesAtOnce = jobs }
-        if storyboard { options.companion = Self.storyboardCompanion }
+        if storyboard { options.companion = StoryboardCompanion() }
         let reportFile = try report.map { try BatchReport(path: $0, outputDirectory: output) }
         let interruption = Interruption()
         let results = ThumbnailBatch(items: items, outputDirectory: directory, options: options).results()
@@ -142,18 +143,4 @@ struct BatchCommand: AsyncParsableCommand {
         if progress.failed > 0 { text += "  \(progress.failed) failed" }
         return text
     }
-
-    /// A storyboard of each movie (default options: about 50 cues, 160 px tiles, JPEG sheets; storyboard.vtt and
-    /// storyboard.json) in `<thumbnail path without its extension>.storyboard/`.
-    static let storyboardCompanion = BatchCompanion(key: "storyboard;vtt,json", folder: { item in
-        (item.output as NSString).deletingPathExtension + ".storyboard"
-    }, make: { item, folder, service in
-        let options = StoryboardOptions()
-        let write = { (name: String, bytes: [UInt8]) in try Data(bytes).write(to: folder.appendingPathComponent(name)) }
-        let made = try await Media.withMedia(of: item.input, indexes: service.indexes, sampleCacheBytes: 0,
-                                             workLimits: service.workLimits) { media in
-            try await StoryboardMaker(media: media, options: options).make(write: write)
-        }
-        _ = try StoryboardTracks.write(["vtt", "json"], of: made, into: folder)
-    })
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Thumbs
+import ThumbsBatch
 
 /// The movies `thumbs batch` is given, each with the thumbnail path it gets under the output directory: a directory's
 /// movies (walked through its subdirectories, hidden ones left out) at their paths relative to it; a file or a URL

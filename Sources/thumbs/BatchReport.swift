@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsBatch
 
 /// `thumbs batch --report`: one JSON object a line per input, as each finishes: `input`, `output`, `outcome` (`made`,
 /// `skipped`, `failed`), `error` (`type` and `text`, when failed), `actualTime` (seconds, when made), `bytes` (body

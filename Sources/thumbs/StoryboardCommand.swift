@@ -68,7 +68,7 @@ struct StoryboardCommand: AsyncParsableCommand {
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
         if imageFormat == nil { throw ValidationError("--format takes jpeg, png or webp") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
-        let known = StoryboardTracks.names
+        let known = Storyboard.trackFileKinds
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {
             throw ValidationError("--manifests takes a comma-separated list of vtt, json, hls, dash and bif")
         }
@@ -144,7 +144,7 @@ struct StoryboardCommand: AsyncParsableCommand {
                              started: ContinuousClock.Instant) throws -> [String: Double] {
         let written: [String]
         do {
-            written = try StoryboardTracks.write(parsedManifests, of: storyboard, into: directory)
+            written = try storyboard.writeTracks(parsedManifests, into: directory)
         } catch {
             printError("thumbs: \(directory.path): \(fileFailureReason(error))")
             throw ExitCode.ioError

@@ -4,6 +4,7 @@ import RangeFetch
 import RangeFetchTestSupport
 import Testing
 import Thumbs
+import ThumbsBatch
 
 /// `ThumbnailBatch` over URLs: the version a second batch compares is the origin's ETag, learnt from one byte.
 @Suite(.timeLimit(.minutes(1))) struct BatchHTTPTests {

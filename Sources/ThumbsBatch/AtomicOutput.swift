@@ -1,4 +1,5 @@
 import Foundation
+import Thumbs
 
 /// Writes outputs so that their final names only ever hold whole outputs: each is written under a temporary name
 /// in the same folder, then renamed into place (a rename within a file system replaces the old file at once). A

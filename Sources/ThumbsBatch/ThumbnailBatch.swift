@@ -1,9 +1,11 @@
 import BoundedTasks
 import ByteSources
 import Foundation
+import Thumbs
 
 /// Thumbnails of a library of movies, written under one directory: a few movies at once within shared bounds on
-/// decodes and fetches, each output written whole or not at all, and what was made remembered beside the outputs so
+/// decodes and fetches (the batch's own `ThumbnailWorkLimits`), each movie opened once (`Media.withMedia`) for its
+/// thumbnail and its companion, each output written whole or not at all, and what was made remembered beside the outputs so
 /// that a later batch skips it (`BatchLedger`) unless its input changed.
 ///
 /// `results()` gives one `BatchResult` per movie as each finishes, with the batch's progress. Memory stays within
@@ -26,7 +28,7 @@ public struct ThumbnailBatch: Sendable {
         /// Make every output again, even those the ledger says are current (`--force`).
         public var remakesAll = false
         /// Something else to make of each movie, in a folder of its own (a storyboard), or nil.
-        public var companion: BatchCompanion?
+        public var companion: (any BatchCompanion)?
 
         /// The defaults: the default time and look, PNG.
         public init() {}
@@ -73,18 +75,14 @@ public struct ThumbnailBatch: Sendable {
 
     private func run(yielding continuation: AsyncStream<BatchResult>.Continuation) async {
         let moviesAtOnce = min(max(1, options.moviesAtOnce), Self.maximumMoviesAtOnce, max(1, items.count))
-        var configuration = ThumbnailService.Configuration()
-        (configuration.countLimit, configuration.costLimit) = (0, 0)  // no picture is asked for twice
-        configuration.indexCapacity = 2 * moviesAtOnce  // a companion reads the index its thumbnail read
-        configuration.maximumConcurrentDecodes = max(1, options.maximumConcurrentDecodes)
-        configuration.maximumConcurrentFetches = max(1, options.maximumConcurrentFetches)
-        let service = ThumbnailService(configuration: configuration)
+        let limits = ThumbnailWorkLimits(fetches: max(1, options.maximumConcurrentFetches),
+                                         decodes: max(1, options.maximumConcurrentDecodes))
         let ledger = BatchLedger(directory: outputDirectory)
         let started = ContinuousClock.now
         var progress = BatchProgress(total: items.count)
         // Neither the work nor the result's hand-over throws: a movie's failure is its result.
         try? await BoundedTaskGroup.run(items, atMost: moviesAtOnce, { item in
-            await self.process(item, service: service, ledger: ledger)
+            await self.process(item, limits: limits, ledger: ledger)
         }) { finished in
             guard var result = finished else { return }
             progress.count(result.outcome)
@@ -96,7 +94,7 @@ public struct ThumbnailBatch: Sendable {
 
     /// One movie: skipped when the ledger says its outputs are current, else made and written; nil when the batch
     /// was stopped before it was done.
-    private func process(_ item: BatchItem, service: ThumbnailService, ledger: BatchLedger) async -> BatchResult? {
+    private func process(_ item: BatchItem, limits: ThumbnailWorkLimits, ledger: BatchLedger) async -> BatchResult? {
         let watch = Stopwatch()
         let meter = FetchMeter()
         let key = options.key
@@ -109,7 +107,7 @@ public struct ThumbnailBatch: Sendable {
                try await meter.measure({ try await Self.currentVersion(of: item.input) }) == entry.version {
                 outcome = .skipped
             } else {
-                actualTime = try await meter.measure { try await make(item, service: service, ledger: ledger, key: key) }
+                actualTime = try await meter.measure { try await make(item, limits: limits, ledger: ledger, key: key) }
                 outcome = .made
             }
         } catch {
@@ -124,32 +122,35 @@ public struct ThumbnailBatch: Sendable {
     /// Makes `item`'s outputs and records them; the thumbnail's actual time. The thumbnail is made first (in memory),
     /// then the ledger's entry voided, the companion folder put in place, the thumbnail written: a movie that fails
     /// leaves its earlier thumbnail as it was (its companion too, unless that was replaced), never to be skipped.
-    private func make(_ item: BatchItem, service: ThumbnailService, ledger: BatchLedger, key: String) async throws -> Double {
+    private func make(_ item: BatchItem, limits: ThumbnailWorkLimits, ledger: BatchLedger, key: String) async throws -> Double {
         guard options.thumbnail.format != nil else {
             throw ThumbnailError(.invalidOption, "a batch writes its thumbnails: give them a format", input: item.input.name)
         }
-        let request = ThumbnailRequest(asset: ThumbnailAsset(item.input), time: options.time, options: options.thumbnail)
-        let thumbnail = try await service.thumbnail(request)
-        try Task.checkCancellation()
-        try await ledger.void(item.output)
-        if let companion = options.companion {
-            try await AtomicOutput.writeFolder(at: outputDirectory.appendingPathComponent(companion.folder(item))) { folder in
-                try await companion.make(item, folder, service)
+        let (options, outputDirectory) = (self.options, self.outputDirectory)
+        return try await Media.withMedia(of: item.input, sampleCacheBytes: options.thumbnail.limits.sampleCacheBytes,
+                                         workLimits: limits) { media in
+            let thumbnail = try await ThumbnailGenerator(media: media, options: options.thumbnail).image(at: options.time)
+            try Task.checkCancellation()
+            try await ledger.void(item.output)
+            if let companion = options.companion {
+                try await AtomicOutput.writeFolder(at: outputDirectory.appendingPathComponent(companion.folder(of: item))) { folder in
+                    try await companion.make(of: media, item: item, into: folder)
+                }
             }
+            try AtomicOutput.write(thumbnail.encoded, to: outputDirectory.appendingPathComponent(item.output))
+            // A version the source could not tell (a stream's) is not recorded: such an output is made again next time.
+            if let version = thumbnail.sourceVersion?.version, !version.isEmpty {
+                try await ledger.record(BatchLedger.Entry(output: item.output, input: item.input.name,
+                                                          identity: BatchItem.digest(item.input.identity), version: version,
+                                                          key: key))
+            }
+            return thumbnail.actualTime
         }
-        try AtomicOutput.write(thumbnail.encoded, to: outputDirectory.appendingPathComponent(item.output))
-        // A version the source could not tell (a stream's) is not recorded: such an output is made again next time.
-        if let version = thumbnail.sourceVersion?.version, !version.isEmpty {
-            try await ledger.record(BatchLedger.Entry(output: item.output, input: item.input.name,
-                                                      identity: BatchItem.digest(item.input.identity), version: version,
-                                                      key: key))
-        }
-        return thumbnail.actualTime
     }
 
     /// Whether `item`'s thumbnail (and companion folder) are on disk.
     private func outputsExist(of item: BatchItem) -> Bool {
-        let files = [item.output] + (options.companion.map { [$0.folder(item)] } ?? [])
+        let files = [item.output] + (options.companion.map { [$0.folder(of: item)] } ?? [])
         return files.allSatisfy { FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent($0).path) }
     }
 

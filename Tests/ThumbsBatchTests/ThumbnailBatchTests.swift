@@ -2,7 +2,8 @@ import ByteSources
 import Foundation
 import MP4BoxTestSupport
 import Testing
-@testable import Thumbs
+import Thumbs
+@testable import ThumbsBatch
 
 /// `ThumbnailBatch` over fixture files in a scratch folder: every picture made or its failure told, a second batch
 /// skipping what is current, a changed input made again, a stop that leaves only whole outputs.
@@ -171,24 +172,34 @@ import Testing
     /// fails with its error; one that works is put in place, and a second batch skips the movie while it is there. A
     /// movie remade with other options that fails on the way is not skipped by the next batch with the first options:
     /// its entry was voided before anything was replaced.
+    struct Refused: Error {}
+
+    /// A companion in the folder `extra`: it writes the item's output name into `made.txt`, or, failing, `half` into
+    /// `part.txt` and then throws `Refused`.
+    struct TextCompanion: BatchCompanion {
+        var key: String
+        var fails = false
+
+        func folder(of item: BatchItem) -> String { "extra" }
+
+        func make(of media: Media, item: BatchItem, into folder: URL) async throws {
+            try Data((fails ? "half" : item.output).utf8).write(to: folder.appendingPathComponent(fails ? "part.txt" : "made.txt"))
+            if fails { throw Refused() }
+        }
+    }
+
     @Test func aCompanionFolderIsWholeOrAbsent() async throws {
-        struct Refused: Error {}
         let library = try Library(["h264-faststart"])
         defer { library.remove() }
         let items = library.items(["h264-faststart"])
         var options = ThumbnailBatch.Options()
-        options.companion = BatchCompanion(key: "broken", folder: { _ in "extra" }) { _, folder, _ in
-            try Data("half".utf8).write(to: folder.appendingPathComponent("part.txt"))
-            throw Refused()
-        }
+        options.companion = TextCompanion(key: "broken", fails: true)
         let failed = await Self.run(ThumbnailBatch(items: items, outputDirectory: library.out, options: options))
         guard case .failed(let error) = failed["h264-faststart.png"]?.outcome else { throw Failure("not failed") }
         #expect(error is Refused)
         #expect(!library.written().contains { $0.hasPrefix("extra") || $0.contains(".partial-") }, "\(library.written())")
 
-        options.companion = BatchCompanion(key: "working", folder: { _ in "extra" }) { item, folder, _ in
-            try Data(item.output.utf8).write(to: folder.appendingPathComponent("made.txt"))
-        }
+        options.companion = TextCompanion(key: "working")
         let made = await Self.run(ThumbnailBatch(items: items, outputDirectory: library.out, options: options))
         #expect(made["h264-faststart.png"]?.outcome.name == "made")
         #expect(try String(contentsOf: library.out.appendingPathComponent("extra/made.txt"), encoding: .utf8) == "h264-faststart.png")
@@ -200,7 +211,7 @@ import Testing
 
         var other = options
         other.thumbnail.maximumSize = PixelSize(width: 32, height: 32)
-        other.companion = BatchCompanion(key: "working", folder: { _ in "extra" }) { _, _, _ in throw Refused() }
+        other.companion = TextCompanion(key: "working", fails: true)
         let broken = await Self.run(ThumbnailBatch(items: items, outputDirectory: library.out, options: other))
         #expect(broken["h264-faststart.png"]?.outcome.name == "failed")
         let afterBroken = await Self.run(ThumbnailBatch(items: items, outputDirectory: library.out, options: options))

@@ -1,4 +1,5 @@
 import Foundation
+import Thumbs
 
 /// What a batch remembers beside its outputs (`.thumbs-batch.jsonl` in the output directory): for each output, the
 /// input it was made from (its name, and a digest of its identity: credentials and other headers are not written),
