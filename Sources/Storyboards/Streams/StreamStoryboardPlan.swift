@@ -86,7 +86,7 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
             // The period playing at the time, of those with a rendition.
             let period = usable.last { presentation.periods[$0].start <= time } ?? firstPeriod
             guard let rendition = renditions[period], let segments = rendition.segments,
-                  let index = Self.keyframeSegment(nearest: time, in: segments), let segment = segments.segment(at: index) else {
+                  let index = segments.index(startingNearest: time), let segment = segments.segment(at: index) else {
                 throw StoryboardError(.noKeyframe, "no segment that is not a gap near \(time.nearestMilliseconds) ms")
             }
             if let last = keyframes.last, last.period == period, last.index == index {
@@ -98,25 +98,6 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
         }
         self.keyframes = keyframes
         self.cueKeyframes = cueKeyframes
-    }
-
-    /// Gaps looked past before a cue is said to have no keyframe near it.
-    static let maximumGapsSkipped = 1_000
-
-    /// The index of the segment whose start is nearest `time` (the earlier on a tie): the one playing at the time or
-    /// the next; past gaps, the nearest before it that is not one, else after. Nil when only gaps are near.
-    static func keyframeSegment(nearest time: Duration, in segments: StreamSegments) -> Int? {
-        guard let playing = StreamSeekMap.index(playingAt: time, in: segments) else { return nil }
-        var chosen = playing
-        if let this = segments.segment(at: playing), let next = segments.segment(at: playing + 1), !next.isGap,
-           this.isGap || next.timeRange.lowerBound - time < time - this.timeRange.lowerBound {
-            chosen = playing + 1
-        }
-        for step in 0...maximumGapsSkipped {
-            if let before = segments.segment(at: chosen - step), !before.isGap { return chosen - step }
-            if let after = segments.segment(at: chosen + step), !after.isGap { return chosen + step }
-        }
-        return nil
     }
 
     /// Runs of consecutive keyframes from position `first` on, each of which is an I-frame playlist's byte range of

@@ -55,7 +55,7 @@ extension AnimatedPreviewMaker {
                 throw ThumbnailError(.noVideo, "the stream has no period", input: session.input.name)
             }
             let (rendition, segments) = try await rendition(in: period)
-            guard let index = carried?.index ?? StreamSeekMap.index(playingAt: time, in: segments),
+            guard let index = carried?.index ?? segments.index(playingAt: time),
                   let segment = segments.segment(at: index) else {
                 throw ThumbnailError(.noSamples, "no segment plays at \(time)", input: session.input.name)
             }
@@ -67,7 +67,7 @@ extension AnimatedPreviewMaker {
             var last = max(slot, carried?.through ?? slot)
             carried = nil
             while last + 1 < slotCount, presentation.period(at: slotTime(last + 1))?.start == period.start,
-                  StreamSeekMap.index(playingAt: slotTime(last + 1), in: segments) == index {
+                  segments.index(playingAt: slotTime(last + 1)) == index {
                 last += 1
             }
             let first = slot

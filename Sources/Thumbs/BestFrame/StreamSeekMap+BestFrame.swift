@@ -43,9 +43,8 @@ extension StreamSeekMap {
             let time = span.lowerBound + (span.upperBound - span.lowerBound) * fraction
             let periodIndex = presentation.periods.lastIndex { $0.start <= time } ?? 0
             let (rendition, segments) = try await segments(ofPeriod: periodIndex)
-            guard var index = Self.index(playingAt: time, in: segments) else { continue }
-            while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
-            guard let segment = segments.segment(at: index), !segment.isGap,
+            guard let playing = segments.index(playingAt: time), let index = segments.pictureIndex(atOrBefore: playing),
+                  let segment = segments.segment(at: index),
                   seen.insert("\(periodIndex) \(segment.number)").inserted else { continue }
             chosen.append((rendition, segment))
         }

@@ -80,29 +80,26 @@ package struct StreamSeekMap: Sendable {
         // An I-frame playlist names the newest keyframe itself: its last.
         if let listed = rendition(in: period, iFrameOnly: true),
            case let iFrames = try await session.withSegments(listed), let segments = iFrames.segments,
-           var index = segments.count.map({ $0 - 1 }), index >= 0 {
-            while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
-            if let keyframe = segments.segment(at: index), !keyframe.isGap {
-                return try await picture(in: keyframe, at: keyframe.timeRange.lowerBound, rendition: iFrames, time: nil)
-            }
+           let last = segments.count.map({ $0 - 1 }), let index = segments.pictureIndex(atOrBefore: last),
+           let keyframe = segments.segment(at: index) {
+            return try await picture(in: keyframe, at: keyframe.timeRange.lowerBound, rendition: iFrames, time: nil)
         }
         let (rendition, segments) = try await chosenRendition(in: period, time: nil)
-        var index: Int
+        let newest: Int
         if let count = segments.count {
-            index = count - 1
+            newest = count - 1
         } else {
             // An open template: the segment playing at the live edge is still being made; the one before it is the
             // newest there is.
-            guard let start = presentation.availabilityStartTime,
-                  let playing = segments.index(containing: session.wallClock() - start.sinceEpoch) else {
+            guard let edge = segments.liveEdge(availabilityStart: presentation.availabilityStartTime, now: session.wallClock()),
+                  let playing = segments.index(containing: edge) else {
                 throw ThumbnailError(.noSamples, "the live stream names no segment now (its availability start and the clock)",
                                      input: session.input.name)
             }
-            index = max(0, playing - 1)
+            newest = max(0, playing - 1)
         }
-        while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
-        guard let segment = segments.segment(at: index) else {
-            throw ThumbnailError(.noSamples, "the rendition has no segments", input: session.input.name)
+        guard let index = segments.pictureIndex(atOrBefore: newest), let segment = segments.segment(at: index) else {
+            throw ThumbnailError(.noSamples, "the rendition has no segment with pictures", input: session.input.name)
         }
         // The keyframe nearest the segment's end: its last.
         let end = segment.timeRange.upperBound > segment.timeRange.lowerBound
@@ -145,7 +142,7 @@ package struct StreamSeekMap: Sendable {
             target = try resolve(time, duration: segments.timeRange?.upperBound ?? first.timeRange.upperBound)
         }
         let wanted = target ?? .zero
-        guard let index = Self.index(playingAt: wanted, in: segments), let segment = segments.segment(at: index) else {
+        guard let index = segments.index(playingAt: wanted), let segment = segments.segment(at: index) else {
             throw ThumbnailError(.noSamples, "no segment plays at \(wanted)", input: session.input.name, time: time)
         }
         if rendition.isIFrameOnly, !usesNearestKeyframe, wanted > segment.timeRange.lowerBound {
@@ -243,14 +240,13 @@ package struct StreamSeekMap: Sendable {
         let rendition = try await session.withSegments(listed)
         guard let segments = rendition.segments, let first = segments.first else { return nil }
         let wanted = try target ?? resolve(time, duration: segments.timeRange?.upperBound ?? first.timeRange.upperBound)
-        guard var index = Self.index(playingAt: wanted, in: segments) else { return nil }
+        guard var index = segments.index(playingAt: wanted) else { return nil }
         // The keyframe whose interval holds the time, or the next when it is nearer.
         if let this = segments.segment(at: index), let next = segments.segment(at: index + 1), !next.isGap,
            next.timeRange.lowerBound - wanted < wanted - this.timeRange.lowerBound {
             index += 1
         }
-        while index > 0, segments.segment(at: index)?.isGap == true { index -= 1 }
-        guard let keyframe = segments.segment(at: index), !keyframe.isGap else { return nil }
+        guard let shown = segments.pictureIndex(atOrBefore: index), let keyframe = segments.segment(at: shown) else { return nil }
         return try await picture(in: keyframe, at: wanted, rendition: rendition, time: time)
     }
 
@@ -260,16 +256,6 @@ package struct StreamSeekMap: Sendable {
     /// - Throws: as `picture(at:)`.
     package func keyframePicture(startingSegment segment: StreamSegment, of rendition: StreamRendition) async throws -> Picture {
         try await picture(in: segment, at: segment.timeRange.lowerBound, rendition: rendition, time: nil)
-    }
-
-    /// The index of the segment playing at `time`; else of the first before the segments start, and of the one
-    /// before the time in a gap of the timeline or after the end (its last picture is the one on screen then); nil for
-    /// no segments.
-    package static func index(playingAt time: Duration, in segments: StreamSegments) -> Int? {
-        if let found = segments.index(containing: time) { return found }
-        guard let first = segments.first else { return nil }
-        if time < first.timeRange.lowerBound { return 0 }
-        return segments.index(startingAtOrBefore: time)
     }
 
     /// The video rendition of `period` for the options' size (`StreamPeriod.videoRendition(fitting:_:iFrameOnly:)`).

@@ -117,9 +117,7 @@ public actor StreamSession {
     /// start of the one playing at `wallClock`'s time since `presentation`'s `availabilityStartTime`, which is still
     /// being made. Nil for segments with an end, or without an availability start.
     public nonisolated func liveEdge(of segments: StreamSegments, in presentation: StreamPresentation) -> Duration? {
-        guard segments.count == nil, let available = presentation.availabilityStartTime,
-              let playing = segments.index(containing: wallClock() - available.sinceEpoch) else { return nil }
-        return segments.segment(at: playing)?.timeRange.lowerBound
+        segments.liveEdge(availabilityStart: presentation.availabilityStartTime, now: wallClock())
     }
 
     /// Whether the media playlist at `url` (read by `withSegments(_:)`) is live.
