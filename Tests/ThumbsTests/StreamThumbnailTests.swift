@@ -49,7 +49,7 @@ import Thumbs
     /// tolerance does not look for (it takes the nearer segment start).
     static let exact: Set = ["ts-h265-5s"]
 
-    /// The live manifests whose newest keyframe a reference is (`newestImage()`): shaka 7401's two snapshots of one
+    /// The live manifests whose newest keyframe a reference is (`ThumbnailTime.latest`): shaka 7401's two snapshots of one
     /// live stream, the later listing one more segment in its last period.
     static let newest = [
         "shaka7401-live0-newest": "shaka-7401/dash_0.mpd",
