@@ -6,7 +6,8 @@ public enum BoundedTaskGroup {
     /// (again after each result) and holds the next item back while it says no; work started stays bounded by
     /// `limit` either way. Once the calling task is cancelled no more work starts. The loop ends when no work is under
     /// way: an item `admits` still holds back then is not started.
-    /// - Throws: the first error of `work` or `onResult`; the work still under way is cancelled.
+    /// - Throws: the first error of `work` or `onResult`, the work still under way cancelled; `CancellationError` when
+    ///   the calling task was cancelled before every item started (the work that did start has ended).
     public static func run<Item: Sendable, Value: Sendable>(
         _ items: some Collection<Item>, atMost limit: Int, admitting admits: (Item) -> Bool = { _ in true },
         _ work: @escaping @Sendable (Item) async throws -> Value,
@@ -30,6 +31,8 @@ public enum BoundedTaskGroup {
                 try await onResult(value)
                 startWhatFits()
             }
+            // Stopped short by the caller's cancellation, not done: a caller must not take the results for the whole.
+            if next < items.count, Task.isCancelled { throw CancellationError() }
         }
     }
 

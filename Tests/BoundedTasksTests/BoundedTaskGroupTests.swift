@@ -81,6 +81,20 @@ import Testing
         }
     }
 
+    /// A run cut short by the caller's cancellation throws, even when every piece of work it started ended well: its
+    /// results are not the whole (a storyboard would otherwise be kept with the cues placed so far).
+    @Test func aRunCutShortByCancellationThrows() async {
+        let task = Task {
+            var seen = 0
+            try await BoundedTaskGroup.run(0..<1_000, atMost: 1, { item in item }) { _ in
+                seen += 1
+                if seen == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            return seen
+        }
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+    }
+
     @Test func nothingStartsOnceTheCallerIsCancelled() async {
         let started = Mutex(0)
         let task = Task {
