@@ -86,10 +86,11 @@ struct StoryboardRoute: Sendable {
         let (sharedLimits, indexes) = (self.sharedLimits, self.indexes)
         let made = try await work.run(for: request, watchesConnection: &watchesConnection) {
             try await store.storyboard(key) {
-                var sheets = SheetCollector(maximumBytes: maximumBytes)
                 let meter = FetchMeter()
                 return try await Media.withMedia(of: input, indexes: indexes, sampleCacheBytes: 0,
                                                  workLimits: sharedLimits) { media in
+                    // A body run again (the bytes changed under a kept index) starts its sheets again.
+                    var sheets = SheetCollector(maximumBytes: maximumBytes)
                     let storyboard = try await meter.measure {
                         try await StoryboardMaker(media: media, options: options).make { _, sheet in try sheets.add(sheet) }
                     }

@@ -123,6 +123,8 @@ struct InputOptions: ParsableArguments {
                 if case .movie(let session) = media {
                     if let stopped = current { await printStats(of: stopped.source) }
                     current = session
+                } else {
+                    current = nil  // a stream's reads are the caller's meter's, not a failed movie reading's
                 }
                 return try await body(media)
             }

@@ -14,7 +14,7 @@ extension MovieInput {
     /// `movie()` or `stream()`, whichever the input holds, told by the rule above; each runs at most once, on the
     /// caller's actor.
     /// - Throws: what the reading the input holds throws; for an input that is neither, the error of the reading its
-    ///   name chose.
+    ///   name chose, unless the other reading failed otherwise (a network error, a damaged movie): then that error.
     public func readingMedia<Result>(isolation: isolated (any Actor)? = #isolation,
                                      asMovie movie: () async throws -> Result,
                                      asStream stream: () async throws -> Result) async throws -> Result {
@@ -44,9 +44,12 @@ extension MovieInput {
         return [".m3u8", ".m3u", ".mpd"].contains { lowered.hasSuffix($0) }
     }
 
-    /// Whether the first 4 KiB are an HLS playlist or a DASH manifest (one read); false when they cannot be read.
+    /// Whether the first 4 KiB are an HLS playlist or a DASH manifest (one read, counted as the work's); false when
+    /// they cannot be read.
     private func startsWithManifest() async -> Bool {
-        guard let head = try? await open(known: nil).read(0 ..< 4_096) else { return false }
+        guard let source = try? open(known: nil), let head = try? await CountingByteSource(source).read(0 ..< 4_096) else {
+            return false
+        }
         return StreamManifest.format(of: head) != nil
     }
 }
