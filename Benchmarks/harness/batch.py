@@ -19,7 +19,6 @@ Writes Benchmarks/results/batch.md and batch.json.
 
 Usage: Benchmarks/harness/batch.py --thumbs PATH [--copies 2] [--copies-large 8] [--runs 1]
 """
-import argparse
 import datetime
 import glob
 import json
@@ -102,11 +101,9 @@ def measure(name, command, out, suffixes, files, runs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--thumbs", required=True)
+    ap = run.arguments(__doc__, runs=1)
     ap.add_argument("--copies", type=int, default=2)
     ap.add_argument("--copies-large", type=int, default=8)
-    ap.add_argument("--runs", type=int, default=1)
     args = ap.parse_args()
     if not shutil.which("ffmpegthumbnailer"):
         raise SystemExit("ffmpegthumbnailer is not installed (apt-get install ffmpegthumbnailer)")

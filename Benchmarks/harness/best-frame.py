@@ -22,7 +22,6 @@ side for the movies named in PICTURED.
 Usage: Benchmarks/harness/best-frame.py --thumbs PATH [--runs 3]
        Benchmarks/harness/best-frame.py --thumbs PATH --report    (best-frame.md again from best-frame.json)
 """
-import argparse
 import datetime
 import json
 import os
@@ -128,9 +127,7 @@ def montage(pictures, target):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--thumbs", required=True)
-    ap.add_argument("--runs", type=int, default=3)
+    ap = run.arguments(__doc__, runs=3)
     ap.add_argument("--report", action="store_true", help="only rewrite best-frame.md from best-frame.json")
     args = ap.parse_args()
     if args.report:

@@ -12,7 +12,6 @@ Writes Benchmarks/results/origin-kinds.md and origin-kinds.json.
 
 Usage: Benchmarks/harness/origin-kinds.py --thumbs PATH [--runs N] [--rtt-ms 50] [--mbit 50] [--media NAME ...]
 """
-import argparse
 import datetime
 import json
 import os
@@ -35,11 +34,7 @@ def storyboard_command(thumbs, url, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--thumbs", required=True)
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--rtt-ms", type=float, default=50)
-    ap.add_argument("--mbit", type=float, default=50)
+    ap = run.arguments(__doc__, runs=3, network=True)
     ap.add_argument("--media", nargs="*", help=f"names from: {', '.join(run.MEDIA)}")
     ap.add_argument("--results", default=run.RESULTS)
     args = ap.parse_args()

@@ -78,6 +78,18 @@ class Server:
         self.proc.wait(timeout=5)
 
 
+def arguments(doc, runs, network=False):
+    """The options every harness takes: the thumbs binary, runs of each measurement, and (`network`) the loopback
+    server's round-trip time and bandwidth."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--thumbs", required=True)
+    ap.add_argument("--runs", type=int, default=runs)
+    if network:
+        ap.add_argument("--rtt-ms", type=float, default=50)
+        ap.add_argument("--mbit", type=float, default=50)
+    return ap
+
+
 def timed(cmd, timeout=300):
     """Wall milliseconds, the finished process, and its peak RSS in KiB (wait4's rusage of this child alone)."""
     start = time.monotonic()

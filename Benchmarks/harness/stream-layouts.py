@@ -17,7 +17,6 @@ Writes Benchmarks/results/stream-layouts.md and stream-layouts.json.
 
 Usage: Benchmarks/harness/stream-layouts.py --thumbs PATH [--runs N] [--rtt-ms 50] [--mbit 50] [--time 25.4]
 """
-import argparse
 import datetime
 import json
 import os
@@ -140,11 +139,7 @@ def bound(folder, layout, keyframe_time):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--thumbs", required=True)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--rtt-ms", type=float, default=50)
-    parser.add_argument("--mbit", type=float, default=50)
+    parser = run.arguments(__doc__, runs=3, network=True)
     parser.add_argument("--time", type=float, default=25.4)
     parser.add_argument("--layout", action="append", help="only these layouts (default: all)")
     args = parser.parse_args()

@@ -38,21 +38,11 @@ public struct StoryboardMaker: Sendable {
         self.options = options
     }
 
-    /// A maker of storyboards of `session`'s movie.
-    public init(session: MovieSession, options: StoryboardOptions = StoryboardOptions()) {
-        self.init(media: .movie(session), options: options)
-    }
-
-    /// A maker of storyboards of `session`'s stream.
-    public init(stream session: StreamSession, options: StoryboardOptions = StoryboardOptions()) {
-        self.init(media: .stream(session), options: options)
-    }
-
     /// A maker for the movie in `source`, with a session of its own that finds the index with `locator` and shares
     /// `sharedLimits` (nil: only this storyboard's own bounds from `options`).
     public init(source: any ByteSource, options: StoryboardOptions = StoryboardOptions(), locator: MovieLocator = MovieLocator(),
                 sharedLimits: ThumbnailWorkLimits? = nil) {
-        self.init(session: MovieSession(source: source, sampleCacheBytes: 0, workLimits: sharedLimits, locator: locator),
+        self.init(media: .movie(MovieSession(source: source, sampleCacheBytes: 0, workLimits: sharedLimits, locator: locator)),
                   options: options)
     }
 

@@ -20,7 +20,7 @@ import Thumbs
         let meter = FetchMeter()
         let input = FileInput(path: folder.appendingPathComponent(manifest).path)
         let storyboard = try await meter.measure {
-            try await StoryboardMaker(stream: StreamSession(input: input), options: options).make { name, bytes in
+            try await StoryboardMaker(media: .stream(StreamSession(input: input)), options: options).make { name, bytes in
                 files[name] = try ImageDecoder().decode(bytes)
                 order.append(name)
             }
@@ -159,7 +159,7 @@ import Thumbs
         let options = StoryboardOracles.options(interval: 1, tileWidth: 160, format: .png)
         var images: [String: RGBImage] = [:]
         let session = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(7) })
-        let made = try await StoryboardMaker(stream: session, options: options).make { name, bytes in
+        let made = try await StoryboardMaker(media: .stream(session), options: options).make { name, bytes in
             images[name] = try ImageDecoder().decode(bytes)
         }
         #expect(made.cues.map { StoryboardOracles.milliseconds($0.timeRange.lowerBound) } == [0, 1000, 2000, 3000, 4000, 5000])
@@ -175,32 +175,10 @@ import Thumbs
         let early = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(1) })
         let error = await #expect(throws: StoryboardError.self) {
             try await meter.measure {
-                _ = try await StoryboardMaker(stream: early, options: options).make { _, _ in }
+                _ = try await StoryboardMaker(media: .stream(early), options: options).make { _, _ in }
             }
         }
         #expect(error?.code == .noDuration)
         #expect(meter.statistics.requests <= 1, "the manifest alone")
     }
-}
-
-/// `Fixtures/streams/expectations.json`'s references: ffmpeg's pictures of the streams (make-expectations.py).
-enum StreamReferences {
-    struct Reference: Decodable, Sendable {
-        var name: String
-        var seconds: Double
-        var ffmpegTime: String
-        var offset: Double
-        var size: [Int]
-    }
-
-    private struct Expectations: Decodable {
-        var references: [Reference]
-    }
-
-    static let all: [Reference] = {
-        let url = StreamStoryboardTests.folder.appendingPathComponent("expectations.json")
-        guard let data = try? Data(contentsOf: url),
-              let read = try? JSONDecoder().decode(Expectations.self, from: data) else { return [] }
-        return read.references
-    }()
 }

@@ -7,14 +7,18 @@ import Testing
     static let findings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz/findings/manifest")
 
+    /// The segments of every rendition of the finding `name`, read as a manifest at an example URL.
+    static func segmentLists(of name: String) throws -> [StreamSegments] {
+        let text = String(decoding: try Data(contentsOf: findings.appendingPathComponent(name)), as: UTF8.self)
+        let presentation = try StreamManifest.read(text, url: "https://example.com/streams/a/manifest")
+        return presentation.periods.flatMap(\.renditions).compactMap(\.segments)
+    }
+
     /// A live manifest with a fixed-duration template asked for segments at the ends of `Duration`: the time less the
     /// period's start passed Int64 seconds, where `Duration.components` traps. No segment plays then.
     @Test func timesPastInt64SecondsFindNoSegment() throws {
-        let url = Self.findings.appendingPathComponent("time-past-int64-seconds.mpd")
-        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
-        let presentation = try StreamManifest.read(text, url: "https://example.com/streams/a/manifest")
         var asked = 0
-        for segments in presentation.periods.flatMap(\.renditions).compactMap(\.segments) {
+        for segments in try Self.segmentLists(of: "time-past-int64-seconds.mpd") {
             #expect(segments.segment(containing: .seconds(Int64.min)) == nil)
             #expect(segments.segment(containing: .seconds(Int64.max)) == nil)
             asked += 1
@@ -26,11 +30,8 @@ import Testing
     /// segment at index Int.max started Int64.max seconds after the period, where no lookup finds it again. Segments
     /// end 2^40 s after their period starts; each one there is found at its own start.
     @Test func noSegmentStartsPastWhereTimesEnd() throws {
-        let url = Self.findings.appendingPathComponent("segment-at-int64-max-ticks.mpd")
-        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
-        let presentation = try StreamManifest.read(text, url: "https://example.com/streams/a/manifest")
         var asked = 0
-        for segments in presentation.periods.flatMap(\.renditions).compactMap(\.segments) {
+        for segments in try Self.segmentLists(of: "segment-at-int64-max-ticks.mpd") {
             for index in [0, 1, Int.max, (segments.count ?? 2) - 1] {
                 guard let segment = segments.segment(at: index), !segment.timeRange.isEmpty else { continue }
                 #expect(segments.index(containing: segment.timeRange.lowerBound) == index)

@@ -52,7 +52,7 @@ struct ObjectStoreTests {
         options.maximumSize = PixelSize(width: 160, height: 160)
         let (made, log) = try await RoundTripTests.withFreshClient { client in
             let input = try S3Input(url: "s3://\(store.bucket)/streams/\(folder)/index.m3u8", configuration: configuration, client: client)
-            let generator = ThumbnailGenerator(stream: StreamSession(input: input), options: options)
+            let generator = ThumbnailGenerator(media: .stream(StreamSession(input: input)), options: options)
             return (try await generator.image(at: .seconds(1.5)), await generator.statistics.log)
         }
         #expect(abs(made.actualTime - 1.44) < 0.001, "\(made.actualTime) s")

@@ -29,7 +29,7 @@ import Thumbs
         _ = try await session.loadMovie()
         let indexRequests = server.requests.count
         server.resetLog()
-        let generator = ThumbnailGenerator(session: session)
+        let generator = ThumbnailGenerator(media: .movie(session))
         // Both keyframe reads wait 0.3 s at the server: each call's read is under way while the other's is.
         async let early = generator.image(at: .seconds(0.5))
         async let late = generator.image(at: .seconds(1.0))
@@ -47,7 +47,7 @@ import Thumbs
     @Test func theCallThatLocatesTheIndexCountsItAndTheOthersDoNot() async throws {
         let (server, session) = try await Self.session(delay: 0)
         defer { Task { try? await server.shutdown() } }
-        let generator = ThumbnailGenerator(session: session)
+        let generator = ThumbnailGenerator(media: .movie(session))
         let first = try await generator.image(at: .seconds(0.5))
         #expect(first.requests == server.requests.count)
         #expect(first.bytesFetched == UInt64(server.bodyBytes))

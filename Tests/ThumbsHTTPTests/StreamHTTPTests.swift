@@ -47,7 +47,7 @@ struct StreamHTTPTests {
         let (manifest, seconds, texts, probesBefore) = Self.cases[index]
         let nginx = try #require(Self.nginx, "nginx is installed but did not start")
         let input = try HTTPInput(url: nginx.url(manifest))
-        let generator = ThumbnailGenerator(stream: StreamSession(input: input))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: input)))
         let made = try await generator.image(at: .seconds(seconds))
         let segmentPath = String(try made.position.segment.resource.url.dropFirst(nginx.url("").count))
         let files = try ([manifest] + texts).map(Self.size).reduce(0, +)
@@ -104,7 +104,7 @@ struct TransportStreamHTTPTests {
     /// start (a bounded read up to 1 KiB) and the keyframe's range; exactly those bytes.
     @Test func anIFramePlaylistReadsTheKeyframesRangeAlone() async throws {
         let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
-        let generator = ThumbnailGenerator(stream: StreamSession(input: try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"))))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8")))))
         let made = try await generator.image(at: .seconds(5.9))
         let range = try #require(try made.position.segment.resource.byteRange)
         #expect(range == 2_022_692 ..< 2_022_692 + 51_324)  // the I-frame at 6.467 s, nearer than the one at 4.467 s
@@ -127,7 +127,7 @@ struct TransportStreamHTTPTests {
         let storyboard = try await RoundTripTests.withFreshClient { client in
             client.rangeSupport.remember(.multipart, for: nginx.url(""))
             let input = try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"), client: client)
-            return try await meter.measure { try await StoryboardMaker(stream: StreamSession(input: input), options: options).make { _, _ in } }
+            return try await meter.measure { try await StoryboardMaker(media: .stream(StreamSession(input: input)), options: options).make { _, _ in } }
         }
         let iFrames = try String(contentsOf: Self.folder.appendingPathComponent("shaka-lcevc-sei-ts/iframe.m3u8"), encoding: .utf8)
         // Each entry's time (the EXTINF durations before it) and length.
@@ -162,7 +162,7 @@ struct TransportStreamHTTPTests {
         _ = try await RoundTripTests.withFreshClient { client in
             client.rangeSupport.remember(.multipart, for: nginx.url(""))
             let input = try HTTPInput(url: nginx.url("shaka-lcevc-sei-ts/master.m3u8"), client: client)
-            return try await sized.measure { try await StoryboardMaker(stream: StreamSession(input: input), options: options).make { _, _ in } }
+            return try await sized.measure { try await StoryboardMaker(media: .stream(StreamSession(input: input)), options: options).make { _, _ in } }
         }
         let sizedLog = sized.statistics.log.map { "\($0.start)-\($0.end.map(String.init) ?? "") \($0.status) \($0.bytes)" }
         #expect(sized.statistics.requests == 3, "\(sizedLog)")
@@ -174,7 +174,7 @@ struct TransportStreamHTTPTests {
     func aThumbnailReadsTheSegmentUntilItsKeyframeIsWhole(_ index: Int) async throws {
         let (playlist, seconds, texts, file, range) = Self.cases[index]
         let nginx = try #require(StreamHTTPTests.nginx, "nginx is installed but did not start")
-        let generator = ThumbnailGenerator(stream: StreamSession(input: try HTTPInput(url: nginx.url(playlist))))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: try HTTPInput(url: nginx.url(playlist)))))
         let made = try await generator.image(at: .seconds(seconds))
         #expect(try made.position.segment.resource.url.hasSuffix(file))
         let segment = try range ?? 0 ..< StreamHTTPTests.size(file)
@@ -218,7 +218,7 @@ struct TransportStreamHTTPTests {
         faults.multipleRanges = .whole
         let server = try await TestHTTPServer(files: files, faults: faults)
         defer { Task { try? await server.shutdown() } }
-        let made = try await ThumbnailGenerator(stream: StreamSession(input: try HTTPInput(url: server.url("/hevc.m3u8")))).image()
+        let made = try await ThumbnailGenerator(media: .stream(StreamSession(input: try HTTPInput(url: server.url("/hevc.m3u8"))))).image()
         #expect(made.isSyncSample)
         #expect(try made.position.segment.resource.url.hasSuffix("/0.ts"))
         let positions = try Self.videoPacketPositions("shaka-hls-ts-h265/0.ts")

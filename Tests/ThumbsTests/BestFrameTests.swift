@@ -214,7 +214,7 @@ import Testing
             let start = try #require(starts.last { $0 <= time })
             if expected.last != start { expected.append(start) }
         }
-        let made = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent("index.m3u8").path)))
+        let made = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: folder.appendingPathComponent("index.m3u8").path))))
             .image(at: .best)
         #expect(made.candidates.map(\.time).map { ($0 * 100).rounded() / 100 } == expected)
         #expect(made.actualTime == 7.68)

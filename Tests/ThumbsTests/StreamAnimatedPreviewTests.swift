@@ -37,7 +37,7 @@ import Thumbs
     func aCutStreamsPreviewIsTheMovies(_ stream: String, _ movie: String, _ start: Double, _ end: Double, _ fps: Double,
                                        _ segments: Int) async throws {
         let options = Self.options(start: start, end: end, fps: fps)
-        let made = try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(stream).path)),
+        let made = try await AnimatedPreviewMaker(media: .stream(StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(stream).path))),
                                                         options: options).make()
         let original = try await AnimatedPreviewMaker(source: try FileByteSource(path: Fixtures.path(movie)), options: options).make()
         #expect(made.streamSegments.count == segments, "\(made.streamSegments.map(\.resource.description))")
@@ -54,17 +54,17 @@ import Thumbs
         }
     }
 
-    /// On real streams, a preview that starts at a keyframe ffmpeg drew (`StreamThumbnailTests.references`)
+    /// On real streams, a preview that starts at a keyframe ffmpeg drew (`StreamReferences.all`)
     /// shows that keyframe first, at its time, within 35 dB of ffmpeg's picture: Media3's CMAF DASH and HLS,
     /// livesim2's chunked segments, shaka's static DASH, and a keyframe inside shaka's HEVC TS segment.
     @Test(arguments: ["cmaf-dash-2.2s", "cmaf-hls-1s", "livesim2-4s", "shaka7401-static-4s", "ts-h265-5s"])
     func aRealStreamsPreviewStartsWithFFmpegsKeyframe(_ name: String) async throws {
-        let reference = try #require(StreamThumbnailTests.references.first { $0.name == name })
+        let reference = try #require(StreamReferences.all.first { $0.name == name })
         let manifest = StreamThumbnailTests.manifests[name] ?? reference.source
         let keyframeTime = try #require(Double(reference.ffmpegTime)) + reference.offset
         var options = Self.options(start: keyframeTime, end: keyframeTime + 1, fps: 2)
         options.width = reference.size[0]
-        let made = try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path)),
+        let made = try await AnimatedPreviewMaker(media: .stream(StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path))),
                                                         options: options).make()
         let first = try #require(made.frames.first)
         #expect(first.isSyncSample)
@@ -84,7 +84,7 @@ import Thumbs
         for (manifest, start) in [("ffmpeg-hls-ts-h264-bframes/index.m3u8", 3.2), ("shaka-7401/dash_0.mpd", 0.5)] {
             let options = Self.options(start: start, end: start + 1, fps: 2)
             let error = await #expect(throws: ThumbnailError.self) {
-                try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path)),
+                try await AnimatedPreviewMaker(media: .stream(StreamSession(input: FileInput(path: Self.folder.appendingPathComponent(manifest).path))),
                                                      options: options).make()
             }
             #expect(error?.code == .invalidOption, "\(manifest): \(String(describing: error))")
@@ -101,7 +101,7 @@ import Thumbs
         let session = StreamSession(input: FileInput(path: live.path), wallClock: { start + .seconds(7) })
         var options = Self.options(start: 3, end: 8, fps: 2)
         options.end = nil
-        let made = try await AnimatedPreviewMaker(stream: session, options: options).make()
+        let made = try await AnimatedPreviewMaker(media: .stream(session), options: options).make()
         #expect(made.duration == .seconds(3))
         #expect(made.streamSegments.map { $0.timeRange.lowerBound } == [.seconds(2), .seconds(4)])
         #expect(made.frames.first?.start == .zero)
@@ -118,7 +118,7 @@ import Thumbs
         try text.replacingOccurrences(of: "#EXTINF:0.480000,\nsegment0.ts", with: "#EXTINF:0.480000,\n#EXT-X-GAP\nsegment0.ts")
             .write(to: playlist, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("segment0.ts"))
-        let made = try await AnimatedPreviewMaker(stream: StreamSession(input: FileInput(path: playlist.path)),
+        let made = try await AnimatedPreviewMaker(media: .stream(StreamSession(input: FileInput(path: playlist.path))),
                                                         options: Self.options(start: 0.1, end: 1.1, fps: 5)).make()
         let first = try #require(made.frames.first)
         #expect(first.start == .zero)

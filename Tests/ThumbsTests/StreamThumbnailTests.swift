@@ -11,29 +11,6 @@ import Thumbs
 @Suite struct StreamThumbnailTests {
     static let folder = Fixtures.repositoryRoot.appendingPathComponent("Fixtures/streams")
 
-    struct Reference: Decodable, Sendable, CustomTestStringConvertible {
-        var name: String
-        var source: String
-        var seconds: Double
-        var ffmpegTime: String
-        var offset: Double
-        var size: [Int]
-        var testDescription: String { name }
-    }
-
-    struct Expectations: Decodable {
-        var references: [Reference]
-    }
-
-    static let references: [Reference] = {
-        do {
-            let data = try Data(contentsOf: folder.appendingPathComponent("expectations.json"))
-            return try JSONDecoder().decode(Expectations.self, from: data).references
-        } catch {
-            fatalError("Fixtures/streams/expectations.json: \(error)")
-        }
-    }()
-
     /// The manifest a reference's picture is of, where ffmpeg read the media instead (it refuses shaka 6339's manifest,
     /// reads shaka's SegmentBase periods as one of length 0, and shows livesim2's 8 s picture at 4 s).
     static let manifests = [
@@ -63,11 +40,11 @@ import Thumbs
             options.requestedTimeToleranceBefore = .zero
             options.requestedTimeToleranceAfter = .zero
         }
-        return ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent(manifest).path)), options: options)
+        return ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: folder.appendingPathComponent(manifest).path))), options: options)
     }
 
-    @Test(arguments: references)
-    func keyframeMatchesFFmpeg(_ reference: Reference) async throws {
+    @Test(arguments: StreamReferences.all)
+    func keyframeMatchesFFmpeg(_ reference: StreamReferences.Reference) async throws {
         let made: Thumbnail
         if let live = Self.newest[reference.name] {
             made = try await Self.generator(live).image(at: .latest)
@@ -159,7 +136,7 @@ import Thumbs
             </SegmentList></Representation></AdaptationSet></Period></MPD>
             """
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.mpd"))
-        let generator = ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent("manifest.mpd").path)))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: folder.appendingPathComponent("manifest.mpd").path))))
         let made = try await generator.image(at: .seconds(0.5))
         let log = await generator.statistics.log
         #expect(made.isSyncSample)
@@ -179,7 +156,7 @@ import Thumbs
         options.requestedTimeToleranceBefore = .zero
         options.requestedTimeToleranceAfter = .zero
         let path = Self.folder.appendingPathComponent("media3-cmaf-multi-segment/manifest.mpd").path
-        let exact = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: path)), options: options).image(at: .seconds(0.95))
+        let exact = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: path))), options: options).image(at: .seconds(0.95))
         #expect(try exact.position.segment.resource.url.hasSuffix("video_4.m4s"))
         #expect(abs(exact.actualTime - 0.9333) < 0.001)
         #expect(!exact.isSyncSample)
@@ -203,14 +180,14 @@ import Thumbs
         try lines.joined(separator: "\n").write(to: live, atomically: true, encoding: .utf8)
         let session = StreamSession(input: FileInput(path: live.path))
         #expect(try await session.loadPresentation().isLive)
-        let newest = try await ThumbnailGenerator(stream: session).image(at: .latest)
+        let newest = try await ThumbnailGenerator(media: .stream(session)).image(at: .latest)
         #expect(try newest.position.segment.resource.url.hasSuffix("video_12.m4s"))
         #expect(newest.isSyncSample)
 
         // The last segment a gap: the one before it.
         let gapped = lines.dropLast(2) + ["#EXT-X-GAP"] + lines.suffix(2)
         try gapped.joined(separator: "\n").write(to: live, atomically: true, encoding: .utf8)
-        let before = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: live.path))).image(at: .latest)
+        let before = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: live.path)))).image(at: .latest)
         #expect(try before.position.segment.resource.url.hasSuffix("video_11.m4s"))
     }
 
@@ -223,7 +200,7 @@ import Thumbs
         let start = try #require(StreamDate(parsing: LiveTemplateManifest.availabilityStart)).sinceEpoch
         // 7 s in: the segment of 6-8 s (number 4) is being made; number 3 (4-6 s) is the newest.
         let session = StreamSession(input: FileInput(path: path), wallClock: { start + .seconds(7) })
-        let newest = try await ThumbnailGenerator(stream: session).image(at: .latest)
+        let newest = try await ThumbnailGenerator(media: .stream(session)).image(at: .latest)
         #expect(try newest.position.segment.number == 3)
         #expect(try newest.position.segment.resource.url.hasSuffix("chunk-stream0-00003.m4s"))
         #expect(abs(newest.actualTime - 4) < 0.001)
@@ -258,4 +235,8 @@ import Thumbs
             try await Self.generator("media3-dash-multi-segment-with-emsg1/manifest.mpd").image(at: .seconds(0.6))
         }
     }
+}
+
+extension StreamReferences.Reference: CustomTestStringConvertible {
+    public var testDescription: String { name }
 }

@@ -30,7 +30,7 @@ import TransportStream
     static func pictures(_ stream: String, _ movie: String, at seconds: Double,
                          exact: Bool) async throws -> (stream: Thumbnail, movie: Thumbnail) {
         let options = options(exact: exact)
-        let generator = ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent(stream).path)), options: options)
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: folder.appendingPathComponent(stream).path))), options: options)
         let made = try await generator.image(at: .seconds(seconds))
         let original = try await ThumbnailGenerator(path: Fixtures.path(movie), options: options).image(at: .seconds(seconds))
         return (made, original)
@@ -75,7 +75,7 @@ import TransportStream
     /// A second picture of the same segment goes on from the first's reads: the segment is not read again.
     @Test func aSecondPictureOfASegmentReadsNothingAgain() async throws {
         let input = FileInput(path: Self.folder.appendingPathComponent("shaka-hls-ts-h265/hevc.m3u8").path)
-        let generator = ThumbnailGenerator(stream: StreamSession(input: input), options: Self.options(exact: true))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: input)), options: Self.options(exact: true))
         let first = try await generator.image(at: .seconds(5))
         let second = try await generator.image(at: .seconds(4))
         #expect(first.requests >= 3)
@@ -91,7 +91,7 @@ import TransportStream
         let folder = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes")
         let iFrames = try String(contentsOf: folder.appendingPathComponent("iframes.m3u8"), encoding: .utf8)
         for seconds in [0.3, 0.7, 1.2, 1.7, 2.6, 2.95] {
-            let generator = ThumbnailGenerator(stream: StreamSession(input: FileInput(path: folder.appendingPathComponent("master.m3u8").path)))
+            let generator = ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: folder.appendingPathComponent("master.m3u8").path))))
             let made = try await generator.image(at: .seconds(seconds))
             let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video")).image(at: .seconds(seconds))
             #expect(made.image == original.image, "at \(seconds) s")
@@ -113,7 +113,7 @@ import TransportStream
     /// The newest keyframe is the I-frame playlist's last: the movie's last keyframe.
     @Test func theNewestKeyframeIsTheIFramePlaylistsLast() async throws {
         let master = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes/master.m3u8").path
-        let made = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: master))).image(at: .latest)
+        let made = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: master)))).image(at: .latest)
         let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video")).image(at: .seconds(2.99))
         #expect(try made.position.rendition.isIFrameOnly)
         #expect(made.image == original.image)
@@ -123,7 +123,7 @@ import TransportStream
     /// Exact times do not use the I-frame playlist: the frame is decoded from the segment playing.
     @Test func anExactTimeReadsTheMediaPlaylistsSegment() async throws {
         let master = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes/master.m3u8").path
-        let made = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: master)), options: Self.options(exact: true))
+        let made = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: master))), options: Self.options(exact: true))
             .image(at: .seconds(1.7))
         let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video"), options: Self.options(exact: true))
             .image(at: .seconds(1.7))
@@ -138,7 +138,7 @@ import TransportStream
     @Test(arguments: [0.0, 0.48, 0.7, 1.2, 1.7, 2.95])
     func anIFramesOnlyPlaylistGivesExactFrames(seconds: Double) async throws {
         let path = Self.folder.appendingPathComponent("ffmpeg-hls-ts-iframes/iframes.m3u8").path
-        let made = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: path)), options: Self.options(exact: true))
+        let made = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: path))), options: Self.options(exact: true))
             .image(at: .seconds(seconds))
         let original = try await ThumbnailGenerator(path: Fixtures.path("audio-video"), options: Self.options(exact: true))
             .image(at: .seconds(seconds))
@@ -152,12 +152,12 @@ import TransportStream
     /// other already gave it, and both are the pictures each makes alone.
     @Test func twoPicturesOfOneSegmentAtOnceAreEachTheirOwn() async throws {
         let path = Self.folder.appendingPathComponent("shaka-hls-ts-h265/hevc.m3u8").path
-        let generator = ThumbnailGenerator(stream: StreamSession(input: FileInput(path: path)), options: Self.options(exact: true))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: path))), options: Self.options(exact: true))
         async let first = generator.image(at: .seconds(5))
         async let second = generator.image(at: .seconds(7.5))
         let together = try await [first, second]
         for (made, seconds) in zip(together, [5.0, 7.5]) {
-            let alone = try await ThumbnailGenerator(stream: StreamSession(input: FileInput(path: path)), options: Self.options(exact: true))
+            let alone = try await ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: path))), options: Self.options(exact: true))
                 .image(at: .seconds(seconds))
             #expect(made.image == alone.image, "at \(seconds) s")
             #expect(made.actualTime == alone.actualTime, "at \(seconds) s")
@@ -173,7 +173,7 @@ import TransportStream
         try Data(try Fixtures.bytes("h264-bframes")).write(to: directory.appendingPathComponent("movie.mp4"))
         let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:3\n#EXTINF:3,\nmovie.mp4\n#EXT-X-ENDLIST\n"
         try Data(playlist.utf8).write(to: directory.appendingPathComponent("index.m3u8"))
-        let generator = ThumbnailGenerator(stream: StreamSession(input: FileInput(path: directory.appendingPathComponent("index.m3u8").path)))
+        let generator = ThumbnailGenerator(media: .stream(StreamSession(input: FileInput(path: directory.appendingPathComponent("index.m3u8").path))))
         let error = try await #require(throws: TransportStreamError.self) { try await generator.image(at: .seconds(1)) }
         #expect(error.code == .notTransportStream)
         #expect(error.input?.hasSuffix("movie.mp4") == true)

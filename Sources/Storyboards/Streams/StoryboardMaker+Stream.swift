@@ -80,7 +80,7 @@ extension StoryboardMaker {
                       options thumbnailOptions: ThumbnailOptions) async throws -> StoryboardTile {
         let picture = try await StreamSeekMap(session: session, options: thumbnailOptions)
             .keyframePicture(startingSegment: keyframe.segment, of: keyframe.rendition)
-        let made = try await ThumbnailGenerator(stream: session, options: thumbnailOptions).image(of: picture, options: thumbnailOptions)
+        let made = try await ThumbnailGenerator(media: .stream(session), options: thumbnailOptions).image(of: picture, options: thumbnailOptions)
         let encoded = options.singleImages || options.maximumSheetBytes != nil ? try options.format.encode(made.image) : nil
         return StoryboardTile(image: made.image, encoded: encoded, keyframeTime: made.keyframeMediaTime,
                               keyframeSample: Int(truncatingIfNeeded: keyframe.segment.number))

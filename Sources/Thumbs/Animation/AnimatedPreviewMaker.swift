@@ -25,19 +25,9 @@ public struct AnimatedPreviewMaker: Sendable {
         self.options = options
     }
 
-    /// A maker of previews of `session`'s movie.
-    public init(session: MovieSession, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
-        self.init(media: .movie(session), options: options)
-    }
-
-    /// A maker of previews of `session`'s stream.
-    public init(stream session: StreamSession, options: AnimatedPreviewOptions = AnimatedPreviewOptions()) {
-        self.init(media: .stream(session), options: options)
-    }
-
     /// A maker for the movie in `source`, with a session of its own that finds the index with `locator`.
     public init(source: any ByteSource, options: AnimatedPreviewOptions = AnimatedPreviewOptions(), locator: MovieLocator = MovieLocator()) {
-        self.init(session: MovieSession(source: source, sampleCacheBytes: 0, locator: locator), options: options)
+        self.init(media: .movie(MovieSession(source: source, sampleCacheBytes: 0, locator: locator)), options: options)
     }
 
     /// Makes the preview; its `bytesFetched` and `requests` are what this call read (`FetchMeter`). A stream's frames'

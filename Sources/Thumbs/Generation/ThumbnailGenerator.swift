@@ -27,16 +27,6 @@ public struct ThumbnailGenerator: Sendable {
         self.options = options
     }
 
-    /// A generator of thumbnails of `session`'s movie.
-    public init(session: MovieSession, options: ThumbnailOptions = ThumbnailOptions()) {
-        self.init(media: .movie(session), options: options)
-    }
-
-    /// A generator of thumbnails of `session`'s stream.
-    public init(stream session: StreamSession, options: ThumbnailOptions = ThumbnailOptions()) {
-        self.init(media: .stream(session), options: options)
-    }
-
     /// A generator for the movie in `source`, with a session of its own (`MovieSession.init(source:movie:heldBytes:
     /// sampleCacheBytes:workLimits:locator:)`, keeping `options.limits.sampleCacheBytes` of samples): pass `movie`
     /// when its index is already known (from a cache), `limits` to share bounds with other work (then no decoder is
@@ -44,8 +34,8 @@ public struct ThumbnailGenerator: Sendable {
     public init(source: any ByteSource, options: ThumbnailOptions = ThumbnailOptions(), movie: Movie? = nil,
                 limits: ThumbnailWorkLimits? = nil,
                 locator: MovieLocator = MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))) {
-        self.init(session: MovieSession(source: source, movie: movie, sampleCacheBytes: options.limits.sampleCacheBytes,
-                                        workLimits: limits, locator: locator),
+        self.init(media: .movie(MovieSession(source: source, movie: movie, sampleCacheBytes: options.limits.sampleCacheBytes,
+                                                     workLimits: limits, locator: locator)),
                   options: options)
     }
 
