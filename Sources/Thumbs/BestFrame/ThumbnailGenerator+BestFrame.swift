@@ -1,142 +1,114 @@
+import BoundedTasks
 import FrameDecode
 import MP4Box
 import StreamManifests
 
 extension ThumbnailGenerator {
-    /// The candidate keyframe `ThumbnailTime.best` shows, found by `bestKeyframe(of:options:timings:)`: its plan, its
-    /// sample's bytes (for the decode that makes the thumbnail), every candidate, and how many were decoded.
+    /// The candidate keyframe `ThumbnailTime.best` shows, found by `chooseBest(among:groups:groupsAtOnce:reading:
+    /// timescale:)`: where it is among the candidates, its picture as scored (with a movie's sample bytes, for the
+    /// decode that makes the thumbnail), every candidate, how many were decoded, and the time reads and decodes took.
     struct BestKeyframe {
-        var plan: FramePlan
-        var bytes: [Int: [UInt8]]
+        var position: Int
+        var picture: KeyframePictures.Picture
         var candidates: [BestFrameCandidate]
         var decoded: Int
+        var fetchTime: Duration
+        var decodeTime: Duration
     }
 
-    /// Chooses the keyframe `ThumbnailTime.best` shows: the keyframes of `BestFramePlan` fetched in groups (each group
-    /// one `ByteSource.read(ranges:)`, at most `limits.batchBytes` of them held at once), decoded side by side (one
-    /// decoder a core, each decode within the session's shared bounds), each scored on its picture rendered to fit
-    /// `FrameScore.analysisSize` and dropped; the best by `FrameScore.isBetter(than:)`, the earliest of equals,
-    /// whatever order the decodes finish in. Only the best one's sample bytes are kept, no picture: the caller decodes
-    /// it again for the thumbnail. A keyframe the decoder refuses is left out (its candidate says why); when every one
-    /// is refused, the earliest one's error is thrown.
-    /// - Throws: `ThumbnailError` `noSamples`, `limitExceeded`; the source's errors; `DecodeError` when no keyframe
-    ///   decodes; `CancellationError`.
-    func bestKeyframe(of track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
-                      timings: inout Thumbnail.Timings) async throws -> BestKeyframe {
-        let candidatePlan = try BestFramePlan(track: track, count: options.bestFrameCandidateCount)
-        let keyframes = candidatePlan.keyframes
-        let plans = keyframes.map {
-            FramePlan.keyframe($0.sample, presentationTime: $0.presentationTime, requestedTime: $0.presentationTime,
-                               timescale: track.timescale)
-        }
-        for plan in plans { try DecodeSession.checkSampleSizes(of: plan, limits: options.limits) }
-        let analysis = options.bestFrameAnalysis
-        let concurrency = max(1, ProcessInfoCores.active)
-        let limiters = [AsyncLimiter(limit: concurrency)] + (session.workLimits.map { [$0.decodes] } ?? [])
-        let limits = options.limits
-
+    /// Chooses the keyframe `ThumbnailTime.best` shows among `keyframes`, of a movie or a stream alike: the keyframes
+    /// read and decoded by `reading` (`KeyframePictures`, rendered to fit `FrameScore.analysisSize`) a group of
+    /// `groups` at a time, at most `groupsAtOnce` groups at once, each scored and dropped; the best by
+    /// `FrameScore.isBetter(than:)`, the earliest of equals, whatever order the groups finish in. Only the best one's
+    /// picture is kept (and a movie's sample bytes). A keyframe that cannot be read or decoded is left out (its
+    /// candidate says why); when every one is, the earliest one's error is thrown.
+    /// - Throws: what `KeyframePictures.pictures(of:)` throws; the earliest keyframe's error when none gave a picture;
+    ///   `CancellationError`.
+    func chooseBest(among keyframes: [MediaKeyframe], groups: [Range<Int>], groupsAtOnce: Int, reading: KeyframePictures,
+                    timescale: UInt32) async throws -> BestKeyframe {
         var scores = [FrameScore?](repeating: nil, count: keyframes.count)
+        var times = keyframes.map { $0.nominalTime(timescale: timescale) }
         var failures = [(any Error)?](repeating: nil, count: keyframes.count)
-        var best: (position: Int, bytes: [UInt8])?
-        for group in candidatePlan.fetchGroups(maximumBytes: limits.batchBytes) {
-            try Task.checkCancellation()
-            let fetchWatch = Stopwatch()
-            let bytes = try await session.bytes(of: group.map { keyframes[$0].sample }, keeping: false)
-            timings.fetch += fetchWatch.elapsed
-            let decodeWatch = Stopwatch()
-            let results = try await CandidateEvaluation.results(of: group, limit: concurrency) { position in
-                try await AsyncLimiter.run(within: limiters) {
-                    try Task.checkCancellation()
-                    let plan = plans[position]
-                    let lease = try session.decoders.take(for: plan, of: track, threading: .single, limits: limits.decoderLimits)
-                    defer { session.decoders.giveBack(lease) }
-                    let frame = try DecodeSession.decode(plan, bytes: bytes, with: lease.decoder, limits: limits)
-                    let picture = try Renderer.render(frame, options: RenderOptions(track: track, frame: frame,
-                                                                                    thumbnailOptions: analysis))
-                    return FrameScore(image: picture)
-                }
-            }
-            // In position order, so that of equal scores the earlier one is kept.
-            for (position, result) in zip(group, results) {
+        var best: (position: Int, picture: KeyframePictures.Picture)?
+        var (fetchTime, decodeTime) = (Duration.zero, Duration.zero)
+        try await BoundedTaskGroup.run(groups, atMost: groupsAtOnce, { group in
+            (group, try await reading.pictures(of: Array(keyframes[group])))
+        }) { made in
+            let (group, pictures) = made
+            fetchTime += pictures.fetchTime
+            decodeTime += pictures.decodeTime
+            for (position, result) in zip(group, pictures.pictures) {
                 switch result {
-                case .success(let score):
-                    scores[position] = score
-                    if let current = best, let kept = scores[current.position],
-                       !Self.replaces(kept, at: current.position, score, at: position) { break }
-                    best = (position, bytes[keyframes[position].sample.index] ?? [])
+                case .success(let picture):
+                    let score = FrameScore(image: picture.image)
+                    (scores[position], times[position]) = (score, picture.time)
+                    if let kept = best, let keptScore = scores[kept.position],
+                       !Self.replaces(keptScore, at: kept.position, score, at: position) { continue }
+                    best = (position, picture)
                 case .failure(let error):
                     failures[position] = error
-                case nil:
-                    break
                 }
             }
-            timings.decode += decodeWatch.elapsed
         }
         guard let best else {
             throw failures.lazy.compactMap { $0 }.first
-                ?? ThumbnailError(.noFrame, "no keyframe of track \(track.id) gave a picture")
+                ?? ThumbnailError(.noFrame, "no candidate keyframe gave a picture", time: .best)
         }
         let candidates = keyframes.indices.map { position in
-            BestFrameCandidate(mediaTime: MediaTime(value: keyframes[position].presentationTime, timescale: track.timescale),
-                               sample: keyframes[position].sample.index, score: scores[position],
-                               failure: failures[position].map { String(describing: $0) },
-                               isChosen: position == best.position)
+            var candidate = BestFrameCandidate(mediaTime: times[position], score: scores[position],
+                                               failure: failures[position].map { String(describing: $0) },
+                                               isChosen: position == best.position)
+            switch keyframes[position] {
+            case .sample(let sample, _): candidate.sample = sample.index
+            case .segment(let segment, _): candidate.segment = segment.number
+            }
+            return candidate
         }
-        let plan = plans[best.position]
-        return BestKeyframe(plan: plan, bytes: [plan.target.index: best.bytes], candidates: candidates,
-                            decoded: scores.lazy.compactMap { $0 }.count)
+        return BestKeyframe(position: best.position, picture: best.picture, candidates: candidates,
+                            decoded: scores.lazy.compactMap { $0 }.count, fetchTime: fetchTime, decodeTime: decodeTime)
     }
 
-    /// The picture `ThumbnailTime.best` gives of a stream: of its candidates (`StreamSeekMap.bestFrameCandidates()`),
-    /// each keyframe read as `StreamSeekMap.keyframePicture(startingSegment:of:)` places it, at most one a core at
-    /// once, and scored on its picture fitted to `FrameScore.analysisSize`; the best by `FrameScore.isBetter(than:)`,
-    /// the earliest of equals. The chosen one is then made at the options' size (its segment read again). A candidate
-    /// that cannot be read or decoded is left out (its candidate says why); when every one fails, the earliest one's
-    /// error is thrown.
+    /// The keyframe `ThumbnailTime.best` shows of a movie: among `BestFramePlan`'s candidates, read in runs of at most
+    /// `limits.batchBytes` one run at a time (each run one `ByteSource.read(ranges:)`), decoded side by side, one
+    /// decoder a core (`chooseBest(among:groups:groupsAtOnce:reading:timescale:)`). Its plan and sample bytes are
+    /// for the decode that makes the thumbnail.
+    /// - Throws: `ThumbnailError` `noSamples`, `limitExceeded`; the source's errors; `DecodeError` when no keyframe
+    ///   decodes; `CancellationError`.
+    func bestKeyframe(of track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
+                      timings: inout Thumbnail.Timings) async throws -> (plan: FramePlan, bytes: [Int: [UInt8]], chosen: BestKeyframe) {
+        let candidatePlan = try BestFramePlan(track: track, count: options.bestFrameCandidateCount)
+        let keyframes = candidatePlan.keyframes
+        let reading = KeyframePictures(media: .movie(session), track: track, options: options.bestFrameAnalysis,
+                                       decodes: max(1, ProcessInfoCores.active))
+        let chosen = try await chooseBest(
+            among: keyframes.map { .sample($0.sample, presentationTime: $0.presentationTime) },
+            groups: candidatePlan.fetchGroups(maximumBytes: options.limits.batchBytes), groupsAtOnce: 1, reading: reading,
+            timescale: track.timescale)
+        timings.fetch += chosen.fetchTime
+        timings.decode += chosen.decodeTime
+        let keyframe = keyframes[chosen.position]
+        let plan = FramePlan.keyframe(keyframe.sample, presentationTime: keyframe.presentationTime,
+                                      requestedTime: keyframe.presentationTime, timescale: track.timescale)
+        return (plan, [keyframe.sample.index: chosen.picture.sampleBytes ?? []], chosen)
+    }
+
+    /// The picture `ThumbnailTime.best` gives of a stream: among its candidates (`StreamSeekMap.bestFrameCandidates()`),
+    /// each keyframe read alone as `StreamSeekMap.keyframePicture(startingSegment:of:)` places it, one a core at once
+    /// (`chooseBest(among:groups:groupsAtOnce:reading:timescale:)`). The chosen one is then made at the options' size
+    /// (its segment read again).
     /// - Throws: as `image(at:)`; `CancellationError`.
     func bestImage(of session: StreamSession, options: ThumbnailOptions) async throws -> Thumbnail {
         let seekMap = StreamSeekMap(session: session, options: options)
-        let candidates = try await seekMap.bestFrameCandidates()
-        let analysisOptions = options.bestFrameAnalysis
-        let analysis = StreamSeekMap(session: session, options: analysisOptions)
-        let concurrency = max(1, ProcessInfoCores.active)
-        let results = try await CandidateEvaluation.results(of: candidates.indices, limit: concurrency) { position in
-            let candidate = candidates[position]
-            let picture = try await analysis.keyframePicture(startingSegment: candidate.segment, of: candidate.rendition)
-            let made = try await self.image(of: picture, options: analysisOptions)
-            return (FrameScore(image: made.image), made.actualMediaTime)
+        let keyframes = try await seekMap.bestFrameCandidates().map { MediaKeyframe.segment($0.segment, of: $0.rendition) }
+        let reading = KeyframePictures(media: .stream(session), track: nil, options: options.bestFrameAnalysis, decodes: 1)
+        let chosen = try await chooseBest(among: keyframes, groups: keyframes.indices.map { $0..<$0 + 1 },
+                                          groupsAtOnce: max(1, ProcessInfoCores.active), reading: reading, timescale: 1000)
+        guard case .segment(let segment, let rendition) = keyframes[chosen.position] else {
+            throw ThumbnailError(.invalidOption, "a movie's keyframe chosen of a stream", input: session.input.name, time: .best)
         }
-        var best: (position: Int, score: FrameScore)?
-        for (position, result) in results.enumerated() {
-            guard case .success(let (score, _)) = result else { continue }
-            if let kept = best, !Self.replaces(kept.score, at: kept.position, score, at: position) { continue }
-            best = (position, score)
-        }
-        guard let best else {
-            throw results.lazy.compactMap { result -> (any Error)? in
-                if case .failure(let error) = result { return error } else { return nil }
-            }.first ?? ThumbnailError(.noSamples, "the stream has no segment to choose the best frame from",
-                                      input: session.input.name, time: .best)
-        }
-        let chosen = candidates[best.position]
-        var made = try await image(of: try await seekMap.keyframePicture(startingSegment: chosen.segment, of: chosen.rendition),
-                                   options: options)
+        var made = try await image(of: try await seekMap.keyframePicture(startingSegment: segment, of: rendition), options: options)
         made.requestedMediaTime = made.actualMediaTime
-        made.candidates = candidates.indices.map { position in
-            let start = MediaTime(value: candidates[position].segment.timeRange.lowerBound.whole(unitsPerSecond: 1000),
-                                  timescale: 1000)
-            switch results[position] {
-            case .success(let (score, time)):
-                return BestFrameCandidate(mediaTime: time, segment: candidates[position].segment.number, score: score,
-                                          isChosen: position == best.position)
-            case .failure(let error):
-                return BestFrameCandidate(mediaTime: start, segment: candidates[position].segment.number, score: nil,
-                                          failure: String(describing: error))
-            case nil:
-                return BestFrameCandidate(mediaTime: start, segment: candidates[position].segment.number, score: nil,
-                                          failure: "not read")
-            }
-        }
+        made.candidates = chosen.candidates
         return made
     }
 

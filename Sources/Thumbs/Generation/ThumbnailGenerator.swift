@@ -285,8 +285,8 @@ public struct ThumbnailGenerator: Sendable {
         }
     }
 
-    /// The thumbnail `ThumbnailTime.best` asks for: the best of the candidate keyframes (`bestKeyframe(of:options:
-    /// timings:)`, which keeps no picture), decoded again, rendered and encoded holding one picture permit; asked for
+    /// The thumbnail `ThumbnailTime.best` asks for: the best of the candidate keyframes (`bestKeyframe(of:in:options:
+    /// timings:)`, which keeps its sample's bytes and no picture at this size), decoded again, rendered and encoded holding one picture permit; asked for
     /// at the time it shows. Its decoded samples count every candidate decoded and the decode again.
     private func bestThumbnail(of track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
                                timings: Thumbnail.Timings) async throws -> Thumbnail {
@@ -303,8 +303,8 @@ public struct ThumbnailGenerator: Sendable {
             return try finished(frame, plan: best.plan, track: track, options: options, timings: &timings)
         }
         var thumbnail = thumbnail(of: made, requestedTime: best.plan.targetPresentationTime, options: options, timings: timings)
-        thumbnail.candidates = best.candidates
-        thumbnail.decodedSamples = best.decoded + 1
+        thumbnail.candidates = best.chosen.candidates
+        thumbnail.decodedSamples = best.chosen.decoded + 1
         return thumbnail
     }
 
