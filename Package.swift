@@ -90,6 +90,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // No pkgConfig: libavif's .pc adds -DAVIF_DLL, a flag SwiftPM refuses; the header is in the default path.
+        .systemLibrary(name: "CAvif", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CDav1d", pkgConfig: "dav1d", providers: [.apt(["libdav1d-dev"])]),
         .systemLibrary(name: "CMalloc"),
 
@@ -100,7 +102,7 @@ let package = Package(
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
         // a user of local files builds no networking.
         .target(name: "Thumbs", dependencies: ["BoundedTasks", "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "FrameDecode",
-                                              "CPNG", "CTurboJPEG", "CWebP"]),
+                                              "CPNG", "CTurboJPEG", "CWebP", "CAvif"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
         // such tracks.

@@ -9,8 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev
-          nginx chromium chromium-driver python3-venv)
+required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev libavif-dev
+          libavif-bin nginx chromium chromium-driver python3-venv)
 optional=()
 
 missing() {

@@ -29,10 +29,10 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Option(help: "Tile rows in a sheet.")
     var rows: Int = 10
 
-    @Option(help: "Image format: jpeg, png or webp.")
+    @Option(help: "Image format: jpeg, png, webp or avif.")
     var format: String = "jpeg"
 
-    @Option(help: "JPEG or WebP quality, 1-100.")
+    @Option(help: "JPEG, WebP or AVIF quality, 1-100.")
     var quality: Int = 75
 
     @Flag(name: .customLong("single-images"), help: "One image per cue instead of sprite sheets (cues without #xywh).")
@@ -66,7 +66,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     func validate() throws {
         if tile != nil && width != nil { throw ValidationError("give --tile or --width, not both") }
         if tile != nil, parsedTile == nil { throw ValidationError("--tile takes WxH, like 160x90") }
-        if imageFormat == nil { throw ValidationError("--format takes jpeg, png or webp") }
+        if imageFormat == nil { throw ValidationError("--format takes jpeg, png, webp or avif") }
         if template?.contains("/") == true { throw ValidationError("--template is a file name, without '/'") }
         let known = Storyboard.trackFileKinds
         if parsedManifests.isEmpty || parsedManifests.contains(where: { !known.contains($0) }) {

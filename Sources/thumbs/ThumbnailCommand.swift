@@ -29,7 +29,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-size"), help: "Megabytes the --cache-dir directory may hold (the least recently used indexes go first).")
     var cacheSize: Int = 64
 
-    @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg or .webp file name (or another with --format), or - for standard output.")
+    @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg, .webp or .avif file name (or another with --format), or - for standard output.")
     var output: String?
 
     func validate() throws {
@@ -39,7 +39,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         if placeholder, output == "-" { throw ValidationError("--placeholder prints on standard output: give -o a file name") }
         if picture.format == nil, output != "-", !outputExtension.isEmpty, ImageFormat(named: outputExtension, quality: picture.quality) == nil {
-            throw ValidationError("cannot write a .\(outputExtension) file: name it .png, .jpg or .webp, or give --format png, jpeg or webp")
+            throw ValidationError("cannot write a .\(outputExtension) file: name it .png, .jpg, .webp or .avif, or give --format png, jpeg, webp or avif")
         }
         try picture.checkLossless(writtenAs: outputFormatName)
     }

@@ -38,19 +38,19 @@ struct ThumbnailFlags: ParsableArguments {
 
     @OptionGroup var transform: TransformOption
 
-    @Option(help: "Output format: png, jpeg or webp (thumbnail: default from the file name, else png; batch: png).")
+    @Option(help: "Output format: png, jpeg, webp or avif (thumbnail: default from the file name, else png; batch: png).")
     var format: String?
 
-    @Option(help: "JPEG or lossy WebP quality, 1-100.")
-    var quality: Int = 85
+    @Option(help: "JPEG, lossy WebP or lossy AVIF quality, 1-100 (default: 85; AVIF 70).")
+    var quality: Int?
 
-    @Flag(help: "Lossless WebP (every pixel kept) instead of lossy.")
+    @Flag(help: "Lossless WebP or AVIF (every pixel kept) instead of lossy.")
     var lossless = false
 
     @Flag(name: .customLong("skip-dark"), help: "Move to the next keyframe when the frame is near-black or flat.")
     var skipDark = false
 
-    @Flag(name: .customLong("keep-hdr"), help: "Keep HDR signal values in a 16-bit PNG instead of tone-mapping.")
+    @Flag(name: .customLong("keep-hdr"), help: "Keep HDR signal values (PQ or HLG, tagged) in a 16-bit PNG or a 10-bit AVIF instead of tone-mapping.")
     var keepHDR = false
 
     func validate() throws {
@@ -70,19 +70,19 @@ struct ThumbnailFlags: ParsableArguments {
         }
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
         if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
-        if !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let format, ImageFormat(named: format, quality: quality) == nil {
-            throw ValidationError("--format takes png, jpeg or webp")
+            throw ValidationError("--format takes png, jpeg, webp or avif")
         }
         for tolerance in [toleranceBefore, toleranceAfter] {
             if let tolerance, !(tolerance >= 0) { throw ValidationError("tolerances must be non-negative seconds") }
         }
     }
 
-    /// Refuses `--lossless` unless the picture is written as `formatName`'s WebP.
+    /// Refuses `--lossless` unless the picture is written as `formatName`'s WebP or AVIF.
     func checkLossless(writtenAs formatName: String) throws {
-        if lossless, ImageFormat(named: formatName, quality: quality, lossless: lossless)?.name != "webp" {
-            throw ValidationError("--lossless is for WebP output")
+        if lossless, !["webp", "avif"].contains(ImageFormat(named: formatName, quality: quality, lossless: lossless)?.name) {
+            throw ValidationError("--lossless is for WebP and AVIF output")
         }
     }
 

@@ -121,7 +121,32 @@ import Thumbs
         #expect(picture.width == reference.width && picture.height == reference.height)
         #expect(psnr(picture.pixels, reference.pixels) >= 30, "\(psnr(picture.pixels, reference.pixels)) dB")
         let refused = try await InfoCommandTests.run(["thumbnail", Fixtures.path("rotate-90"), "--lossless", "-o", png])
-        #expect(refused.status == 64 && refused.stderr.contains("--lossless is for WebP output"), "\(refused.stderr)")
+        #expect(refused.status == 64 && refused.stderr.contains("--lossless is for WebP and AVIF output"), "\(refused.stderr)")
+    }
+
+    /// `-o x.avif` writes AVIF (an ISO-BMFF file of brand avif): at the AVIF default quality, the same file as
+    /// `--quality 72`, another with `--quality 40`; `--lossless` is taken; `--keep-hdr` of the PQ fixture is 10-bit
+    /// with the movie's colours (avifdec, where installed, says so).
+    @Test func avifOutputTakesItsQualityAndKeepsHDR() async throws {
+        let paths = ["d.avif", "q72.avif", "q40.avif", "l.avif", "hdr.avif"].map { Self.temporaryPath($0) }
+        defer { for file in paths { try? FileManager.default.removeItem(atPath: file) } }
+        let runs: [(String, [String])] = [("rotate-90", []), ("rotate-90", ["--quality", "72"]), ("rotate-90", ["--quality", "40"]),
+                                          ("rotate-90", ["--lossless"]), ("hevc-pq", ["--keep-hdr"])]
+        for ((fixture, extra), path) in zip(runs, paths) {
+            let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path(fixture), "--max-size", "160", "-o", path] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let files = try paths.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
+        for file in files { #expect(Array(file[4..<12]) == Array("ftypavif".utf8)) }
+        #expect(files[0] == files[1])
+        #expect(files[2].count < files[1].count && files[3].count > files[1].count)
+        let avifdec = ExternalTool("/usr/bin/avifdec")
+        if avifdec.isInstalled {
+            let info = try avifdec.run(["--info", paths[4]]).output
+            for line in ["Bit Depth      : 10", "Color Primaries: 9", "Transfer Char. : 16", "Matrix Coeffs. : 9"] {
+                #expect(info.contains(line), "\(info)")
+            }
+        }
     }
 
     /// `--format webp` writes WebP whatever the output's name, and that file is the one `-o x.webp` writes.

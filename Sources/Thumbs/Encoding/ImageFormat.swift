@@ -6,24 +6,34 @@ public enum ImageFormat: Sendable, Hashable {
     case jpeg(quality: Int)
     /// WebP: lossy at a quality of 0...100, or lossless.
     case webp(quality: Int, lossless: Bool)
+    /// AVIF: lossy at a quality of 0...100, or lossless; a `keepsHDR` picture as 10-bit HDR.
+    case avif(quality: Int, lossless: Bool)
 
-    /// The format `name` names (`png`, `jpeg` or `jpg`, `webp`, in any case), with `quality` for JPEG and WebP and `lossless` for WebP;
-    /// nil for any other name.
-    public init?(named name: String, quality: Int, lossless: Bool = false) {
+    /// The quality JPEG and WebP are written at when none is asked for.
+    public static let defaultQuality = 85
+    /// The quality AVIF is written at when none is asked for: at 72, libavif's quantizers give about the PSNR WebP
+    /// gives at 85, in fewer bytes (Benchmarks/README.md, "AVIF beside WebP").
+    public static let defaultAVIFQuality = 72
+
+    /// The format `name` names (`png`, `jpeg` or `jpg`, `webp`, `avif`, in any case), with `quality` for JPEG, WebP
+    /// and AVIF (nil: `defaultQuality`, `defaultAVIFQuality`) and `lossless` for WebP and AVIF; nil for any other name.
+    public init?(named name: String, quality: Int? = nil, lossless: Bool = false) {
         switch name.lowercased() {
         case "png": self = .png
-        case "jpeg", "jpg": self = .jpeg(quality: quality)
-        case "webp": self = .webp(quality: quality, lossless: lossless)
+        case "jpeg", "jpg": self = .jpeg(quality: quality ?? Self.defaultQuality)
+        case "webp": self = .webp(quality: quality ?? Self.defaultQuality, lossless: lossless)
+        case "avif": self = .avif(quality: quality ?? Self.defaultAVIFQuality, lossless: lossless)
         default: return nil
         }
     }
 
-    /// The format's name: `png`, `jpeg` or `webp`.
+    /// The format's name: `png`, `jpeg`, `webp` or `avif`.
     public var name: String {
         switch self {
         case .png: "png"
         case .jpeg: "jpeg"
         case .webp: "webp"
+        case .avif: "avif"
         }
     }
 
@@ -32,7 +42,8 @@ public enum ImageFormat: Sendable, Hashable {
         switch self {
         case .png: PNGEncoder()
         case .jpeg(let quality): JPEGEncoder(quality: quality)
-        case .webp(let quality, let lossless): WebPEncoder(quality: quality, lossless: lossless)
+        case .webp(let quality, let lossless): QualityOrLosslessEncoder(library: .libwebp, quality: quality, lossless: lossless)
+        case .avif(let quality, let lossless): QualityOrLosslessEncoder(library: .libavif, quality: quality, lossless: lossless)
         }
     }
 
@@ -42,9 +53,9 @@ public enum ImageFormat: Sendable, Hashable {
         try encoder.encode(image)
     }
 
-    /// The usual file name extension, without the dot: `png`, `jpg` or `webp`.
+    /// The usual file name extension, without the dot: `png`, `jpg`, `webp` or `avif`.
     public var fileExtension: String { encoder.fileExtension }
 
-    /// The media type: `image/png`, `image/jpeg` or `image/webp`.
+    /// The media type: `image/png`, `image/jpeg`, `image/webp` or `image/avif`.
     public var mediaType: String { encoder.mediaType }
 }

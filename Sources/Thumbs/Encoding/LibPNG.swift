@@ -26,7 +26,8 @@ final class PNGImageHandle {
 
 /// Every call into libpng.
 enum LibPNG {
-    /// The PNG file of `image` (8-bit RGB or RGBA, or 16-bit RGB, which libpng tags as linear, gAMA 1.0).
+    /// The PNG file of `image` (8-bit RGB or RGBA, or 16-bit RGB: with a `signal`, tagged with it in a cICP chunk;
+    /// without, as libpng tags it, linear, gAMA 1.0).
     /// - Throws: `ThumbnailError` `encodingFailed` for an ill-formed image or when libpng fails.
     static func encode(_ image: RGBImage) throws(ThumbnailError) -> [UInt8] {
         guard image.isWellFormed, image.bytesPerRow % image.pixelFormat.bytesPerSample == 0,
@@ -61,7 +62,9 @@ enum LibPNG {
                 }
             }
             if succeeded != 0 {
-                return Array(output[..<written])  // not the room left for incompressible rows
+                let file = Array(output[..<written])  // not the room left for incompressible rows
+                guard image.pixelFormat == .rgb16, let signal = image.signal else { return file }
+                return PNGColourChunk.tagging(file, with: signal)
             }
             guard written > capacity else { break }
             capacity = written

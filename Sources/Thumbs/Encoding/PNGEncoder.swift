@@ -1,8 +1,8 @@
 /// Encodes images as PNG with libpng's simplified API.
 ///
-/// `.rgb8` and `.rgba8` are written as 8-bit files tagged sRGB; `.rgb16` as a
-/// 16-bit file, which libpng's simplified writer always tags as linear (gAMA
-/// 1.0), whatever the values mean (for `keepsHDR` output: PQ or HLG signal).
+/// `.rgb8` and `.rgba8` are written as 8-bit files tagged sRGB; `.rgb16` as a 16-bit file: a `keepsHDR` picture
+/// tagged with its primaries and transfer (PQ or HLG) in a `cICP` chunk, one without a `signal` as libpng's simplified
+/// writer tags it, linear (gAMA 1.0).
 public struct PNGEncoder: ImageEncoder {
     /// An encoder.
     public init() {}

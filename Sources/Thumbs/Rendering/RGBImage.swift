@@ -1,3 +1,5 @@
+import MP4Box
+
 /// An RGB picture in memory, rows top to bottom, pixels left to right, ready for an encoder.
 ///
 /// 8-bit formats hold one byte per sample. `.rgb16` holds two bytes per
@@ -39,6 +41,10 @@ public struct RGBImage: Sendable, Equatable {
     public var pixelFormat: PixelFormat
     /// The rows.
     public var pixels: [UInt8]
+    /// What the samples mean when they are not SDR R'G'B' shown as sRGB: of a `keepsHDR` picture (`.rgb16`), the
+    /// movie's primaries, transfer (PQ or HLG) and matrix, full range; nil otherwise. The encoders that can say it in
+    /// the file do: AVIF in its colour information, PNG in a `cICP` chunk.
+    public var signal: ColourDescription?
 
     /// An image with tightly packed rows.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, pixels: [UInt8]) {
@@ -92,6 +98,8 @@ public struct RGBImage: Sendable, Equatable {
         for row in 0..<height {
             rows.append(contentsOf: pixels[row * bytesPerRow..<row * bytesPerRow + rowBytes])
         }
-        return RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: rows)
+        var packed = RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: rows)
+        packed.signal = signal
+        return packed
     }
 }

@@ -52,14 +52,17 @@ public enum Renderer {
             cr = try AreaScaler.scale(frame.planes[2], bytesPerSample: source.bytesPerSample, region: chromaRegion, to: content)
         }
         try Task.checkCancellation()
+        let colour = frame.colour.resolvingUnspecifiedMatrix(width: frame.width, height: frame.height)
         var image = ColourConverter.image(luma: luma, cb: cb, cr: cr, size: content, bitDepth: frame.bitDepth,
-                                          colour: frame.colour.resolvingUnspecifiedMatrix(width: frame.width, height: frame.height),
-                                          keepsHDR: options.keepsHDR,
-                                          toneMapping: options.toneMapping)
+                                          colour: colour, keepsHDR: options.keepsHDR, toneMapping: options.toneMapping)
         try Task.checkCancellation()
         image = image.oriented(by: orientation)
         if layout.canvas != layout.content {
             image = image.placed(onBlackCanvasOf: layout.canvas, at: layout.contentOrigin)
+        }
+        if image.pixelFormat == .rgb16 {  // HDR signal kept: full-range R'G'B' in the movie's colours
+            image.signal = ColourDescription(primaries: colour.primaries, transfer: colour.transfer, matrix: colour.matrix,
+                                             fullRange: true)
         }
         return image
     }
