@@ -1,11 +1,15 @@
 import Thumbs
 
-/// What `/thumbnail.png|.jpg|.webp` asks for: a time (`time=` seconds, `latest` for the newest picture of a live
-/// stream, or `best` for the keyframe that makes the best poster; or `percent=` of the duration; the library's default when neither), a box (`width`, `height`; never upscaled), `fit`, `exact=1`, and `quality` (JPEG, lossy
-/// WebP) or `lossless=1` (WebP).
+/// What `/thumbnail.png|.jpg|.webp|.avif` (or `/thumbnail`, its format named by `format=` or negotiated) asks for: a
+/// time (`time=` seconds, `latest` for the newest picture of a live stream, or `best` for the keyframe that makes the
+/// best poster; or `percent=` of the duration; the library's default when neither), a box (`width`, `height`; never
+/// upscaled), `fit`, `exact=1`, and `quality` (JPEG, lossy WebP and AVIF) or `lossless=1` (WebP, AVIF).
 struct ThumbnailQuery {
     /// The parameters the route knows.
-    static let names: Set<String> = ["url", "path", "time", "percent", "width", "height", "fit", "exact", "quality", "lossless"]
+    static let names: Set<String> = ["url", "path", "time", "percent", "width", "height", "fit", "exact", "quality", "lossless",
+                                     "format"]
+    /// The formats by the name `format=` and the routes' extensions give them.
+    static let formats = ["png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp", "avif": "avif"]
     /// The largest width or height asked for.
     static let maximumSide = 4_096
 
@@ -14,7 +18,7 @@ struct ThumbnailQuery {
     /// The parameters that shape the picture, in one order with defaults filled in: part of the entity tag.
     var canonical: String
 
-    /// Reads `parameters` for an image of `format` (`png`, `jpg` or `webp`).
+    /// Reads `parameters` for an image of `format` (`png`, `jpg`, `webp` or `avif`).
     /// - Throws: `ServerError` `badParameter`.
     init(_ parameters: QueryParameters, format: String) throws(ServerError) {
         let named: ThumbnailTime? = switch parameters.string("time") {
@@ -42,13 +46,15 @@ struct ThumbnailQuery {
         let quality = try parameters.int("quality", in: 1...100)
         switch format {
         case "jpg":
-            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp") }
+            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp and avif") }
             options.format = .jpeg(quality: quality ?? 85)
         case "webp":
             options.format = .webp(quality: quality ?? 80, lossless: lossless)
+        case "avif":
+            options.format = .avif(quality: quality ?? ImageFormat.defaultAVIFQuality, lossless: lossless)
         default:
-            guard quality == nil else { throw ServerError(.badParameter, parameter: "quality", "quality is for jpg and webp") }
-            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp") }
+            guard quality == nil else { throw ServerError(.badParameter, parameter: "quality", "quality is for jpg, webp and avif") }
+            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp and avif") }
             options.format = .png
         }
         self.options = options

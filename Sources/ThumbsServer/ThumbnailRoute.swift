@@ -8,30 +8,44 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `GET /thumbnail.png|.jpg|.webp`: one picture through the process's `ThumbnailService`, so identical concurrent
-/// requests share one fetch and decode, a client that goes away gives up its share, and work is bounded by the
-/// admission gate (`AdmittedWork`).
+/// `GET /thumbnail.png|.jpg|.webp|.avif`, and `/thumbnail` whose format `format=` names or the request's `Accept`
+/// chooses (`ImageNegotiation`; the answer then says `Vary: Accept`): one picture through the process's
+/// `ThumbnailService`, so identical concurrent requests share one fetch and decode, a client that goes away gives up
+/// its share, and work is bounded by the admission gate (`AdmittedWork`).
 struct ThumbnailRoute: Sendable {
     let service: ThumbnailService
     let resolver: InputResolver
     let work: AdmittedWork
     let maxAge: Int
 
-    /// The answer to `request` for an image of `format`.
-    func respond(to request: Request, context: some RequestContext, format: String) async throws -> Response {
+    /// The answer to `request` for an image of `format` (nil: of the format `format=` names, else the one `Accept`
+    /// chooses).
+    func respond(to request: Request, context: some RequestContext, format: String?) async throws -> Response {
         try await answering(request, context: context, resolver: resolver) { watchesConnection in
             try await answer(request, format: format, watchesConnection: &watchesConnection)
         }
     }
 
-    private func answer(_ request: Request, format: String, watchesConnection: inout Bool) async throws -> Response {
+    private func answer(_ request: Request, format route: String?, watchesConnection: inout Bool) async throws -> Response {
         let parameters = try QueryParameters(request.uri, known: ThumbnailQuery.names)
+        let named = try parameters.string("format").map { name throws(ServerError) in
+            guard route == nil else {
+                throw ServerError(.badParameter, parameter: "format", "format is for /thumbnail, whose name gives none")
+            }
+            guard let format = ThumbnailQuery.formats[name.lowercased()] else {
+                throw ServerError(.badParameter, parameter: "format", "format takes png, jpg, webp or avif")
+            }
+            return format
+        }
+        let negotiates = route == nil && named == nil
+        let format = route ?? named ?? ImageNegotiation.format(accepting: request.headers[.accept])
         let query = try ThumbnailQuery(parameters, format: format)
         let asset = try resolver.asset(parameters, request: request)
         let thumbnailRequest = ThumbnailRequest(asset: asset, time: query.time, options: query.options)
         let route = "thumbnail." + format
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        let policy = resolver.cachePolicy(for: request)
+        var policy = resolver.cachePolicy(for: request)
+        if negotiates { policy.vary = (policy.vary + ["accept"]).sorted() }
 
         // The newest picture of a live stream moves on: tagged by its bytes, to be asked for again.
         if query.time == .latest {

@@ -6,7 +6,8 @@ import Thumbs
 
 /// The thumbnail service over HTTP: one `ThumbnailService` per process behind Hummingbird routes.
 ///
-/// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp` (see `ThumbnailQuery`), `GET /info` (the
+/// Routes: `GET /thumbnail.png`, `/thumbnail.jpg`, `/thumbnail.webp`, `/thumbnail.avif`, and `/thumbnail` whose format
+/// `format=` names or `Accept` chooses (see `ThumbnailQuery`, `ImageNegotiation`), `GET /info` (the
 /// movie's tracks, as `thumbs info --json`), `GET /storyboard.vtt`, `/storyboard.json` and the sheets they name
 /// (`/storyboard/<n>.jpg`, see `StoryboardQuery`), `GET /metrics` (Prometheus, see `ServerMetrics`),
 /// `GET /healthz`, and `GET /` (a page of the videos, see `VideoPage`) with a media root or page URLs.
@@ -68,10 +69,13 @@ public struct ThumbsServer: Sendable {
         let trim = IdleMemoryTrim()
         let work = AdmittedWork(gate: gate, deadline: configuration.requestDeadline, metrics: metrics, trim: trim)
         let thumbnails = ThumbnailRoute(service: service, resolver: resolver, work: work, maxAge: configuration.maxAge)
-        for format in ["png", "jpg", "webp"] {
+        for format in ["png", "jpg", "webp", "avif"] {
             router.get(RouterPath("/thumbnail.\(format)")) { request, context in
                 try await thumbnails.respond(to: request, context: context, format: format)
             }
+        }
+        router.get("/thumbnail") { request, context in
+            try await thumbnails.respond(to: request, context: context, format: nil)
         }
         let info = InfoRoute(resolver: resolver, work: work, metrics: metrics, maxAge: configuration.maxAge,
                              indexes: service.indexes)

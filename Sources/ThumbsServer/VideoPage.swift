@@ -22,8 +22,8 @@ struct VideoPage {
         for entry in entries {
             let box = "time=best&width=\(width)&height=\(height)&fit=pad"
             let double = "time=best&width=\(2 * width)&height=\(2 * height)&fit=pad"
-            let oneX = link("/thumbnail.jpg", "\(entry.source)&\(box)")
-            let twoX = link("/thumbnail.jpg", "\(entry.source)&\(double)")
+            let oneX = link("/thumbnail", "\(entry.source)&\(box)")
+            let twoX = link("/thumbnail", "\(entry.source)&\(double)")
             let storyboard = link("/storyboard.json", "\(entry.source)&width=160&columns=10&rows=10")
             figures += """
                 <figure class="video" data-storyboard="\(XMLEscaping.escaped(storyboard))">

@@ -77,6 +77,30 @@ struct DeployTests {
         }
     }
 
+    /// `/thumbnail` through the front: the browsers' Accept values that choose AVIF share one cache entry (Chrome's
+    /// fills it, Firefox's is a hit), WebP's and JPEG's have their own, and an Accept that refuses AVIF with q=0 is
+    /// the WebP one's hit, as the service would answer it.
+    @Test func negotiatedPicturesAreCachedByTheFormatAcceptChooses() async throws {
+        try await Self.withDeployment { origin, front, _ in
+            let url = front.url("thumbnail?url=" + origin.url("h264-faststart.mp4?case=\(UUID().uuidString)").queryEncoded
+                                + "&width=96")
+            let asked: [(accept: String, type: String, cache: String)] = [
+                ("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", "image/avif", "MISS"),
+                ("image/avif,image/webp,*/*", "image/avif", "HIT"),
+                ("image/webp,*/*", "image/webp", "MISS"),
+                ("image/avif;q=0, image/webp", "image/webp", "HIT"),
+                ("*/*", "image/jpeg", "MISS"),
+                ("image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", "image/jpeg", "HIT"),
+            ]
+            for (accept, type, cache) in asked {
+                let answer = await ServeProcess.get(url, accept: accept)
+                #expect(answer?.status == 200, "\(accept)")
+                #expect(answer?.contentType == type, "\(accept)")
+                #expect(answer?.cacheStatus == cache, "\(accept)")
+            }
+        }
+    }
+
     @Test func aReplicaKilledUnderLoadLosesNoRequest() async throws {
         try await Self.withDeployment { origin, front, replicas in
             let movie = origin.url("hevc-8bit.mp4").queryEncoded

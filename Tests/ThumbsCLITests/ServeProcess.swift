@@ -16,6 +16,7 @@ final class ServeProcess: @unchecked Sendable {
         var status: Int
         var body: Data
         var cacheStatus: String?
+        var contentType: String? = nil
     }
 
     init(_ options: [String]) async throws {
@@ -48,13 +49,15 @@ final class ServeProcess: @unchecked Sendable {
         return !process.isRunning && process.terminationReason == .exit && process.terminationStatus == 0
     }
 
-    /// GETs `url`; nil when no answer came (refused, reset, timed out).
-    static func get(_ url: String) async -> Answer? {
+    /// GETs `url` (with `accept` as its Accept field, when given); nil when no answer came (refused, reset, timed out).
+    static func get(_ url: String, accept: String? = nil) async -> Answer? {
         var request = URLRequest(url: URL(string: url)!)
         request.timeoutInterval = 60
+        if let accept { request.setValue(accept, forHTTPHeaderField: "Accept") }
         guard let (data, response) = try? await URLSession.shared.data(for: request), let http = response as? HTTPURLResponse else {
             return nil
         }
-        return Answer(status: http.statusCode, body: data, cacheStatus: http.value(forHTTPHeaderField: "X-Cache-Status"))
+        return Answer(status: http.statusCode, body: data, cacheStatus: http.value(forHTTPHeaderField: "X-Cache-Status"),
+                      contentType: http.value(forHTTPHeaderField: "Content-Type"))
     }
 }
