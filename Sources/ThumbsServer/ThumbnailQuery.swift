@@ -3,11 +3,12 @@ import Thumbs
 /// What `/thumbnail.png|.jpg|.webp|.avif` (or `/thumbnail`, its format named by `format=` or negotiated) asks for: a
 /// time (`time=` seconds, `latest` for the newest picture of a live stream, or `best` for the keyframe that makes the
 /// best poster; or `percent=` of the duration; the library's default when neither), a box (`width`, `height`; never
-/// upscaled), `fit`, `exact=1`, and `quality` (JPEG, lossy WebP and AVIF) or `lossless=1` (WebP, AVIF).
+/// upscaled), `fit` (with `fit=fill`, `crop=smart` or `focus=x,y` for the part kept), `exact=1`, and `quality` (JPEG,
+/// lossy WebP and AVIF) or `lossless=1` (WebP, AVIF).
 struct ThumbnailQuery {
     /// The parameters the route knows.
     static let names: Set<String> = ["url", "path", "time", "percent", "width", "height", "fit", "exact", "quality", "lossless",
-                                     "format"]
+                                     "format", "crop", "focus"]
     /// The formats by the name `format=` and the routes' extensions give them.
     static let formats = ["png": "png", "jpg": "jpg", "jpeg": "jpg", "webp": "webp", "avif": "avif"]
     /// The largest width or height asked for.
@@ -37,6 +38,12 @@ struct ThumbnailQuery {
         options.maximumSize = PixelSize(width: try parameters.int("width", in: 0...Self.maximumSide) ?? 0,
                                         height: try parameters.int("height", in: 0...Self.maximumSide) ?? 0)
         options.fitMode = try parameters.choice("fit", ["fit": .fit, "fill": .fill, "pad": .pad, "stretch": .stretch]) ?? .fit
+        let window = try Self.fillWindow(parameters)
+        if window != .centre, options.fitMode != .fill {
+            throw ServerError(.badParameter, parameter: parameters.string("focus") != nil ? "focus" : "crop",
+                              "crop and focus choose the part fit=fill keeps; give fit=fill")
+        }
+        options.fillWindow = window
         let exact = try parameters.flag("exact")
         if exact {
             options.requestedTimeToleranceBefore = .zero
@@ -60,6 +67,19 @@ struct ThumbnailQuery {
         self.options = options
         let timeText = named.map(\.description) ?? seconds.map { "t\($0)" } ?? percent.map { "p\($0)" } ?? "default"
         canonical = [format, timeText, "\(options.maximumSize.width)x\(options.maximumSize.height)", "\(options.fitMode)",
-                     exact ? "exact" : "nearest", "q\(quality ?? 0)", lossless ? "lossless" : "lossy"].joined(separator: ";")
+                     exact ? "exact" : "nearest", "q\(quality ?? 0)", lossless ? "lossless" : "lossy", "\(window)"].joined(separator: ";")
+    }
+
+    /// `crop=centre|smart` or `focus=x,y` (fractions 0...1 of the upright picture), not both.
+    /// - Throws: `ServerError` `badParameter`.
+    private static func fillWindow(_ parameters: QueryParameters) throws(ServerError) -> FillWindow {
+        let crop = try parameters.choice("crop", ["centre": FillWindow.centre, "center": .centre, "smart": .subject])
+        guard let focus = parameters.string("focus") else { return crop ?? .centre }
+        guard crop == nil else { throw ServerError(.badParameter, parameter: "focus", "give crop or focus, not both") }
+        let parts = focus.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x), (0...1).contains(y) else {
+            throw ServerError(.badParameter, parameter: "focus", "focus takes x,y, two fractions from 0 to 1")
+        }
+        return .focus(x: x, y: y)
     }
 }

@@ -27,6 +27,12 @@ struct ThumbnailFlags: ParsableArguments {
     @Option(help: "How the picture fits the box: fit, fill, pad or stretch.")
     var fit: String = "fit"
 
+    @Option(help: "With --fit fill, which part is kept: centre, or smart (the part with the most detail, colour and skin).")
+    var crop: String = "centre"
+
+    @Option(help: "With --fit fill, keep the part around X,Y (fractions 0-1 of the upright picture's width and height).")
+    var focus: String?
+
     @Flag(help: "The exact frame on screen at the time (tolerance zero), decoded from the keyframe before it.")
     var exact = false
 
@@ -70,6 +76,12 @@ struct ThumbnailFlags: ParsableArguments {
         }
         if maxSize != nil, (try? parsedMaximumSize()) == nil { throw ValidationError("--max-size takes N or WxH, like 320 or 320x180") }
         if parsedFit == nil { throw ValidationError("--fit takes fit, fill, pad or stretch") }
+        if !["centre", "center", "smart"].contains(crop.lowercased()) { throw ValidationError("--crop takes centre or smart") }
+        if focus != nil, parsedFocus == nil { throw ValidationError("--focus takes X,Y, two fractions from 0 to 1, like 0.3,0.5") }
+        if focus != nil, crop.lowercased() == "smart" { throw ValidationError("give --crop smart or --focus, not both") }
+        if (focus != nil || crop.lowercased() == "smart"), parsedFit != .fill {
+            throw ValidationError("--crop and --focus choose what --fit fill keeps; give --fit fill")
+        }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
         if let format, ImageFormat(named: format, quality: quality) == nil {
             throw ValidationError("--format takes png, jpeg, webp or avif")
@@ -96,6 +108,13 @@ struct ThumbnailFlags: ParsableArguments {
         }
     }
 
+    /// `--focus X,Y`: two fractions 0...1.
+    private var parsedFocus: (x: Double, y: Double)? {
+        guard let parts = focus?.split(separator: ",", omittingEmptySubsequences: false), parts.count == 2,
+              let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x), (0...1).contains(y) else { return nil }
+        return (x, y)
+    }
+
     /// `N` (the longer side, so NxN) or `WxH`.
     private func parsedMaximumSize() throws -> PixelSize {
         guard let maxSize else { return PixelSize(width: 0, height: 0) }
@@ -117,6 +136,11 @@ struct ThumbnailFlags: ParsableArguments {
         var options = ThumbnailOptions()
         options.maximumSize = try parsedMaximumSize()
         options.fitMode = parsedFit ?? .fit
+        if let parsedFocus {
+            options.fillWindow = .focus(x: parsedFocus.x, y: parsedFocus.y)
+        } else if crop.lowercased() == "smart" {
+            options.fillWindow = .subject
+        }
         options.appliesPreferredTrackTransform = transform.appliesPreferredTrackTransform
         options.format = format
         options.skipsDarkFrames = skipDark

@@ -149,6 +149,27 @@ import Thumbs
         }
     }
 
+    /// `--crop smart` and `--focus X,Y` choose what `--fit fill` keeps: a square of h264-faststart's 4:3 picture
+    /// focused on its left edge differs from the centre's; without `--fit fill`, both together, or a focus outside
+    /// 0...1, the command refuses (64).
+    @Test func cropAndFocusChooseWhatFillKeeps() async throws {
+        let paths = ["centre.png", "left.png", "smart.png"].map { Self.temporaryPath($0) }
+        defer { for file in paths { try? FileManager.default.removeItem(atPath: file) } }
+        for (path, extra) in zip(paths, [[String](), ["--focus", "0,0.5"], ["--crop", "smart"]]) {
+            let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("h264-faststart"), "--max-size", "120", "--fit", "fill",
+                                                         "-o", path] + extra)
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let pictures = try paths.map { try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))) }
+        #expect(pictures.allSatisfy { $0.width == 120 && $0.height == 120 })
+        #expect(pictures[0] != pictures[1])
+        for refused in [["--crop", "smart"], ["--focus", "0.2,0.5"], ["--fit", "fill", "--crop", "smart", "--focus", "0,0"],
+                        ["--fit", "fill", "--focus", "1.5,0"], ["--fit", "fill", "--crop", "left"]] {
+            let output = try await InfoCommandTests.run(["thumbnail", Fixtures.path("h264-faststart"), "-o", paths[0]] + refused)
+            #expect(output.status == 64, "\(refused): \(output.stderr)")
+        }
+    }
+
     /// `--format webp` writes WebP whatever the output's name, and that file is the one `-o x.webp` writes.
     @Test func formatWebPOverridesTheFileName() async throws {
         let named = Self.temporaryPath("x.webp"), forced = Self.temporaryPath("x.out")

@@ -58,4 +58,23 @@ import Thumbs
             #expect(lossless.status == 200 && lossless.body.count > avif.body.count)
         }
     }
+
+    /// `crop=smart` and `focus=x,y` choose what `fit=fill` keeps, each its own picture and entity tag; without
+    /// `fit=fill`, both at once, or a focus outside 0...1, 400.
+    @Test func cropAndFocusChooseWhatFillKeeps() async throws {
+        try await RunningServer.withOrigin { server, origin in
+            let query = "url=\(origin.url("/media/a.mp4").queryEncoded)&width=120&height=120&time=1&fit=fill"
+            let centre = try await server.get("/thumbnail.png?\(query)")
+            let left = try await server.get("/thumbnail.png?\(query)&focus=0,0.5")
+            let smart = try await server.get("/thumbnail.png?\(query)&crop=smart")
+            #expect([centre, left, smart].allSatisfy { $0.status == 200 })
+            #expect(left.body != centre.body && left.headers["etag"] != centre.headers["etag"])
+            #expect(smart.headers["etag"] != centre.headers["etag"])
+            let plain = "url=\(origin.url("/media/a.mp4").queryEncoded)&width=120"
+            for refused in ["\(plain)&crop=smart", "\(plain)&focus=0,0", "\(query)&crop=smart&focus=0,0", "\(query)&focus=2,0",
+                            "\(query)&crop=left"] {
+                #expect(try await server.get("/thumbnail.png?\(refused)").status == 400, "\(refused)")
+            }
+        }
+    }
 }

@@ -16,6 +16,9 @@ public struct ThumbnailOptions: Sendable, Hashable {
     public var fitMode: RenderOptions.FitMode = .fit
     /// Whether a picture smaller than the box is scaled up.
     public var allowsUpscaling = false
+    /// Which part of the picture `.fill` keeps: the centre (the default), the subject (`--crop smart`), or the
+    /// surroundings of a point (`--focus X,Y`).
+    public var fillWindow: FillWindow = .centre
     /// Which part of the picture is shown.
     public var apertureMode: ApertureMode = .cleanAperture
     /// Whether the track's matrix turns the picture upright (AVFoundation's preferredTrackTransform). Default on.

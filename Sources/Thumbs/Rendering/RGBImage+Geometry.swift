@@ -37,6 +37,20 @@ extension RGBImage {
                      pixels: result)
     }
 
+    /// The `size` part of the image whose top-left corner is (`x`, `y`), clamped to the image.
+    public func cropped(x: Int, y: Int, size: PixelSize) -> RGBImage {
+        let width = max(0, min(size.width, self.width - max(0, x))), height = max(0, min(size.height, self.height - max(0, y)))
+        let (left, top) = (max(0, x), max(0, y))
+        let pixelBytes = pixelFormat.bytesPerPixel, rowBytes = width * pixelBytes
+        var rows = [UInt8]()
+        rows.reserveCapacity(rowBytes * height)
+        for row in top..<top + height {
+            let start = row * bytesPerRow + left * pixelBytes
+            rows.append(contentsOf: pixels[start..<start + rowBytes])
+        }
+        return RGBImage(width: width, height: height, bytesPerRow: rowBytes, pixelFormat: pixelFormat, pixels: rows)
+    }
+
     /// The image placed with its top-left corner at `origin` on a black canvas of `size` (parts outside are cut).
     public func placed(onBlackCanvasOf size: PixelSize, at origin: (x: Int, y: Int)) -> RGBImage {
         var canvas = RGBImage(black: size.width, height: size.height, pixelFormat: pixelFormat)

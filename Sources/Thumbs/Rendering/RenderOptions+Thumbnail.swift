@@ -8,6 +8,7 @@ extension RenderOptions {
     init(track: MovieTrack, frame: DecodedFrame, thumbnailOptions options: ThumbnailOptions) {
         self.init(track: track, maximumSize: options.maximumSize, fitMode: options.fitMode)
         allowsUpscaling = options.allowsUpscaling
+        fillWindow = options.fillWindow
         appliesOrientation = options.appliesPreferredTrackTransform
         keepsHDR = options.keepsHDR
         switch options.apertureMode {

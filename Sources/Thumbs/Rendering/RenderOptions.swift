@@ -9,7 +9,8 @@ public struct RenderOptions: Sendable, Equatable {
     public enum FitMode: Sendable, Equatable, CaseIterable {
         /// Inside the box, aspect ratio kept; the limiting side gets exactly its bound.
         case fit
-        /// Covers the box, aspect ratio kept, then cropped about the centre to exactly the box.
+        /// Covers the box, aspect ratio kept, then cropped to exactly the box where `fillWindow` says (the centre by
+        /// default).
         case fill
         /// Fitted inside the box, then centred on a black canvas of exactly the box's size.
         case pad
@@ -23,6 +24,8 @@ public struct RenderOptions: Sendable, Equatable {
     public var fitMode: FitMode
     /// Whether a picture smaller than the box is scaled up. Off by default: thumbnails are never upscaled.
     public var allowsUpscaling: Bool
+    /// Which part of the picture `.fill` keeps: the centre, the subject, or a point's surroundings.
+    public var fillWindow: FillWindow = .centre
     /// A crop of the decoded picture (for the clean aperture), or nil for the whole picture.
     public var crop: CropRectangle?
     /// The shape of one sample (pasp or SPS VUI): the width is scaled by it, the height kept (`MovieTrack.displaySize`).

@@ -26,6 +26,9 @@ public enum Renderer {
         let source = try SourcePicture(frame)
         let region = try cropRegion(source, options: options)
         let layout = try self.layout(croppedWidth: region.width, croppedHeight: region.height, options: options)
+        if options.fitMode == .fill, options.fillWindow != .centre, let placed = try windowed(frame, layout: layout, options: options) {
+            return placed
+        }
         let orientation = options.effectiveOrientation
 
         // Back to the coded orientation: the size to scale to, and the part of the region it shows.
@@ -64,6 +67,30 @@ public enum Renderer {
             image.signal = ColourDescription(primaries: colour.primaries, transfer: colour.transfer, matrix: colour.matrix,
                                              fullRange: true)
         }
+        return image
+    }
+
+    /// `.fill` with a window other than the centre: the whole picture rendered upright at the size that covers the
+    /// box (`layout.content` over its visible fraction), then the window `SubjectWindow` places cut out of it and put
+    /// on the canvas. Nil when nothing is cut (the picture has the box's shape) or the covering picture came out
+    /// smaller than the window (rounding): the centre then, as `render` makes it.
+    private static func windowed(_ frame: DecodedFrame, layout: ThumbnailLayout, options: RenderOptions) throws -> RGBImage? {
+        let visible = layout.visibleFraction
+        guard visible.width < 1 || visible.height < 1 else { return nil }
+        var whole = options
+        whole.fitMode = .fit
+        whole.allowsUpscaling = true
+        whole.maximumSize = PixelSize(width: Int((Double(layout.content.width) / visible.width).rounded()),
+                                      height: Int((Double(layout.content.height) / visible.height).rounded()))
+        let picture = try render(frame, options: whole)
+        guard picture.width >= layout.content.width, picture.height >= layout.content.height else { return nil }
+        try Task.checkCancellation()
+        let origin = SubjectWindow.origin(of: layout.content, in: picture, window: options.fillWindow)
+        var image = picture.cropped(x: origin.x, y: origin.y, size: layout.content)
+        if layout.canvas != layout.content {
+            image = image.placed(onBlackCanvasOf: layout.canvas, at: layout.contentOrigin)
+        }
+        image.signal = picture.signal
         return image
     }
 

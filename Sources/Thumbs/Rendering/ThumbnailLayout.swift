@@ -3,7 +3,8 @@
 /// - `.fit`: inside the box, aspect ratio kept. The limiting side gets exactly
 ///   its bound and the other is rounded half up, never to 0 (1920x1080 in
 ///   320x320 is 320x180).
-/// - `.fill`: covers the box and shows its centre, exactly the box.
+/// - `.fill`: covers the box and shows its centre (the renderer moves the window where `RenderOptions.fillWindow`
+///   says), exactly the box.
 /// - `.pad`: `.fit`, centred on a canvas of exactly the box (black bars).
 /// - `.stretch`: exactly the box.
 ///
