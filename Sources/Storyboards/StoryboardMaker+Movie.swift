@@ -14,7 +14,8 @@ extension StoryboardMaker {
         let plan = try StoryboardPlan(track: track, options: options)
         let tileSize = Self.tileSize(for: track, options: options)
         let decodes = options.maximumConcurrentDecodes ?? max(1, ProcessInfoCores.active)
-        let reading = KeyframePictures(media: .movie(session), track: track, options: tileOptions(box: tileSize), decodes: decodes,
+        let tile = tileOptions(box: tileSize, aperture: .productionAperture)
+        let reading = KeyframePictures(media: .movie(session), track: track, options: tile, decodes: decodes,
                                        fetchLimiter: AsyncLimiter(limit: options.maximumConcurrentFetches),
                                        maximumGap: options.coalescingGap)
         let keyframes = plan.keyframes.map { MediaKeyframe.sample($0.sample, presentationTime: $0.presentationTime) }

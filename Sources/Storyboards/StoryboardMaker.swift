@@ -111,32 +111,38 @@ public struct StoryboardMaker: Sendable {
     }
 
     /// The tiles of `keyframes[ordinals]`, read together by `reading` (`KeyframePictures`): each keyframe's picture,
-    /// encoded on its own when the options need its bytes (single images, a byte cap).
+    /// encoded on its own when the options need its bytes (single images, a byte cap), within the reading's decode
+    /// bounds.
     /// - Throws: the first keyframe's error that gave no picture; what `KeyframePictures.pictures(of:)` throws.
     func tiles(of ordinals: Range<Int>, _ keyframes: [MediaKeyframe],
                reading: KeyframePictures) async throws -> [(Int, StoryboardTile)] {
         let group = try await reading.pictures(of: Array(keyframes[ordinals]))
-        let encodes = options.singleImages || options.maximumSheetBytes != nil
-        return try zip(ordinals, group.pictures).map { ordinal, result in
+        let (encodes, format) = (options.singleImages || options.maximumSheetBytes != nil, options.format)
+        var tiles: [(Int, StoryboardTile)] = []
+        for (ordinal, result) in zip(ordinals, group.pictures) {
             let picture = try result.get()
             let keyframeSample = switch keyframes[ordinal] {
             case .sample(let sample, _): sample.index
             case .segment(let segment, _): Int(truncatingIfNeeded: segment.number)
             }
-            return (ordinal, StoryboardTile(image: picture.image, encoded: encodes ? try options.format.encode(picture.image) : nil,
-                                            keyframeTime: picture.time, keyframeSample: keyframeSample))
+            let image = picture.image
+            let encoded = encodes ? try await reading.withinDecodeBounds { try format.encode(image) } : nil
+            tiles.append((ordinal, StoryboardTile(image: image, encoded: encoded, keyframeTime: picture.time,
+                                                  keyframeSample: keyframeSample)))
         }
+        return tiles
     }
 
     /// Thumbnail options for a tile in `box`: exactly the box (stretched, or fitted on black when both sides were
-    /// given; a box with a free side fits the picture to the other), small pictures scaled up, the whole picture at
-    /// its pixel shape (the production aperture: a movie's tile size comes from its display size, which no clean
-    /// aperture crops), not encoded.
-    func tileOptions(box: PixelSize) -> ThumbnailOptions {
+    /// given; a box with a free side fits the picture to the other), small pictures scaled up, the picture within
+    /// `aperture` (a movie's tiles take the production aperture, as its tile size comes from its display size, which no
+    /// clean aperture crops; a stream's the clean aperture, as a thumbnail does, its tile size coming from its first
+    /// picture), not encoded.
+    func tileOptions(box: PixelSize, aperture: ThumbnailOptions.ApertureMode = .cleanAperture) -> ThumbnailOptions {
         var thumbnail = ThumbnailOptions()
         thumbnail.maximumSize = box
         thumbnail.fitMode = options.tileHeight == nil ? .stretch : .pad
-        thumbnail.apertureMode = .productionAperture
+        thumbnail.apertureMode = aperture
         thumbnail.allowsUpscaling = true
         thumbnail.appliesPreferredTrackTransform = options.appliesPreferredTrackTransform
         thumbnail.format = nil

@@ -59,9 +59,8 @@ struct ThumbnailQuery {
             options.format = .webp(quality: quality ?? 80, lossless: lossless)
         case "avif":
             options.format = .avif(quality: quality ?? ImageFormat.defaultAVIFQuality, lossless: lossless)
-        default:
+        default:  // PNG, lossless whether asked or not
             guard quality == nil else { throw ServerError(.badParameter, parameter: "quality", "quality is for jpg, webp and avif") }
-            guard !lossless else { throw ServerError(.badParameter, parameter: "lossless", "lossless is for webp and avif") }
             options.format = .png
         }
         self.options = options

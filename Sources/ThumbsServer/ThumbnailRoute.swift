@@ -38,7 +38,8 @@ struct ThumbnailRoute: Sendable {
             return format
         }
         let negotiates = route == nil && named == nil
-        let format = route ?? named ?? ImageNegotiation.format(accepting: request.headers[.accept])
+        let format = try route ?? named
+            ?? ImageNegotiation.format(accepting: request.headers[.accept], lossless: parameters.flag("lossless"))
         let query = try ThumbnailQuery(parameters, format: format)
         let asset = try resolver.asset(parameters, request: request)
         let thumbnailRequest = ThumbnailRequest(asset: asset, time: query.time, options: query.options)

@@ -47,10 +47,10 @@ struct ThumbnailFlags: ParsableArguments {
     @Option(help: "Output format: png, jpeg, webp or avif (thumbnail: default from the file name, else png; batch: png).")
     var format: String?
 
-    @Option(help: "JPEG, lossy WebP or lossy AVIF quality, 1-100 (default: 85; AVIF 70).")
+    @Option(help: "JPEG, lossy WebP or lossy AVIF quality, 1-100 (default: 85; AVIF 72).")
     var quality: Int?
 
-    @Flag(help: "Lossless WebP or AVIF (every pixel kept) instead of lossy.")
+    @Flag(help: "Lossless WebP or AVIF (every pixel of an 8-bit picture kept) instead of lossy.")
     var lossless = false
 
     @Flag(name: .customLong("skip-dark"), help: "Move to the next keyframe when the frame is near-black or flat.")

@@ -89,8 +89,11 @@ struct DeployTests {
                 ("image/avif,image/webp,*/*", "image/avif", "HIT"),
                 ("image/webp,*/*", "image/webp", "MISS"),
                 ("image/avif;q=0, image/webp", "image/webp", "HIT"),
+                ("image/avif;q=0.5, image/webp;q=0.9", "image/avif", "HIT"),
                 ("*/*", "image/jpeg", "MISS"),
                 ("image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", "image/jpeg", "HIT"),
+                ("image/avif; q =0, */*", "image/jpeg", "HIT"),
+                ("image/avifx,image/webpx", "image/jpeg", "HIT"),
             ]
             for (accept, type, cache) in asked {
                 let answer = await ServeProcess.get(url, accept: accept)

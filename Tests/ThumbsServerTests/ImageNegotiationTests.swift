@@ -17,7 +17,9 @@ import Thumbs
          "avif"),                                                                          // Safari 17: both named, AVIF first of equals
         ("image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", "jpg"),          // Safari before WebP
         ("*/*", "jpg"), ("", "jpg"), ("image/jpeg", "jpg"),
-        ("image/avif;q=0, image/webp", "webp"), ("image/avif;q=0.5, image/webp;q=0.9", "webp"),
+        ("image/avif;q=0, image/webp", "webp"), ("image/avif;q=0.5, image/webp;q=0.9", "avif"),
+        ("image/avif; q =0, */*", "jpg"), ("image/avif;level=1;q=0.0, image/webp;q=0.001", "webp"),
+        ("image/avifx, image/webpx", "jpg"), ("image/avif;q=0, image/avif", "avif"),
         ("IMAGE/AVIF ; Q=1 , image/webp", "avif"), ("image/avif;q=0,image/webp;q=0,image/jpeg;q=0", "jpg"),
         ("image/avif;q=nonsense, image/webp", "webp"),
     ])
@@ -25,8 +27,10 @@ import Thumbs
         #expect(ImageNegotiation.format(accepting: accept) == format)
     }
 
-    @Test func noAcceptIsJPEG() {
+    @Test func noAcceptIsJPEGAndLosslessIsPNG() {
         #expect(ImageNegotiation.format(accepting: nil) == "jpg")
+        #expect(ImageNegotiation.format(accepting: nil, lossless: true) == "png")
+        #expect(ImageNegotiation.format(accepting: "image/webp", lossless: true) == "webp")
     }
 
     /// Over HTTP: the negotiated answer's type follows Accept, says `Vary: Accept`, and is the same picture as the
@@ -56,6 +60,8 @@ import Thumbs
             #expect(try await server.get("/thumbnail?\(query)&format=gif").status == 400)
             let lossless = try await server.get("/thumbnail?\(query)&lossless=1", headers: [("Accept", "image/avif")])
             #expect(lossless.status == 200 && lossless.body.count > avif.body.count)
+            let losslessAnywhere = try await server.get("/thumbnail?\(query)&lossless=1", headers: [("Accept", "*/*")])
+            #expect(losslessAnywhere.status == 200 && losslessAnywhere.headers["content-type"] == "image/png")
         }
     }
 

@@ -20,8 +20,9 @@ extension ThumbnailGenerator {
     /// read and decoded by `reading` (`KeyframePictures`, rendered to fit `FrameScore.analysisSize`) a group of
     /// `groups` at a time, at most `groupsAtOnce` groups at once, each scored and dropped; the best by
     /// `FrameScore.isBetter(than:)`, the earliest of equals, whatever order the groups finish in. Only the best one's
-    /// picture is kept (and a movie's sample bytes). A keyframe that cannot be read or decoded is left out (its
-    /// candidate says why); when every one is, the earliest one's error is thrown.
+    /// picture is kept (and a movie's sample bytes). A keyframe that cannot be decoded (of a stream, read) is left out
+    /// (its candidate says why); when every one is, the earliest one's error is thrown. A movie's group whose read
+    /// fails ends the choice with that error.
     /// - Throws: what `KeyframePictures.pictures(of:)` throws; the earliest keyframe's error when none gave a picture;
     ///   `CancellationError`.
     func chooseBest(among keyframes: [MediaKeyframe], groups: [Range<Int>], groupsAtOnce: Int, reading: KeyframePictures,

@@ -12,7 +12,7 @@ struct QualityOrLosslessEncoder: ImageEncoder {
     /// Quality 0...100 for lossy encoding (libwebp's scale; libavif's quantizers mapped onto it); values outside are
     /// clamped. Unused when lossless.
     var quality: Int
-    /// Whether every pixel is kept exactly.
+    /// Whether every pixel is kept exactly (of AVIF: of an 8-bit picture; a 16-bit one is written in 10 bits).
     var lossless: Bool
 
     var mediaType: String { library == .libwebp ? "image/webp" : "image/avif" }

@@ -75,6 +75,13 @@ package struct KeyframePictures: Sendable {
         }
     }
 
+    /// `work` (a picture's encoding, say) within the bounds a movie's decodes keep, so that what a job does with the
+    /// pictures is bounded as their decodes are; of a stream, as it comes (its groups bound it).
+    package func withinDecodeBounds<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        guard let movie else { return try work() }
+        return try await AsyncLimiter.run(within: movie.decodeLimiters) { try work() }
+    }
+
     /// The pictures of `keyframes`, read together.
     /// - Throws: `ThumbnailError` `limitExceeded` (a sample too large), `invalidOption` (a keyframe of the other kind
     ///   of media); a failed read of a movie's group; `CancellationError`.

@@ -39,8 +39,8 @@ extension RGBImage {
 
     /// The `size` part of the image whose top-left corner is (`x`, `y`), clamped to the image.
     public func cropped(x: Int, y: Int, size: PixelSize) -> RGBImage {
-        let width = max(0, min(size.width, self.width - max(0, x))), height = max(0, min(size.height, self.height - max(0, y)))
-        let (left, top) = (max(0, x), max(0, y))
+        let (left, top) = (min(max(0, x), self.width), min(max(0, y), self.height))
+        let width = max(0, min(size.width, self.width - left)), height = max(0, min(size.height, self.height - top))
         let pixelBytes = pixelFormat.bytesPerPixel, rowBytes = width * pixelBytes
         var rows = [UInt8]()
         rows.reserveCapacity(rowBytes * height)

@@ -9,7 +9,8 @@ import Foundation
 /// direction from skin's (0.78, 0.57, 0.44)) and its redness (CIE a*), the last two only where Y passes 5; the scores
 /// are blurred with a Gaussian of a tenth of the window's diagonal in cells (at least 1), and the window is centred on
 /// the centre of the cell that scores most (the first of equals, row by row), then kept on the picture. The same
-/// picture always gives the same window; a picture where nothing scores keeps the centre.
+/// picture always gives the same window; a picture where nothing scores, or under 32 pixels on a side, keeps the
+/// centre.
 enum SubjectWindow {
     /// Cells of the grid along each side.
     static let gridSide = 32
