@@ -1,3 +1,5 @@
+import Foundation
+
 /// The picture format of `/thumbnail` (no extension, no `format=`): chosen from the request's `Accept` (RFC 9110,
 /// 12.5.1) in the service's order, AVIF, then WebP, then JPEG: the first whose type `Accept` names with a weight above
 /// 0 (`q=0` refuses it; a weight written with spaces, `q = 0`, is read as one). `image/*` and `*/*` do not name AVIF or
@@ -16,11 +18,11 @@ enum ImageNegotiation {
     static func format(accepting accept: String?, lossless: Bool = false) -> String {
         var named: [String: Double] = [:]  // the highest weight each media range is given
         for range in (accept ?? "").split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingSpaces.lowercased() }
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let type = parts.first, !type.isEmpty else { continue }
             var weight = 1.0
             for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { Substring($0).trimmingSpaces }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard pair.count == 2, pair[0] == "q" else { continue }
                 weight = Double(pair[1]).map { min(max($0, 0), 1) } ?? 0
             }
@@ -29,12 +31,5 @@ enum ImageNegotiation {
         if (named["image/avif"] ?? 0) > 0 { return "avif" }
         if (named["image/webp"] ?? 0) > 0 { return "webp" }
         return lossless ? "png" : "jpg"
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs at either end.
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -75,10 +75,9 @@ struct ThumbnailQuery {
         let crop = try parameters.choice("crop", ["centre": FillWindow.centre, "center": .centre, "smart": .subject])
         guard let focus = parameters.string("focus") else { return crop ?? .centre }
         guard crop == nil else { throw ServerError(.badParameter, parameter: "focus", "give crop or focus, not both") }
-        let parts = focus.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x), (0...1).contains(y) else {
+        guard let window = FillWindow(focus: focus) else {
             throw ServerError(.badParameter, parameter: "focus", "focus takes x,y, two fractions from 0 to 1")
         }
-        return .focus(x: x, y: y)
+        return window
     }
 }

@@ -109,11 +109,7 @@ struct ThumbnailFlags: ParsableArguments {
     }
 
     /// `--focus X,Y`: two fractions 0...1.
-    private var parsedFocus: (x: Double, y: Double)? {
-        guard let parts = focus?.split(separator: ",", omittingEmptySubsequences: false), parts.count == 2,
-              let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x), (0...1).contains(y) else { return nil }
-        return (x, y)
-    }
+    private var parsedFocus: FillWindow? { focus.flatMap { FillWindow(focus: $0) } }
 
     /// `N` (the longer side, so NxN) or `WxH`.
     private func parsedMaximumSize() throws -> PixelSize {
@@ -137,7 +133,7 @@ struct ThumbnailFlags: ParsableArguments {
         options.maximumSize = try parsedMaximumSize()
         options.fitMode = parsedFit ?? .fit
         if let parsedFocus {
-            options.fillWindow = .focus(x: parsedFocus.x, y: parsedFocus.y)
+            options.fillWindow = parsedFocus
         } else if crop.lowercased() == "smart" {
             options.fillWindow = .subject
         }
