@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "MP4Box", targets: ["MP4Box"]),
         .library(name: "StreamManifests", targets: ["StreamManifests"]),
         .library(name: "TransportStream", targets: ["TransportStream"]),
+        .library(name: "Matroska", targets: ["Matroska"]),
         .library(name: "RangeFetch", targets: ["RangeFetch"]),
         .library(name: "FrameDecode", targets: ["FrameDecode"]),
         .library(name: "Thumbs", targets: ["Thumbs"]),
@@ -75,6 +76,10 @@ let package = Package(
         // with unwrapped times. Sans I/O, the standard library only.
         .target(name: "TransportStream"),
 
+        // Matroska and WebM: EBML reading, the index (SeekHead, Info, Tracks, Cues) found by a sans-I/O locator, Clusters
+        // read forward into frames. MP4Box for the sans-I/O reading protocol (IndexReader, ByteRequest, HeldBytes) alone.
+        .target(name: "Matroska", dependencies: ["MP4Box"]),
+
         // HTTP range reads: a ByteSource over a URL (HTTPByteSource, HTTPInput, S3Input signed with AWS Signature
         // Version 4 by swift-crypto's HMAC-SHA256), its validators, budgets and retries.
         .target(
@@ -101,7 +106,8 @@ let package = Package(
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
         // a user of local files builds no networking.
-        .target(name: "Thumbs", dependencies: ["BoundedTasks", "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "FrameDecode",
+        .target(name: "Thumbs", dependencies: ["BoundedTasks", "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "Matroska",
+                                              "FrameDecode",
                                               "CPNG", "CTurboJPEG", "CWebP", "CAvif"]),
 
         // Trick-play storyboards on top of Thumbs: sprite sheets and their WebVTT/JSON tracks, and the reader of
@@ -116,7 +122,7 @@ let package = Package(
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "RangeFetch", "FrameDecode", "Thumbs",
+                "ByteSources", "MP4Box", "StreamManifests", "TransportStream", "Matroska", "RangeFetch", "FrameDecode", "Thumbs",
                 "Storyboards", "CMalloc", hummingbird, hummingbirdCore, nioCore, httpTypes, metrics, prometheus, crypto, logging,
             ]
         ),
@@ -138,9 +144,10 @@ let package = Package(
         .testTarget(name: "ByteSourcesTests", dependencies: ["ByteSources"]),
         .testTarget(name: "MP4BoxTests", dependencies: ["MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "StreamManifestsTests", dependencies: ["StreamManifests"]),
+        .testTarget(name: "MatroskaTests", dependencies: ["Matroska", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "TransportStreamTests", dependencies: ["TransportStream", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport", "TransportStream",
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport", "TransportStream", "Matroska",
                                                      "StreamManifests"]),
         .testTarget(name: "ThumbsBatchTests", dependencies: ["ThumbsBatch", "Thumbs", "Storyboards", "ByteSources", "MP4Box",
                                                            "MP4BoxTestSupport"]),

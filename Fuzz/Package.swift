@@ -30,6 +30,9 @@ let package = Package(
         // MPEG-TS segments: the demuxer in fuzzer-sized pieces, then the movie written from its video and read back.
         .executableTarget(name: "TransportStreamFuzzer", dependencies: ["FuzzSupport", .product(name: "MP4Box", package: "Thumbs"),
                                                                         .product(name: "TransportStream", package: "Thumbs")]),
+        // Matroska files: the index located from memory with fuzzer-chosen ends, then the Clusters read in pieces.
+        .executableTarget(name: "MatroskaFuzzer", dependencies: [.product(name: "Matroska", package: "Thumbs"),
+                                                                 .product(name: "MP4Box", package: "Thumbs")]),
         // HTTPByteSource's response handling over a scripted server, with MovieLocator on top.
         .executableTarget(name: "HTTPFuzzer", dependencies: ["FuzzSupport",
                                                              .product(name: "RangeFetchTestSupport", package: "Thumbs")]),

@@ -30,7 +30,7 @@ cd "$here"
 # FUZZ_PRODUCTS="A B" builds only those (CI builds the one it runs). FUZZ_SKIP_BUILD=1 uses the binaries as they are (a second run beside one that is building would wait for it, and a
 # build must never relink a binary that is running).
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-    for product in ${FUZZ_PRODUCTS:-MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer ManifestFuzzer TransportStreamFuzzer}; do
+    for product in ${FUZZ_PRODUCTS:-MP4BoxFuzzer SPSFuzzer LocatorFuzzer PlannerFuzzer WebVTTFuzzer HTTPFuzzer FrameFuzzer ManifestFuzzer TransportStreamFuzzer MatroskaFuzzer}; do
         swift build -c release -j 2 --scratch-path .build --sanitize fuzzer --sanitize address \
             -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product"
     done
@@ -79,6 +79,14 @@ if [ -z "$(ls -A "$corpus")" ]; then
                 { printf '\x02'; head -c 32768 "$f"; } > "$corpus/188-$name"
                 { printf '\x04'; head -c 32768 "$f"; } > "$corpus/1000-$name"
             done ;;
+        # The Matroska fixtures behind control bytes: ends of 512 bytes (the SeekHead's ranges read) and pieces of
+        # 7 bytes; ends of 64 KiB and pieces of 1,000 from the first cue's Cluster.
+        MatroskaFuzzer)
+            for f in ../Fixtures/matroska/*.mkv ../Fixtures/matroska/*.webm; do
+                name="$(basename "$f")"
+                { printf '\x05'; head -c 65536 "$f"; } > "$corpus/small-$name"
+                { printf '\x1b'; head -c 65536 "$f"; } > "$corpus/cue-$name"
+            done ;;
         SPSFuzzer)
             # Selector byte (modulo 3: H.264, HEVC, AV1), then an H.264 SPS, or the fixtures' AV1 configOBUs (one
             # sequence header OBU each: libaom 8-bit, SVT-AV1 10-bit).
@@ -98,6 +106,8 @@ case "$target" in
     SPSFuzzer) dict=() ;;
     # A segment's head (its tables and first pictures) is a few KB to a few tens; past 64 KB only repeats.
     TransportStreamFuzzer) dict=(); max_len=65536 ;;
+    # The fixtures' heads: the index and the first Clusters.
+    MatroskaFuzzer) dict=(-dict=matroska.dict); max_len=65536 ;;
     *) dict=(-dict=mp4.dict) ;;
 esac
 

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/documentation}"
 mkdir -p "$out"
-for module in ByteSources MP4Box StreamManifests TransportStream RangeFetch FrameDecode Thumbs Storyboards ThumbsBatch ThumbsServer; do
+for module in ByteSources MP4Box StreamManifests TransportStream Matroska RangeFetch FrameDecode Thumbs Storyboards ThumbsBatch ThumbsServer; do
     swift package --allow-writing-to-directory "$out" generate-documentation --target "$module" \
         --output-path "$out/$module" --warnings-as-errors
 done

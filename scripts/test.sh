@@ -39,10 +39,12 @@ fi
 scripts/docs.sh
 # The README's example, as a package of its own that depends on this one by path.
 scripts/check-example.sh
-# A brief fuzz of the playlist and manifest readers and of the MPEG-TS demuxer (in-process, so a crash fails the run).
+# A brief fuzz of the playlist and manifest readers, the MPEG-TS demuxer and the Matroska reader (in-process, so a
+# crash fails the run).
 # From a fresh clone's corpus (the seeds) with a fixed seed and count, each tries the same inputs every time: a run that
 # passed once passes again, and new inputs are for the longer runs of Fuzz/README.md.
 if [ $# -eq 0 ]; then
     FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=200000 FUZZ_PRODUCTS=ManifestFuzzer Fuzz/run-fuzzer.sh 120 ManifestFuzzer
     FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=60000 FUZZ_PRODUCTS=TransportStreamFuzzer Fuzz/run-fuzzer.sh 150 TransportStreamFuzzer
+    FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=60000 FUZZ_PRODUCTS=MatroskaFuzzer Fuzz/run-fuzzer.sh 120 MatroskaFuzzer
 fi

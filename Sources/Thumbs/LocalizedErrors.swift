@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Matroska
 
 // `localizedDescription` comes from Foundation's `LocalizedError`. ByteSources, MP4Box and FrameDecode use nothing but
 // the standard library (and C), so that the parser can be embedded and fuzzed alone: their errors get the conformance
@@ -20,6 +21,11 @@ extension MP4Error: LocalizedError {
 }
 
 extension DecodeError: LocalizedError {
+    /// The description, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}
+
+extension MatroskaError: LocalizedError {
     /// The description, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

@@ -6,6 +6,7 @@ import Storyboards
 import StreamManifests
 import Thumbs
 import TransportStream
+import Matroska
 
 /// The one table from every error the layers below throw to the service's answer, for every route.
 ///
@@ -34,6 +35,8 @@ extension ServerError {
         case let error as ManifestError:
             self.init(Self.code(for: error.code), error.description)
         case let error as TransportStreamError:
+            self.init(Self.code(for: error.code), error.description)
+        case let error as MatroskaError:
             self.init(Self.code(for: error.code), error.description)
         case let error as DecodeError:
             self.init(Self.code(for: error.code), error.description)
@@ -94,6 +97,15 @@ extension ServerError {
     static func code(for code: TransportStreamError.Code) -> Code {
         switch code {
         case .notTransportStream, .malformed, .unsupported, .limitExceeded: .unsupportedMedia
+        @unknown default: .internalError
+        }
+    }
+
+    /// A Matroska file's failures are bad media; an answer that does not fit its request is the origin's.
+    static func code(for code: MatroskaError.Code) -> Code {
+        switch code {
+        case .notMatroska, .malformed, .unsupported, .limitExceeded: .unsupportedMedia
+        case .readFailed: .originFailed
         @unknown default: .internalError
         }
     }

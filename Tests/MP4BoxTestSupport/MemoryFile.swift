@@ -53,7 +53,7 @@ public final class MemoryFile {
 
     /// Runs `reader` to its end over this file.
     /// - Throws: the reader's `MP4Error`, with `name` as its input.
-    public func run<Reader: IndexReader>(_ reader: Reader) throws(MP4Error) -> Reader.Output {
+    public func run<Reader: IndexReader>(_ reader: Reader) throws(MP4Error) -> Reader.Output where Reader.Failure == MP4Error {
         do {
             return try reader.run { request in
                 requests.append(request)

@@ -1,5 +1,6 @@
 import ByteSources
 import Foundation
+import Matroska
 import MP4Box
 import MP4BoxTestSupport
 import StreamManifests
@@ -29,18 +30,27 @@ import Thumbs
                     throw MP4Error(.notAMovie, path: "", offset: 0, "not an MP4")
                 }
                 return "movie"
-            }, asStream: {
-                tried.append("stream")
-                guard StreamManifest.format(of: Array(bytes.prefix(4_096))) != nil else {
-                    throw ManifestError(.notAManifest, url: name, "not a manifest")
+            }, asStream: { description in
+                switch description {
+                case .manifest:
+                    tried.append("stream")
+                    guard StreamManifest.format(of: Array(bytes.prefix(4_096))) != nil else {
+                        throw ManifestError(.notAManifest, url: name, "not a manifest")
+                    }
+                    return "stream"
+                case .matroska:
+                    tried.append("matroska")
+                    guard MatroskaLocator.startsMatroska(bytes) else { throw MatroskaError(.notMatroska, "not Matroska") }
+                    return "matroska"
                 }
-                return "stream"
             })
             return Outcome(tried: tried, result: result)
         } catch let error as MP4Error {
             return Outcome(tried: tried, error: "MP4Error.\(error.code)")
         } catch let error as ManifestError {
             return Outcome(tried: tried, error: "ManifestError.\(error.code)")
+        } catch let error as MatroskaError {
+            return Outcome(tried: tried, error: "MatroskaError.\(error.code)")
         } catch {
             return Outcome(tried: tried, error: "\(error)")
         }
@@ -70,6 +80,19 @@ import Thumbs
         #expect(await Self.outcome(named: "manifest.txt", bytes: Self.manifest) == Outcome(tried: ["movie", "stream"], result: "stream"))
     }
 
+    @Test func aMatroskaFileIsReadByItsIndexWhateverItsName() async throws {
+        let file = try #require(MatroskaReferences.all.first { $0.name.hasSuffix(".webm") }).bytes()
+        #expect(await Self.outcome(named: "clip.webm", bytes: file) == Outcome(tried: ["matroska"], result: "matroska"))
+        #expect(await Self.outcome(named: "https://cdn.example/a.MKV?sig=1", bytes: file)
+            == Outcome(tried: ["matroska"], result: "matroska"))
+        // Named otherwise (a Matroska file named .mp4, a key): the movie's reading finds no movie, the head is read.
+        #expect(await Self.outcome(named: "upload.mp4", bytes: file) == Outcome(tried: ["movie", "matroska"], result: "matroska"))
+        // Named as Matroska but a movie: the Matroska reading finds no EBML header, and the movie is read.
+        #expect(await Self.outcome(named: "clip.mkv", bytes: try Self.movie()) == Outcome(tried: ["matroska", "movie"], result: "movie"))
+        #expect(await Self.outcome(named: "notes.webm", bytes: Self.text)
+            == Outcome(tried: ["matroska", "movie"], error: "MatroskaError.notMatroska"))
+    }
+
     @Test func neitherGivesTheErrorOfTheReadingItsNameChose() async {
         #expect(await Self.outcome(named: "notes.txt", bytes: Self.text) == Outcome(tried: ["movie"], error: "MP4Error.notAMovie"))
         #expect(await Self.outcome(named: "notes.m3u8", bytes: Self.text)
@@ -81,13 +104,13 @@ import Thumbs
         var streamRan = false
         await #expect(throws: MP4Error.self) {
             try await input.readingMedia(asMovie: { throw MP4Error(.malformed, path: "moov", offset: 8, "cut short") },
-                                         asStream: { streamRan = true })
+                                         asStream: { _ in streamRan = true })
         }
         #expect(!streamRan)
         let named = CustomInput(key: "a.m3u8") { MemoryByteSource(Self.playlist) }
         var movieRan = false
         await #expect(throws: ManifestError.self) {
-            try await named.readingMedia(asMovie: { movieRan = true }, asStream: { throw ManifestError(.malformed, url: nil, "bad") })
+            try await named.readingMedia(asMovie: { movieRan = true }, asStream: { _ in throw ManifestError(.malformed, url: nil, "bad") })
         }
         #expect(!movieRan)
     }

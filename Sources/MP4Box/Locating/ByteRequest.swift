@@ -33,10 +33,12 @@ public enum IndexReaderStep<Output: Sendable>: Sendable {
 public protocol IndexReader: Sendable {
     /// What the reader finds.
     associatedtype Output: Sendable
+    /// What the reader throws when the bytes show the file cannot be read: `MP4Error` for MP4Box's readers.
+    associatedtype Failure: Error = MP4Error
 
     /// The bytes needed next, or the result.
-    /// - Throws: `MP4Error` when the bytes read show the file cannot be read (the same errors whatever the transport).
-    mutating func next() throws(MP4Error) -> IndexReaderStep<Output>
+    /// - Throws: `Failure` when the bytes read show the file cannot be read (the same errors whatever the transport).
+    mutating func next() throws(Failure) -> IndexReaderStep<Output>
 
     /// The answer to the request `next()` made last, and the file's length when the source knows it after the read.
     mutating func receive(_ answer: ByteAnswer, for request: ByteRequest, knownLength: UInt64?)
@@ -46,8 +48,8 @@ extension IndexReader {
     /// Runs the reader to its end, answering each request with `answer` (which reads from memory, or wherever the
     /// caller holds the bytes, without suspending): the synchronous driver, as `ByteSource.run(_:)` in `Thumbs` is
     /// the one that reads from a source.
-    /// - Throws: the reader's `MP4Error`.
-    public consuming func run(answering answer: (ByteRequest) -> (ByteAnswer, knownLength: UInt64?)) throws(MP4Error) -> Output {
+    /// - Throws: the reader's `Failure`.
+    public consuming func run(answering answer: (ByteRequest) -> (ByteAnswer, knownLength: UInt64?)) throws(Failure) -> Output {
         var reader = self
         while true {
             switch try reader.next() {

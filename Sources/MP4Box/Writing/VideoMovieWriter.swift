@@ -1,6 +1,7 @@
-/// Writes an `ElementaryVideoTrack` as a movie the rest of MP4Box reads like any other: `ftyp`, a `moov` with one
-/// video track (an `avc3`/`hev1` entry whose `avcC`/`hvcC` holds the parameter sets, `stts`, `ctts`, `stss`, `sdtp`,
-/// `stsz`, one chunk), then an `mdat` of 4-byte length-prefixed NAL units. No edit list: a sample's presentation time in the
+/// Writes a `CodedVideoTrack` (or an `ElementaryVideoTrack`, as an `avc3`/`hev1` entry whose `avcC`/`hvcC` holds the
+/// parameter sets and samples of 4-byte length-prefixed NAL units) as a movie the rest of MP4Box reads like any other:
+/// `ftyp`, a `moov` with one video track (the sample entry and its boxes, `stts`, `ctts`, `stss`, `sdtp`, `stsz`, one
+/// chunk), then an `mdat` of the samples. No edit list: a sample's presentation time in the
 /// movie is its presentation time less the first sample's decoding time.
 public enum VideoMovieWriter {
     /// Bytes in each NAL unit length prefix written.
@@ -16,16 +17,45 @@ public enum VideoMovieWriter {
             throw error(.malformed, "no sequence parameter set before the first picture")
         }
         let parameters = try track.coding == .h264 ? H264SequenceParameterSet.parse(sps) : HEVCSequenceParameterSet.parse(sps)
+        var record = BoxWriter()
+        if track.coding == .h264 {
+            ConfigurationRecord.writeAVC(&record, track, parameters: parameters)
+        } else {
+            ConfigurationRecord.writeHEVC(&record, track, parameters: parameters)
+        }
+        var samples: [CodedVideoTrack.Sample] = []
+        samples.reserveCapacity(track.samples.count)
+        for sample in track.samples {
+            var data = BoxWriter()
+            for unit in sample.nalUnits {
+                data.uint32(UInt32(clamping: unit.count))
+                data.append(unit)
+            }
+            samples.append(CodedVideoTrack.Sample(decodeTime: sample.decodeTime, presentationTime: sample.presentationTime,
+                                                  isSync: sample.isSync, isDisposable: sample.isDisposable, data: data.bytes))
+        }
+        return try movie(of: CodedVideoTrack(
+            sampleEntry: track.coding == .h264 ? "avc3" : "hev1",
+            entryBoxes: [CodedVideoTrack.EntryBox(type: track.coding == .h264 ? "avcC" : "hvcC", payload: record.bytes)],
+            width: UInt32(clamping: parameters.width), height: UInt32(clamping: parameters.height),
+            timescale: track.timescale, samples: samples, lastSampleDuration: track.lastSampleDuration))
+    }
+
+    /// The movie of `track`: its samples as they are, its sample entry with the boxes it lists.
+    /// - Throws: `MP4Error` `malformed` when the track has no samples or decoding times that go back;
+    ///   `limitExceeded` for a movie past 4 GiB.
+    public static func movie(of track: CodedVideoTrack) throws(MP4Error) -> [UInt8] {
+        guard !track.samples.isEmpty else { throw error(.malformed, "the track has no samples") }
         var durations: [Int64] = []
         for (sample, next) in zip(track.samples, track.samples.dropFirst()) {
-            let duration = next.decodeTime - sample.decodeTime
+            let duration = next.decodeTime &- sample.decodeTime
             guard duration >= 0, duration <= Int64(UInt32.max) else {
                 throw error(.malformed, "decoding time \(next.decodeTime) follows \(sample.decodeTime)")
             }
             durations.append(duration)
         }
         durations.append(max(0, min(track.lastSampleDuration ?? durations.last ?? 0, Int64(UInt32.max))))
-        let sizes = track.samples.map { $0.nalUnits.reduce(0) { $0 + lengthSize + $1.count } }
+        let sizes = track.samples.map(\.data.count)
         let mediaBytes = sizes.reduce(0, +)
         guard mediaBytes < Int(UInt32.max) - (1 << 20) else {
             throw error(.limitExceeded, "\(mediaBytes) bytes of samples do not fit one 32-bit mdat")
@@ -37,17 +67,12 @@ public enum VideoMovieWriter {
         }
         // The moov is written twice: first to learn its size, then with the chunk offset after it.
         let moovStart = writer.bytes.count
-        var moov = moovBox(track, parameters: parameters, durations: durations, sizes: sizes, duration: duration, chunkOffset: 0)
+        var moov = moovBox(track, durations: durations, sizes: sizes, duration: duration, chunkOffset: 0)
         let chunkOffset = UInt32(moovStart + moov.count + 8)
-        moov = moovBox(track, parameters: parameters, durations: durations, sizes: sizes, duration: duration, chunkOffset: chunkOffset)
+        moov = moovBox(track, durations: durations, sizes: sizes, duration: duration, chunkOffset: chunkOffset)
         writer.append(moov)
         writer.box("mdat") { mdat in
-            for sample in track.samples {
-                for unit in sample.nalUnits {
-                    mdat.uint32(UInt32(unit.count))
-                    mdat.append(unit)
-                }
-            }
+            for sample in track.samples { mdat.append(sample.data) }
         }
         return writer.bytes
     }
@@ -56,10 +81,9 @@ public enum VideoMovieWriter {
         MP4Error(code, path: "", offset: 0, detail)
     }
 
-    private static func moovBox(_ track: ElementaryVideoTrack, parameters: VideoParameters, durations: [Int64],
-                                sizes: [Int], duration: UInt64, chunkOffset: UInt32) -> [UInt8] {
-        let width = UInt32(clamping: parameters.width)
-        let height = UInt32(clamping: parameters.height)
+    private static func moovBox(_ track: CodedVideoTrack, durations: [Int64], sizes: [Int], duration: UInt64,
+                                chunkOffset: UInt32) -> [UInt8] {
+        let (width, height) = (track.width, track.height)
         var writer = BoxWriter()
         writer.box("moov") { moov in
             moov.fullBox("mvhd", version: 1) { mvhd in
@@ -93,8 +117,7 @@ public enum VideoMovieWriter {
                             }
                         }
                         minf.box("stbl") { stbl in
-                            writeSampleTable(&stbl, track, width: width, height: height, parameters: parameters,
-                                             durations: durations, sizes: sizes, chunkOffset: chunkOffset)
+                            writeSampleTable(&stbl, track, durations: durations, sizes: sizes, chunkOffset: chunkOffset)
                         }
                     }
                 }
@@ -107,22 +130,19 @@ public enum VideoMovieWriter {
         for value: UInt32 in [0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000] { writer.uint32(value) }
     }
 
-    private static func writeSampleTable(_ stbl: inout BoxWriter, _ track: ElementaryVideoTrack, width: UInt32, height: UInt32,
-                                         parameters: VideoParameters, durations: [Int64], sizes: [Int],
+    private static func writeSampleTable(_ stbl: inout BoxWriter, _ track: CodedVideoTrack, durations: [Int64], sizes: [Int],
                                          chunkOffset: UInt32) {
         stbl.fullBox("stsd") { stsd in
             stsd.uint32(1)
-            stsd.box(track.coding == .h264 ? "avc3" : "hev1") { entry in
+            stsd.box(track.sampleEntry) { entry in
                 entry.zeros(6); entry.uint16(1)
                 entry.zeros(16)
-                entry.uint16(UInt16(clamping: width)); entry.uint16(UInt16(clamping: height))
+                entry.uint16(UInt16(clamping: track.width)); entry.uint16(UInt16(clamping: track.height))
                 entry.uint32(0x0048_0000); entry.uint32(0x0048_0000); entry.uint32(0); entry.uint16(1)
                 entry.zeros(32)
                 entry.uint16(0x18); entry.uint16(0xFFFF)
-                if track.coding == .h264 {
-                    entry.box("avcC") { ConfigurationRecord.writeAVC(&$0, track, parameters: parameters) }
-                } else {
-                    entry.box("hvcC") { ConfigurationRecord.writeHEVC(&$0, track, parameters: parameters) }
+                for box in track.entryBoxes {
+                    entry.box(box.type) { $0.append(box.payload) }
                 }
             }
         }

@@ -6,6 +6,9 @@ public struct StreamPresentation: Sendable, Hashable {
         case hls
         /// MPEG-DASH (ISO/IEC 23009-1): an `.mpd` manifest.
         case dash
+        /// A Matroska or WebM file (RFC 9559), described by its own index: its video track is the one rendition, and
+        /// the spans between its cue points are the segments (the Thumbs module reads it so).
+        case matroska
     }
 
     /// How the stream is described.

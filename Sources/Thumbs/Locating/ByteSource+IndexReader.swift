@@ -1,4 +1,5 @@
 import ByteSources
+import Matroska
 import MP4Box
 
 extension ByteSource {
@@ -18,6 +19,8 @@ extension ByteSource {
                 }
             }
         } catch let error as MP4Error {
+            throw error.located(input: inputName)
+        } catch let error as MatroskaError {
             throw error.located(input: inputName)
         }
     }

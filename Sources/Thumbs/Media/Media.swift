@@ -58,8 +58,8 @@ public enum Media: Sendable {
                                                onStoreFailure: onStoreFailure) { session in
                 try await body(.movie(session))
             }
-        }, asStream: {
-            try await body(.stream(StreamSession(input: input, workLimits: workLimits)))
+        }, asStream: { description in
+            try await body(.stream(StreamSession(input: input, description: description, workLimits: workLimits)))
         })
     }
 }

@@ -1,26 +1,30 @@
 import ByteSources
+import Matroska
 import MP4Box
 import StreamManifests
 
-/// The one rule that tells a movie from a stream (an HLS playlist or a DASH manifest), for every job and every caller:
-/// content first, name second. The name only says which reading is tried first, so a movie costs no read more than
-/// its own and a playlist none more than its text:
+/// The one rule that tells a movie from a stream (an HLS playlist or a DASH manifest) and from a Matroska or WebM
+/// file (read as a stream of its cue points' spans), for every job and every caller: content first, name second. The
+/// name only says which reading is tried first, so a movie costs no read more than its own, a playlist none more
+/// than its text and a Matroska file none more than its index:
 /// - an input whose name ends in `.m3u8`, `.m3u` or `.mpd` (before any query or fragment) is read as a stream; when
 ///   its text is no playlist or manifest (`ManifestError` `notAManifest`), as a movie, and if that fails too, the
 ///   stream's error is thrown;
+/// - an input whose name ends in `.mkv`, `.webm`, `.mk3d` or `.mka` is read as Matroska; when it is not
+///   (`MatroskaError` `notMatroska`), as a movie, and if that fails too, the Matroska error is thrown;
 /// - any other input is read as a movie; when it is not one (`MP4Error` `notAMovie`) and its first 4 KiB are a
-///   playlist or a manifest (one more read), as a stream.
+///   playlist, a manifest or an EBML header (one more read), as a stream or as Matroska.
 extension MovieInput {
-    /// `movie()` or `stream()`, whichever the input holds, told by the rule above; each runs at most once, on the
-    /// caller's actor.
-    /// - Throws: what the reading the input holds throws; for an input that is neither, the error of the reading its
-    ///   name chose, unless the other reading failed otherwise (a network error, a damaged movie): then that error.
+    /// `movie()` or `stream(_:)`, whichever the input holds, told by the rule above; each runs at most once, on the
+    /// caller's actor, `stream` with what describes the stream.
+    /// - Throws: what the reading the input holds throws; for an input that is none of them, the error of the reading
+    ///   its name chose, unless another reading failed otherwise (a network error, a damaged movie): then that error.
     public func readingMedia<Result>(isolation: isolated (any Actor)? = #isolation,
                                      asMovie movie: () async throws -> Result,
-                                     asStream stream: () async throws -> Result) async throws -> Result {
+                                     asStream stream: (StreamSession.Description) async throws -> Result) async throws -> Result {
         if namesStream {
             do {
-                return try await stream()
+                return try await stream(.manifest)
             } catch let notAManifest as ManifestError where notAManifest.code == .notAManifest {
                 do {
                     return try await movie()
@@ -29,27 +33,45 @@ extension MovieInput {
                 }
             }
         }
+        if hasSuffix(in: Self.matroskaSuffixes) {
+            do {
+                return try await stream(.matroska)
+            } catch let notMatroska as MatroskaError where notMatroska.code == .notMatroska {
+                do {
+                    return try await movie()
+                } catch let error as MP4Error where error.code == .notAMovie {
+                    throw notMatroska
+                }
+            }
+        }
         do {
             return try await movie()
         } catch let error as MP4Error where error.code == .notAMovie {
-            guard await startsWithManifest() else { throw error }
-            return try await stream()
+            guard let description = await describedByHead() else { throw error }
+            return try await stream(description)
         }
     }
 
     /// Whether the name says HLS playlist or DASH manifest: `.m3u8`, `.m3u` or `.mpd` before any query or fragment.
-    var namesStream: Bool {
+    var namesStream: Bool { hasSuffix(in: [".m3u8", ".m3u", ".mpd"]) }
+
+    /// The names of Matroska files.
+    static var matroskaSuffixes: [String] { [".mkv", ".webm", ".mk3d", ".mka"] }
+
+    /// Whether the name (before any query or fragment) ends in one of `suffixes`, in any case.
+    private func hasSuffix(in suffixes: [String]) -> Bool {
         let path = name.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? name
         let lowered = path.lowercased()
-        return [".m3u8", ".m3u", ".mpd"].contains { lowered.hasSuffix($0) }
+        return suffixes.contains { lowered.hasSuffix($0) }
     }
 
-    /// Whether the first 4 KiB are an HLS playlist or a DASH manifest (one read, counted as the work's); false when
-    /// they cannot be read.
-    private func startsWithManifest() async -> Bool {
+    /// What the first 4 KiB say the input is, when a stream: an HLS playlist or a DASH manifest, or an EBML header
+    /// (one read, counted as the work's); nil when they are none of these or cannot be read.
+    private func describedByHead() async -> StreamSession.Description? {
         guard let source = try? open(known: nil), let head = try? await CountingByteSource(source).read(0 ..< 4_096) else {
-            return false
+            return nil
         }
-        return StreamManifest.format(of: head) != nil
+        if MatroskaLocator.startsMatroska(head) { return .matroska }
+        return StreamManifest.format(of: head) != nil ? .manifest : nil
     }
 }

@@ -196,11 +196,10 @@ package struct StreamSeekMap: Sendable {
         // when the segment is an I-frame playlist's keyframe.
         let wantsFirstKeyframe = wanted <= segment.timeRange.lowerBound || rendition.isIFrameOnly
         if usesNearestKeyframe, let following = next, !following.isGap, following.timeRange.lowerBound > wanted,
-           case .transport = try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
-                                                       wantsFirstKeyframe: wantsFirstKeyframe,
-                                                       bitRate: rendition.typicalBitRate) {
-            // A TS segment's keyframes past its first are found only by reading up to them: the keyframes known are
-            // the segments' starts, and the nearer one is read.
+           try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly, wantsFirstKeyframe: wantsFirstKeyframe,
+                                     bitRate: rendition.typicalBitRate).readsForward {
+            // A TS segment's (a Matroska span's) keyframes past its first are found only by reading up to them: the
+            // keyframes known are the segments' starts, and the nearer one is read.
             if following.timeRange.lowerBound - wanted < wanted - segment.timeRange.lowerBound { segment = following }
             next = nil
         }
@@ -298,6 +297,18 @@ package struct StreamSeekMap: Sendable {
         package var track: MovieTrack
         package var firstPresentation: Int64
 
+        package init(session: MovieSession, track: MovieTrack, firstPresentation: Int64) {
+            self.session = session
+            self.track = track
+            self.firstPresentation = firstPresentation
+        }
+
+        /// The placement of a movie written from a segment's demuxed frames, with where its first picture is.
+        init(_ demuxed: (session: MovieSession, firstPresentation: Int64)) async throws {
+            self.init(session: demuxed.session, track: try await demuxed.session.loadMovie().thumbnailTrack(),
+                      firstPresentation: demuxed.firstPresentation)
+        }
+
         /// The track's time of `time` on the stream, in `segment`.
         package func movieTime(at time: Duration, in segment: StreamSegment) -> Int64 {
             firstPresentation &+ StreamSeekMap.ticks(time - segment.timeRange.lowerBound, timescale: track.timescale)
@@ -325,9 +336,9 @@ package struct StreamSeekMap: Sendable {
             segmentMovie = movie
         case .transport(let transport):
             let offset = wanted.map { Self.ticks(max($0 - segment.timeRange.lowerBound, .zero), timescale: 90_000) }
-            let (movieSession, firstPresentation) = try await transport.movie(through: offset)
-            let track = try await movieSession.loadMovie().thumbnailTrack()
-            return Placement(session: movieSession, track: track, firstPresentation: firstPresentation)
+            return try await Placement(transport.movie(through: offset))
+        case .matroska(let span):
+            return try await Placement(span.movie(through: wanted.map { max($0 - segment.timeRange.lowerBound, .zero) }))
         }
         var movie = try await segmentMovie.session.loadMovie()
         if !segmentMovie.isWholeResource, movie.hasUnreadFragments, movie.readSubsegments.isEmpty {

@@ -30,8 +30,9 @@ extension StreamSession {
         return bytes
     }
 
-    /// How `segment` is read (the last few kept, so a second picture continues from the first's reads): an HLS
-    /// segment without an init segment, or with one of TS packets, as an MPEG transport stream; the rest as a movie.
+    /// How `segment` is read (the last few kept, so a second picture continues from the first's reads): a Matroska
+    /// file's span as its Clusters; an HLS segment without an init segment, or with one of TS packets, as an MPEG
+    /// transport stream; the rest as a movie.
     /// `inIFramePlaylist`: the segment is an I-frame playlist's range of one keyframe, whose TS program tables are at
     /// its resource's start. `wantsFirstKeyframe`: the picture wanted is the segment's first keyframe, so the first
     /// read of a fragmented segment reaches past its moof into that keyframe (`SegmentHead`).
@@ -46,6 +47,13 @@ extension StreamSession {
         guard !segment.isGap else {
             throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) is a gap in the playlist",
                                  input: input.name)
+        }
+        if let matroska, let byteRange = segment.resource.byteRange, let track = matroska.file.pictureTrack {
+            let reading = SegmentReading.matroska(try MatroskaSegment(
+                source: matroska.source, byteRange: byteRange, file: matroska.file, track: track, name: input.name,
+                held: matroska.held, workLimits: workLimits))
+            keep(reading, of: segment)
+            return reading
         }
         // Counted where the source does not count itself (a file), so a picture's cost includes the segment's reads;
         // what `prefetch(_:)` read of it is taken from memory.
@@ -75,9 +83,14 @@ extension StreamSession {
             reading = .movie(movie(of: segment, in: resource, initialization: initialization ?? [],
                                    head: wantsFirstKeyframe ? .firstKeyframe : .moof))
         }
+        keep(reading, of: segment)
+        return reading
+    }
+
+    /// Keeps `reading` for later pictures of `segment`, the last few.
+    private func keep(_ reading: SegmentReading, of segment: StreamSegment) {
         segmentReadings.append((segment.resource, reading))
         if segmentReadings.count > Self.keptSegmentReadings { segmentReadings.removeFirst() }
-        return reading
     }
 
     /// The bytes of `segment`: its byte range's length, else its rendition's `bitRate` (bits per second) times its

@@ -4,13 +4,16 @@ import FoundationEssentials
 import Foundation
 #endif
 import ByteSources
+import Matroska
 import MP4Box
 import StreamManifests
 import TransportStream
 
-/// One HLS or DASH stream being read: its playlist or manifest, the media playlists and init segments read for it,
-/// and the reading of each segment a picture was taken from: a `MovieSession` of a fragmented MP4 segment, or a
-/// `TransportSegment` of an MPEG-TS one (the last few kept, so a second picture of the same segment costs no read).
+/// One HLS or DASH stream, or one Matroska or WebM file, being read: its playlist or manifest (or the file's index,
+/// whose cue points make its segments), the media playlists and init segments read for it, and the reading of each
+/// segment a picture was taken from: a `MovieSession` of a fragmented MP4 segment, a `TransportSegment` of an MPEG-TS
+/// one, a `MatroskaSegment` of a span of Clusters (the last few kept, so a second picture of the same segment costs no
+/// read).
 ///
 /// Everything is read through the stream's `MovieInput`: the playlist through `open(known:)`, what it names through
 /// `input(at:)`, so headers, credentials and a service's allowed origins hold for every segment.
@@ -34,11 +37,31 @@ public actor StreamSession {
     /// Ranges of resources read ahead together (`prefetch(_:)`), by URL, until a reading takes them.
     var prefetched: [String: [(range: Range<UInt64>, bytes: [UInt8])]] = [:]
 
-    /// How a segment is read: as a fragmented movie, or as an MPEG transport stream.
+    /// How a segment is read: as a fragmented movie, as an MPEG transport stream, as Matroska Clusters.
     package enum SegmentReading: Sendable {
         case movie(SegmentMovie)
         case transport(TransportSegment)
+        case matroska(MatroskaSegment)
+
+        /// Whether the segment is read forward from its start, its keyframes past the first found only by reading up
+        /// to them (an MPEG-TS segment, a span of Matroska Clusters).
+        package var readsForward: Bool {
+            if case .movie = self { false } else { true }
+        }
     }
+
+    /// What describes the stream: a playlist or manifest, or a Matroska file's own index.
+    public enum Description: Sendable, Equatable {
+        /// An HLS playlist or a DASH manifest.
+        case manifest
+        /// A Matroska or WebM file: its cue points are the segments of its picture track.
+        case matroska
+    }
+
+    /// What describes the stream.
+    public nonisolated let describedBy: Description
+    /// A Matroska file's index, the bytes read with it and the source of the file, once read.
+    var matroska: (file: MatroskaFile, held: HeldBytes, source: CountingByteSource)?
 
     /// A segment read as a movie.
     package struct SegmentMovie: Sendable {
@@ -59,10 +82,11 @@ public actor StreamSession {
 
     /// A session for the stream whose playlist or manifest `input` reads; `wallClock` tells the time now (default:
     /// the system's); the segments' pictures wait within `workLimits`.
-    public init(input: any MovieInput, limits: ManifestLimits = ManifestLimits(),
+    public init(input: any MovieInput, description: Description = .manifest, limits: ManifestLimits = ManifestLimits(),
                 wallClock: @escaping @Sendable () -> Duration = StreamSession.systemWallClock,
                 workLimits: ThumbnailWorkLimits? = nil) {
         self.input = input
+        self.describedBy = description
         self.limits = limits
         self.wallClock = wallClock
         self.workLimits = workLimits
@@ -73,10 +97,19 @@ public actor StreamSession {
         .microseconds(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))
     }
 
-    /// The playlist or manifest, read on first use.
-    /// - Throws: `ManifestError`, or the input's errors.
+    /// The playlist or manifest (or the Matroska file's index), read on first use.
+    /// - Throws: `ManifestError`; for a Matroska file `MatroskaError` (`notMatroska` when it is none) and
+    ///   `ThumbnailError` `noVideo`; or the input's errors.
     public func loadPresentation() async throws -> StreamPresentation {
         if let presentation { return presentation }
+        if describedBy == .matroska {
+            let source = CountingByteSource(try input.open(known: nil))
+            let located = try await source.run(MatroskaLocator(knownLength: await source.knownLength))
+            matroska = (located.file, located.heldBytes, source)
+            let read = try located.file.presentation(url: input.name)
+            presentation = read
+            return read
+        }
         let read = try StreamManifest.read(try await text(of: input), url: input.referenceBase, limits: limits)
         presentation = read
         return read

@@ -221,19 +221,3 @@ private final class SharedDemuxer: Sendable {
         try state.withLock { demuxer throws(TransportStreamError) in try demuxer.finish() }
     }
 }
-
-/// The movie written from a TS segment's video, in memory; its statistics are the segment's, so the reads of the
-/// movie count as nothing and the segment's reads count once.
-private struct DemuxedMovieSource: ByteSource {
-    let movie: MemoryByteSource
-    let segment: CountingByteSource
-    let name: String
-
-    var knownLength: UInt64? { movie.knownLength }
-
-    func read(_ range: Range<UInt64>) async throws -> [UInt8] { try await movie.read(range) }
-
-    var inputName: String? { name }
-
-    var statistics: FetchStats? { get async { await segment.statistics } }
-}

@@ -96,7 +96,11 @@ public struct StreamSummary: Encodable, Sendable {
             height: rendition.height, codecs: rendition.codecs, frameRate: rendition.frameRate,
             encrypted: rendition.isEncrypted, iFrameOnly: rendition.isIFrameOnly, playlist: playlist)
         guard let segments, let first else { return summary }
-        summary.segmentFormat = format == .hls && first.initialization == nil ? "mpeg-ts" : "mp4"
+        summary.segmentFormat = switch format {
+        case .matroska: "matroska"
+        case .hls where first.initialization == nil: "mpeg-ts"
+        default: "mp4"
+        }
         summary.segmentCount = segments.count
         summary.start = first.timeRange.lowerBound.seconds
         summary.end = segments.timeRange?.upperBound.seconds

@@ -1,0 +1,57 @@
+import Matroska
+import MP4Box
+
+/// libFuzzer entry point: the input after its first byte as a Matroska file. `MatroskaLocator` reads it from memory
+/// with ends and a guess the first byte picks (so the SeekHead's ranges and the second reads are taken), then
+/// `MatroskaClusterReader` reads the picture track's frames from the first Cluster (or the first cue's) in pieces the
+/// first byte picks. `MatroskaError` is the expected answer to bad input. Traps if a frame's block lies outside the
+/// bytes appended, if a frame is larger than its block, or if cue points are out of order.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeBufferPointer(start: data, count: size)
+    guard let control = input.first else { return 0 }
+    let bytes = Array(input.dropFirst())
+    let length = UInt64(bytes.count)
+    let ends: UInt64 = [64, 512, 4096, 65536][Int(control & 3)]
+    let piece = [1, 7, 1000, 65536][Int(control >> 2 & 3)]
+    let limits = MatroskaLimits(maximumHeaderElementBytes: 1 << 20, maximumCuesBytes: 1 << 20, maximumCuePoints: 4096,
+                                maximumBlockBytes: 1 << 20, maximumFrames: 512)
+    let located: MatroskaLocator.Result
+    do {
+        located = try MatroskaLocator(headSize: ends, tailSize: ends, elementGuess: ends, limits: limits).run { request in
+            (ByteAnswer.answering(request, length: length) { range in
+                Array(bytes[Int(min(range.lowerBound, length)) ..< Int(min(range.upperBound, length))])
+            }, length)
+        }
+    } catch {
+        return 0
+    }
+    let file = located.file
+    if zip(file.cuePoints, file.cuePoints.dropFirst()).contains(where: { $0.time > $1.time }) {
+        fatalError("cue points out of order")
+    }
+    guard let track = file.pictureTrack else { return 0 }
+    let start = control & 0x10 != 0
+        ? file.cuePoints.first.flatMap { file.fileOffset(ofSegmentPosition: $0.clusterPosition) } ?? file.firstClusterOffset
+        : file.firstClusterOffset
+    guard let start, start < length else { return 0 }
+    var reader = MatroskaClusterReader(track: track, timestampScale: file.timestampScale, start: start, limits: limits)
+    var position = Int(start)
+    do {
+        while position < bytes.count {
+            let end = min(bytes.count, position + piece)
+            try reader.append(bytes[position ..< end])
+            position = end
+        }
+    } catch {
+        return 0
+    }
+    reader.finish()
+    for frame in reader.frames {
+        guard frame.blockOffset >= start, frame.blockEnd <= UInt64(position), frame.blockOffset < frame.blockEnd,
+              frame.data.count <= Int(frame.blockEnd - frame.blockOffset) + track.strippedHeader.count else {
+            fatalError("a frame of \(frame.data.count) bytes in a block at \(frame.blockOffset)..<\(frame.blockEnd) of \(position) bytes read")
+        }
+    }
+    return 0
+}

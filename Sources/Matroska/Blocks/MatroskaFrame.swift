@@ -1,0 +1,13 @@
+/// One coded frame of a track, as a block (or one frame of a laced block) holds it.
+public struct MatroskaFrame: Sendable, Equatable {
+    /// Its presentation time, in timestamp units (the Cluster's Timestamp plus the block's relative one).
+    public var timestamp: Int64
+    /// Whether a decoder can start at it (SimpleBlock's keyframe flag; a BlockGroup without a ReferenceBlock).
+    public var isKeyframe: Bool
+    /// The frame's bytes, with the header the track strips put back.
+    public var data: [UInt8]
+    /// The file offset of the block element that holds it.
+    public var blockOffset: UInt64
+    /// The file offset just past that block element.
+    public var blockEnd: UInt64
+}

@@ -1,0 +1,50 @@
+import Matroska
+import StreamManifests
+
+extension MatroskaFile {
+    /// The file as a stream of one period and one rendition, its picture track: a segment for each Cluster a cue
+    /// point of the track names (the first cue point of a Cluster starts it; a later one in the same Cluster is read
+    /// on to, as a TS segment's keyframes past its first are), from the Cluster's start to the next such Cluster's
+    /// (the last to the Segment's end), playing from its cue time to the next one's (the last to the Duration). A file
+    /// without Cues is one segment from its first Cluster.
+    /// - Throws: `ThumbnailError` `noVideo` without a video track or a Cluster to read.
+    func presentation(url: String) throws(ThumbnailError) -> StreamPresentation {
+        guard let track = pictureTrack, let video = track.video else {
+            throw ThumbnailError(.noVideo, "the \(docType) file has no video track", input: url)
+        }
+        let end = fileLength ?? segmentEnd ?? StreamResource.maximumOffset
+        let lastTime = duration.map { Duration.nanoseconds(nanoseconds(Int64(clamping: UInt64(min($0, 9e18))))) }
+        var starts: [(offset: UInt64, time: Duration)] = []
+        for cue in cuePoints {
+            guard let offset = fileOffset(ofSegmentPosition: cue.clusterPosition), offset < end else { continue }
+            if let last = starts.last, last.offset >= offset { continue }
+            starts.append((offset, .nanoseconds(nanoseconds(Int64(clamping: cue.time)))))
+        }
+        if starts.isEmpty {
+            guard let first = firstClusterOffset else {
+                throw ThumbnailError(.noVideo, "the \(docType) file has no Cues and no Cluster in its first bytes", input: url)
+            }
+            starts = [(first, .zero)]
+        }
+        var segments: [StreamSegment] = []
+        for (index, start) in starts.enumerated() {
+            let next = index + 1 < starts.count ? starts[index + 1] : nil
+            // Without a Duration the last span lasts as long as the one before it (or a second).
+            let fallback = index > 0 ? start.time + (start.time - starts[index - 1].time) : start.time + .seconds(1)
+            let until = next?.time ?? max(lastTime ?? fallback, start.time + .nanoseconds(1))
+            segments.append(StreamSegment(resource: StreamResource(url: url, byteRange: start.offset ..< (next?.offset ?? end)),
+                                          timeRange: start.time ..< max(until, start.time + .nanoseconds(1)),
+                                          number: Int64(index)))
+        }
+        let total = segments.last.map { $0.timeRange.upperBound }
+        var bitRate: Int64?
+        if let fileLength, let total, total > .zero {
+            bitRate = Int64(Double(fileLength) * 8 / total.seconds)
+        }
+        let rendition = StreamRendition(id: "track \(track.number)", kind: .video, bandwidth: bitRate,
+                                        width: Int(clamping: video.pixelWidth), height: Int(clamping: video.pixelHeight),
+                                        content: .segments(StreamSegments(segments)))
+        return StreamPresentation(format: .matroska, url: url, isLive: false,
+                                  periods: [StreamPeriod(start: .zero, duration: total, renditions: [rendition])], duration: total)
+    }
+}

@@ -1,0 +1,82 @@
+import Matroska
+import MP4Box
+
+extension MatroskaTrack {
+    /// The sample entry and the boxes in it that the track's frames decode with, as an MP4 writes them: CodecPrivate
+    /// is the `avcC`, `hvcC` or `av1C` record itself; the Video element's display size becomes a `pasp` box and its
+    /// Colour a `colr` box of type `nclx`.
+    /// - Throws: `MatroskaError` `unsupported` for a codec without a decoder here, `malformed` for one without its
+    ///   CodecPrivate.
+    func sampleEntry() throws(MatroskaError) -> (type: FourCC, boxes: [CodedVideoTrack.EntryBox]) {
+        let (type, record): (FourCC, FourCC)
+        switch codecID {
+        case "V_MPEG4/ISO/AVC": (type, record) = ("avc1", "avcC")
+        case "V_MPEGH/ISO/HEVC": (type, record) = ("hvc1", "hvcC")
+        case "V_AV1": (type, record) = ("av01", "av1C")
+        default:
+            throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number) is \(codecID), which has no decoder here")
+        }
+        guard !codecPrivate.isEmpty else {
+            throw MatroskaError(.malformed, path: "Segment/Tracks/TrackEntry", "track \(number) (\(codecID)) has no CodecPrivate")
+        }
+        var boxes = [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
+        if let aspect = video?.pixelAspect, aspect.horizontal <= UInt64(UInt32.max), aspect.vertical <= UInt64(UInt32.max) {
+            var payload: [UInt8] = []
+            for value in [UInt32(aspect.horizontal), UInt32(aspect.vertical)] { payload += Self.bigEndian(value) }
+            boxes.append(CodedVideoTrack.EntryBox(type: "pasp", payload: payload))
+        }
+        if let colour = video?.colour, let payload = Self.colourPayload(colour) {
+            boxes.append(CodedVideoTrack.EntryBox(type: "colr", payload: payload))
+        }
+        return (type, boxes)
+    }
+
+    /// An `nclx` colr payload, when the Colour element says more than "unspecified".
+    private static func colourPayload(_ colour: MatroskaVideo.Colour) -> [UInt8]? {
+        let values = [colour.primaries, colour.transferCharacteristics, colour.matrixCoefficients]
+        guard values.contains(where: { $0 != 2 }) || colour.range == 1 || colour.range == 2,
+              values.allSatisfy({ $0 <= UInt64(UInt16.max) }) else { return nil }
+        var payload = Array("nclx".utf8)
+        for value in values { payload += [UInt8(value >> 8), UInt8(truncatingIfNeeded: value)] }
+        payload.append(colour.range == 2 ? 0x80 : 0)
+        return payload
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+    }
+}
+
+extension MatroskaFile {
+    /// The timescale a movie of this file's frames is written in: ticks of one timestamp unit where a second holds a
+    /// whole number of them (1,000 for the usual millisecond), else microseconds.
+    var movieTimescale: UInt32 {
+        let second: UInt64 = 1_000_000_000
+        if second % timestampScale == 0, second / timestampScale <= UInt64(UInt32.max) { return UInt32(second / timestampScale) }
+        return 1_000_000
+    }
+
+    /// `timestamp` (in timestamp units) in ticks of `movieTimescale`.
+    func movieTicks(_ timestamp: Int64) -> Int64 {
+        let timescale = movieTimescale
+        if UInt64(timescale) * timestampScale == 1_000_000_000 { return timestamp }
+        return nanoseconds(timestamp) / 1000
+    }
+
+    /// `frames` (in decoding order, from a keyframe) as a movie's track: presentation times are the blocks'
+    /// timestamps; decoding times, which Matroska does not store, are those timestamps in order, moved back by as much
+    /// as any frame is shown before its turn so that none decodes after it is shown.
+    /// - Throws: `MatroskaError` as `MatroskaTrack.sampleEntry()`.
+    func codedTrack(_ frames: ArraySlice<MatroskaFrame>, of track: MatroskaTrack, lastFrameDuration: Int64?) throws(MatroskaError) -> CodedVideoTrack {
+        let (entry, boxes) = try track.sampleEntry()
+        let presentation = frames.map { movieTicks($0.timestamp) }
+        let ordered = presentation.sorted()
+        let delay = zip(ordered, presentation).map { $0 &- $1 }.max().map { max(0, $0) } ?? 0
+        let samples = zip(frames, zip(ordered, presentation)).map { frame, times in
+            CodedVideoTrack.Sample(decodeTime: times.0 &- delay, presentationTime: times.1, isSync: frame.isKeyframe, data: frame.data)
+        }
+        return CodedVideoTrack(sampleEntry: entry, entryBoxes: boxes, width: UInt32(clamping: track.video?.pixelWidth ?? 0),
+                               height: UInt32(clamping: track.video?.pixelHeight ?? 0), timescale: movieTimescale,
+                               samples: samples, lastSampleDuration: lastFrameDuration)
+    }
+}

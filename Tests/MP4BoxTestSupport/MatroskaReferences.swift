@@ -1,0 +1,67 @@
+import Foundation
+
+/// `Fixtures/matroska/expectations.json`: what ffprobe says of the Matroska and WebM fixtures (made by
+/// `Fixtures/matroska/make-matroska.sh` from the MP4 fixtures, by ffmpeg and mkvmerge).
+public enum MatroskaReferences {
+    /// One file.
+    public struct File: Decodable, Sendable, CustomStringConvertible {
+        /// Its name in `Fixtures/matroska`.
+        public var name: String
+        /// The MP4 fixture its frames were copied from.
+        public var source: String
+        /// ffprobe's format name (`matroska,webm`).
+        public var formatName: String
+        /// ffprobe's duration in seconds.
+        public var duration: Double
+        /// ffprobe's codec name of the video stream.
+        public var codecName: String
+        public var width: Int
+        public var height: Int
+        /// ffprobe's sample aspect ratio (`4:3`).
+        public var sampleAspectRatio: String
+        /// The video stream's packets in file order: pts in milliseconds, keyframe flag, size in bytes.
+        public var videoPackets: [Packet]
+        /// The packets of the other streams.
+        public var otherPacketCount: Int
+
+        public var description: String { name }
+
+        /// The path of the file.
+        public var path: String { folder.appendingPathComponent(name).path }
+        /// The file's bytes.
+        public func bytes() throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+        /// The keyframes' pts, in file order.
+        public var keyframeTimes: [Int64] { videoPackets.filter(\.isKeyframe).map(\.pts) }
+    }
+
+    /// One packet, decoded from `[pts, keyframe, size]`.
+    public struct Packet: Decodable, Sendable, Equatable {
+        public var pts: Int64
+        public var isKeyframe: Bool
+        public var size: Int
+
+        public init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            pts = try container.decode(Int64.self)
+            isKeyframe = try container.decode(Bool.self)
+            size = try container.decode(Int.self)
+        }
+    }
+
+    private struct Expectations: Decodable {
+        var files: [File]
+    }
+
+    /// The folder of the files.
+    public static let folder = Fixtures.directory.appendingPathComponent("matroska")
+
+    /// Every file; a file that cannot be read stops the tests that use it.
+    public static let all: [File] = {
+        do {
+            let data = try Data(contentsOf: folder.appendingPathComponent("expectations.json"))
+            return try JSONDecoder().decode(Expectations.self, from: data).files
+        } catch {
+            fatalError("Fixtures/matroska/expectations.json: \(error)")
+        }
+    }()
+}

@@ -1,0 +1,70 @@
+import ByteSources
+import Foundation
+import Matroska
+import MP4BoxTestSupport
+import Testing
+import Thumbs
+
+/// Thumbnails of the Matroska and WebM fixtures (the MP4 fixtures' frames, remuxed by ffmpeg and mkvmerge) against
+/// ffmpeg's pictures of the same frames (Fixtures/thumbnails), through the one media rule, as every job reads them.
+@Suite struct MatroskaThumbnailTests {
+    /// The thumbnail of `reference`'s file at `time`, exact or at the nearest keyframe, within 160x160.
+    static func thumbnail(_ reference: MatroskaReferences.File, at time: ThumbnailTime, exact: Bool) async throws -> Thumbnail {
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        if exact {
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
+        }
+        return try await Media.withMedia(of: FileInput(path: reference.path)) { media in
+            try await ThumbnailGenerator(media: media, options: options).image(at: time)
+        }
+    }
+
+    @Test(arguments: MatroskaReferences.all)
+    func picturesMatchFFmpegs(_ reference: MatroskaReferences.File) async throws {
+        let source = String(reference.source.dropLast(4))
+        let frames = try #require(try FrameReferences.load(source))
+        let ticks = try #require(Double(frames.timeBase.split(separator: "/").last.map(String.init) ?? ""))
+        // Where the MP4's first picture is in the Matroska file (mkvmerge starts audio-video's video at 23 ms, after the
+        // AAC priming the MP4's edit lists hide), by ffprobe.
+        let offset = Double(try #require(reference.videoPackets.map(\.pts).min())) / 1000
+        for frame in frames.frames {
+            let exact = frame.role != "nearestKeyframeToMid"
+            let seconds = (frame.role == "frameAtMid" || !exact ? frames.midTime : Double(frame.pts) / ticks) + offset
+            let made = try await Self.thumbnail(reference, at: .seconds(seconds), exact: exact)
+            let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: ThumbnailReferences.path(source, role: frame.role)))))
+            try #require(made.image.width == expected.width && made.image.height == expected.height,
+                         "\(reference.name) \(frame.role): \(made.image.width)x\(made.image.height), ffmpeg \(expected.width)x\(expected.height)")
+            let quality = psnr(made.image.packed().pixels, expected.packed().pixels)
+            #expect(quality >= ThumbnailReferences.threshold(source), "\(reference.name) \(frame.role): psnr \(quality) dB")
+            #expect(abs(made.actualTime - Double(frame.pts) / ticks - offset) < 0.0005, "\(reference.name) \(frame.role): \(made.actualTime) s")
+        }
+    }
+
+    /// The default time is a tenth of the Duration, its nearest keyframe; `info` and every job read the same index.
+    @Test func theDefaultTimeIsATenthOfTheDuration() async throws {
+        let reference = try #require(MatroskaReferences.all.first { $0.name == "h264-bframes.cues-back.mkv" })
+        let made = try await Media.withMedia(of: FileInput(path: reference.path)) { media in
+            try await ThumbnailGenerator(media: media).image()
+        }
+        // 0.3 s: the keyframes are at 0 and 0.48 s.
+        #expect(made.actualTime == 0.48)
+        #expect(made.isSyncSample)
+    }
+
+    /// A codec without a decoder here is a typed error naming it.
+    @Test func anUnknownCodecIsNamed() async throws {
+        let reference = try #require(MatroskaReferences.all.first { $0.name == "h264-bframes.cues-back.mkv" })
+        var bytes = try reference.bytes()
+        let codec = Array("V_MPEG4/ISO/AVC".utf8)
+        let at = try #require((0 ..< bytes.count - codec.count).first { Array(bytes[$0 ..< $0 + codec.count]) == codec })
+        bytes.replaceSubrange(at ..< at + codec.count, with: Array("V_MPEG4/ISO/ASP".utf8))
+        let renamed = bytes
+        let input = CustomInput(key: "renamed.mkv") { MemoryByteSource(renamed) }
+        await #expect { try await Media.withMedia(of: input) { try await ThumbnailGenerator(media: $0).image() } } throws: { error in
+            guard let error = error as? MatroskaError else { return false }
+            return error.code == .unsupported && error.description.contains("V_MPEG4/ISO/ASP")
+        }
+    }
+}
