@@ -98,10 +98,11 @@ let package = Package(
         // No pkgConfig: libavif's .pc adds -DAVIF_DLL, a flag SwiftPM refuses; the header is in the default path.
         .systemLibrary(name: "CAvif", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CDav1d", pkgConfig: "dav1d", providers: [.apt(["libdav1d-dev"])]),
+        .systemLibrary(name: "CVpx", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
         .systemLibrary(name: "CMalloc"),
 
-        // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d.
-        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d"]),
+        // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d, VP8 and VP9 through libvpx.
+        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d", "CVpx"]),
 
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so
@@ -146,7 +147,7 @@ let package = Package(
         .testTarget(name: "StreamManifestsTests", dependencies: ["StreamManifests"]),
         .testTarget(name: "MatroskaTests", dependencies: ["Matroska", "MP4Box", "MP4BoxTestSupport"]),
         .testTarget(name: "TransportStreamTests", dependencies: ["TransportStream", "MP4Box", "MP4BoxTestSupport"]),
-        .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "MP4BoxTestSupport"]),
+        .testTarget(name: "FrameDecodeTests", dependencies: ["FrameDecode", "MP4Box", "Matroska", "MP4BoxTestSupport"]),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ByteSources", "FrameDecode", "MP4Box", "MP4BoxTestSupport", "TransportStream", "Matroska",
                                                      "StreamManifests"]),
         .testTarget(name: "ThumbsBatchTests", dependencies: ["ThumbsBatch", "Thumbs", "Storyboards", "ByteSources", "MP4Box",

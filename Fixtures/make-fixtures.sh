@@ -24,6 +24,7 @@ SIGNALLING_ONLY=0
 BEST_FRAME_ONLY=0
 UHD_ONLY=0
 LEVEL6_ONLY=0
+VP9_ONLY=0
 case "${1:-}" in
   "") ;;
   --frames-only) FRAMES_ONLY=1 ;;
@@ -32,7 +33,8 @@ case "${1:-}" in
   --best-frame-only) BEST_FRAME_ONLY=1 ;;
   --uhd-only) UHD_ONLY=1 ;;
   --level6-only) LEVEL6_ONLY=1 ;;
-  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only | --best-frame-only | --uhd-only | --level6-only]" >&2
+  --vp9-only) VP9_ONLY=1 ;;
+  *) echo "usage: $0 [--frames-only | --av1-only | --signalling-only | --best-frame-only | --uhd-only | --level6-only | --vp9-only]" >&2
      exit 2 ;;
 esac
 
@@ -660,8 +662,29 @@ make_level6() {
   done_fixture h264-level6
 }
 
+# 23. VP9 (vp09 + vpcC) by libvpx, single-threaded, GOP of 12 with alt-ref frames (hidden frames packed with the
+#     next shown one in superframes), decoded for the references by ffmpeg's native VP9 decoder (bit-exact with
+#     libvpx). vp9-8bit: profile 0; vp9-10bit: profile 2 at 10 bits, 320x180. The Matroska fixtures
+#     (Fixtures/matroska/make-matroska.sh) remux them as WebM.
+make_vp9() {
+  local vp9=(-c:v libvpx-vp9 -threads 1 -row-mt 0 -tile-columns 0 -frame-parallel 0 -deadline good -cpu-used 4
+             -b:v 0 -crf 40 -g 12 -keyint_min 12 -auto-alt-ref 1 -lag-in-frames 16 -flags:v +bitexact)
+  "${FF[@]}" -f lavfi -i "$SRC_320x240" "${vp9[@]}" -pix_fmt yuv420p "${MUXDET[@]}" -movflags +faststart "$OUT/vp9-8bit.mp4"
+  py has "$OUT/vp9-8bit.mp4" vp09 vpcC
+  done_fixture vp9-8bit
+  "${FF[@]}" -f lavfi -i "$SRC_320x180" "${vp9[@]}" -pix_fmt yuv420p10le -profile:v 2 "${MUXDET[@]}" \
+    -movflags +faststart "$OUT/vp9-10bit.mp4"
+  py has "$OUT/vp9-10bit.mp4" vp09 vpcC
+  done_fixture vp9-10bit
+}
+
 if ((FRAMES_ONLY)); then
   make_frames
+  exit 0
+fi
+if ((VP9_ONLY)); then
+  make_vp9
+  make_frames "${NAMES[@]}"
   exit 0
 fi
 if ((LEVEL6_ONLY)); then
@@ -817,6 +840,7 @@ done_fixture quicktime-h264
 py has "$OUT/quicktime-h264.mov" mhlr dhlr
 
 make_av1
+make_vp9
 make_signalling
 make_best_frame
 make_uhd

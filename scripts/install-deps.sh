@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev libavif-dev
+required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev libvpx-dev libavif-dev
           libavif-bin nginx chromium chromium-driver python3-venv)
 optional=()
 

@@ -3,14 +3,20 @@
 # and their expectations from ffprobe:
 #
 #   Fixtures/matroska/<name>.<layout>.mkv|webm    the files
-#   Fixtures/matroska/expectations.json          per file: its MP4 source, DocType, duration, and ffprobe's packet
-#                                                list of the video stream (pts in ms, keyframe flag, size)
+#   Fixtures/matroska/expectations.json          per file: DocType, duration, ffprobe's packet list of the video
+#                                                stream (pts in ms, keyframe flag, size), and four roles: the
+#                                                keyframe nearest the middle, the frame at the middle, the first and
+#                                                the last frame (the time to ask, exact or not, the pts shown)
+#   Fixtures/matroska/vp8.cues-back.framemd5      ffmpeg's digest of every VP8 frame (pts in ms)
+#   Fixtures/matroska/references/<name>.<role>.png  ffmpeg's picture of each role's frame, fitted in 160x160 by
+#                                                Fixtures/reference_pictures.py (as Fixtures/thumbnails)
 #
 #   usage: Fixtures/matroska/make-matroska.sh   (from anywhere; needs ffmpeg, ffprobe, mkvmerge, python3)
 #
-# The frames are the MP4 fixtures' own, so the MP4s' ffmpeg references (Fixtures/thumbnails) are the pictures
-# of the same times here. Layouts: ffmpeg's Cues after the Clusters (its default), ffmpeg's `-cues_to_front 1`,
-# mkvmerge's (Cues after the Clusters, audio laced, a SeekHead naming a second one).
+# Most are the MP4 fixtures' frames remuxed (no re-encoding); VP8, which MP4 does not carry, is encoded here by
+# libvpx (single-threaded, GOP of 12). Layouts: ffmpeg's Cues after the Clusters (its default), ffmpeg's
+# `-cues_to_front 1`, mkvmerge's (Cues after the Clusters, audio laced, a SeekHead naming a second one). ffmpeg's
+# files are the same bytes on every run with the same build; mkvmerge writes a new SegmentUID and date each time.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 FIX="$(cd "$HERE/.." && pwd)"
@@ -25,10 +31,23 @@ ff -i "$FIX/pasp-anamorphic.mp4" -map 0:v -c copy -fflags +bitexact "$HERE/pasp-
 ff -i "$FIX/av1-8bit.mp4" -map 0:v -c copy -fflags +bitexact "$HERE/av1-8bit.cues-back.webm"
 mkvmerge --quiet --disable-track-statistics-tags -o "$HERE/audio-video.mkvmerge.mkv" "$FIX/audio-video.mp4"
 mkvmerge --quiet --disable-track-statistics-tags -o "$HERE/hevc-8bit.mkvmerge.mkv" "$FIX/hevc-8bit.mp4"
+ff -i "$FIX/vp9-8bit.mp4" -map 0:v -c copy -fflags +bitexact "$HERE/vp9-8bit.cues-back.webm"
+mkvmerge --quiet --disable-track-statistics-tags --webm -o "$HERE/vp9-10bit.mkvmerge.webm" "$FIX/vp9-10bit.mp4"
+ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v libvpx -threads 1 -deadline good -cpu-used 4 \
+  -b:v 0 -crf 20 -qmin 4 -qmax 50 -g 12 -keyint_min 12 -auto-alt-ref 1 -lag-in-frames 16 -flags:v +bitexact \
+  -fflags +bitexact "$HERE/vp8.cues-back.webm"
 
-python3 - "$HERE" <<'PY'
+# VP8's frames, which no MP4 fixture holds: ffmpeg's digest of each (its native VP8 decoder, bit-exact with libvpx).
+ffmpeg -v error -copyts -i "$HERE/vp8.cues-back.webm" -map 0:v:0 -fps_mode passthrough -enc_time_base -1 -f framemd5 - \
+  | grep -v '^#' > "$HERE/vp8.cues-back.framemd5"
+
+mkdir -p "$HERE/references"
+python3 - "$HERE" "$FIX" <<'PY'
 import json, os, subprocess, sys
-here = sys.argv[1]
+here, fixtures = sys.argv[1], sys.argv[2]
+sys.path.insert(0, fixtures)
+import reference_pictures as refs  # geometry and the filter chain, shared with the MP4 fixtures' references
+box = 160
 out = {"files": []}
 for name in sorted(os.listdir(here)):
     if not name.endswith((".mkv", ".webm")):
@@ -39,9 +58,22 @@ for name in sorted(os.listdir(here)):
     video = next(s for s in probe["streams"] if s["codec_type"] == "video")
     packets = [p for p in probe["packets"] if p["stream_index"] == video["index"]]
     other = [p for p in probe["packets"] if p["stream_index"] != video["index"]]
+    times = sorted(p[0] for p in [[int(q["pts"]), "K" in q["flags"]] for q in packets])
+    keys = sorted(int(q["pts"]) for q in packets if "K" in q["flags"])
+    first, last = times[0], times[-1]
+    middle = first + (last - first) // 2
+    nearest = min(keys, key=lambda pts: (abs(pts - middle), pts))
+    at_middle = max(pts for pts in times if pts <= middle)
+    roles = [("nearestKeyframeToMid", middle, False, nearest), ("frameAtMid", middle, True, at_middle),
+             ("firstFrame", first, True, first), ("lastFrame", last, True, last)]
+    size = refs.fitted(*refs.display_size(video["width"], video["height"], video.get("sample_aspect_ratio"), None), box)
+    matrix, rng = refs.colour_of(video.get("color_space"), video.get("color_range"), video["width"], video["height"])
+    chain = refs.filter_chain(size, "10" in video["pix_fmt"], matrix, rng, video.get("color_transfer"), "bt2020")
+    for role, _, _, pts in roles:
+        target = os.path.join(here, "references", f"{name}.{role}.png")
+        subprocess.run(refs.ffmpeg_command(path, video["index"], f"select=eq(pts\\,{pts})", chain, target), check=True)
     out["files"].append({
         "name": name,
-        "source": name.split(".")[0] + ".mp4",
         "formatName": probe["format"]["format_name"],
         "duration": float(probe["format"]["duration"]),
         "codecName": video["codec_name"],
@@ -50,6 +82,9 @@ for name in sorted(os.listdir(here)):
         # Matroska's time base is 1/1000 here (ffmpeg's and mkvmerge's TimestampScale of 1 ms).
         "videoPackets": [[int(p["pts"]), "K" in p["flags"], int(p["size"])] for p in packets],
         "otherPacketCount": len(other),
+        "roles": [{"role": role, "askedMilliseconds": asked, "exact": exact, "shownMilliseconds": pts}
+                  for role, asked, exact, pts in roles],
+        "referenceSize": list(size),
     })
     assert video["time_base"] == "1/1000", (name, video["time_base"])
 with open(os.path.join(here, "expectations.json"), "w") as f:

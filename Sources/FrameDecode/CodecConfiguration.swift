@@ -4,14 +4,16 @@ import MP4Box
 public struct CodecConfiguration: Sendable {
     /// The codecs decoded here.
     public enum Codec: Sendable {
-        case h264, hevc, av1
+        case h264, hevc, av1, vp8, vp9
 
-        /// The codec's name as its standard gives it: H.264, HEVC, AV1.
+        /// The codec's name as its standard gives it: H.264, HEVC, AV1, VP8, VP9.
         public var displayName: String {
             switch self {
             case .h264: "H.264"
             case .hevc: "HEVC"
             case .av1: "AV1"
+            case .vp8: "VP8"
+            case .vp9: "VP9"
             }
         }
 
@@ -21,15 +23,18 @@ public struct CodecConfiguration: Sendable {
             case "avc1", "avc3": self = .h264
             case "hvc1", "hev1": self = .hevc
             case "av01": self = .av1
+            case "vp08": self = .vp8
+            case "vp09": self = .vp9
             default: return nil
             }
         }
 
         /// Whether a sample holds one picture, so that sdtp's "no sample depends on this one" lets a decode leave it
-        /// out: H.264 and HEVC access units. An AV1 temporal unit may hold hidden frames that later ones show or
-        /// reference beside its one shown frame, and writers mark such units disposable when the shown frame is not
-        /// a reference (media3's `sample_with_av1c.mp4`: without them dav1d refuses the frame that shows one).
-        public var samplesAreSinglePictures: Bool { self != .av1 }
+        /// out: H.264 and HEVC access units. An AV1 temporal unit (a VP9 superframe) may hold hidden frames that later
+        /// ones show or reference beside its one shown frame, and writers mark such units disposable when the shown
+        /// frame is not a reference (media3's `sample_with_av1c.mp4`: without them dav1d refuses the frame that shows
+        /// one).
+        public var samplesAreSinglePictures: Bool { self == .h264 || self == .hevc }
     }
 
     /// The codec.
@@ -37,7 +42,8 @@ public struct CodecConfiguration: Sendable {
     /// The coding format (avc1, avc3, hvc1, hev1, av01): the sample entry code, or the original format of an encrypted
     /// entry.
     public var codingFormat: FourCC
-    /// Bytes in each NAL unit length prefix (0 for AV1, whose samples are OBUs that carry their own sizes).
+    /// Bytes in each NAL unit length prefix (0 for AV1, whose samples are OBUs that carry their own sizes, and for
+    /// VP8 and VP9, whose samples are frames).
     public var nalUnitLengthSize: Int
     /// Parameter sets to send before the first picture, in order: H.264 SPS and PPS, HEVC VPS, SPS and PPS, without
     /// start codes; for AV1 one element, av1C's configOBUs as stored (the sequence header OBU), when it has any.
@@ -85,6 +91,11 @@ public struct CodecConfiguration: Sendable {
             case .failure(let error): throw DecodeError(.badConfiguration, "av1C sequence header: \(error.detail)")
             case nil: break
             }
+        case .vp8, .vp9:
+            // Every key frame states its picture; vpcC, where there is one, restates the bit depth and the colour.
+            nalUnitLengthSize = 0
+            parameterSets = []
+            if case .success(let parameters) = entry.sequenceParameters { videoParameters = parameters }
         }
     }
 

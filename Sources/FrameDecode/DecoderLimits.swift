@@ -32,7 +32,7 @@ public struct DecoderLimits: Sendable, Hashable {
             for parameterSet in configuration.parameterSets where Self.isBaseLayerSequenceParameterSet(parameterSet, codec: codec) {
                 try check(sequenceParameterSet: parameterSet, codec: codec, sampleIndex: nil)
             }
-        case .av1:
+        case .av1, .vp8, .vp9:
             if let parameters = configuration.videoParameters {
                 try check(parameters, sampleIndex: nil)
             }
@@ -49,11 +49,15 @@ public struct DecoderLimits: Sendable, Hashable {
     func check<C: Collection>(sequenceParameterSet nal: C, codec: CodecConfiguration.Codec,
                               sampleIndex: Int?) throws(DecodeError) -> VideoParameters where C.Element == UInt8 {
         let parameters: VideoParameters
-        do {
+        do throws(MP4Error) {
             switch codec {
             case .h264: parameters = try H264SequenceParameterSet.parse(nal)
             case .hevc: parameters = try HEVCSequenceParameterSet.parse(nal)
             case .av1: parameters = try AV1SequenceHeader.parse(nal)
+            case .vp8, .vp9:
+                let header = try VPFrameHeader.parse(nal, vp9: codec == .vp9)
+                guard let header else { throw MP4Error(.malformed, path: "", offset: 0, "not a key frame") }
+                parameters = header
             }
         } catch {
             throw DecodeError(sampleIndex == nil ? .badConfiguration : .malformedSample, sampleIndex: sampleIndex,
@@ -97,8 +101,8 @@ public struct DecoderLimits: Sendable, Hashable {
             guard (first >> 1) & 0x3F == 33 else { return false }
             let second = nal.dropFirst().first ?? 0
             return (first & 1) == 0 && (second >> 3) == 0
-        case .av1:
-            return false  // AV1 samples are OBUs, not NAL units: Dav1dDecoder finds its sequence headers itself
+        case .av1, .vp8, .vp9:
+            return false  // AV1 samples are OBUs and VP8/VP9 samples frames, not NAL units: their decoders check them
         }
     }
 }

@@ -13,10 +13,12 @@ public struct LinkedLibrary: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(name) \(version)" }
 
-    /// The decoder libraries linked: openh264 (H.264), libde265 (HEVC), dav1d (AV1), each as it reports its version.
+    /// The decoder libraries linked: openh264 (H.264), libde265 (HEVC), dav1d (AV1), libvpx (VP8, VP9), each as it
+    /// reports its version.
     public static var decoders: [LinkedLibrary] {
         [LinkedLibrary(name: "openh264", version: OpenH264Handle.libraryVersion),
          LinkedLibrary(name: "libde265", version: De265Handle.libraryVersion),
-         LinkedLibrary(name: "dav1d", version: Dav1dHandle.libraryVersion)]
+         LinkedLibrary(name: "dav1d", version: Dav1dHandle.libraryVersion),
+         LinkedLibrary(name: "libvpx", version: VPXHandle.libraryVersion)]
     }
 }

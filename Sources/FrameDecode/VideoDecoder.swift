@@ -28,12 +28,20 @@ public enum VideoDecoderFactory {
         case single
         /// Let the library use up to this many worker threads: for a run of frames.
         case workers(Int)
+
+        /// The threads a library is given: 1, or the workers.
+        var threadCount: Int {
+            switch self {
+            case .single: 1
+            case .workers(let count): count
+            }
+        }
     }
 
     /// Makes a decoder for the sample entry of `track` that samples with `descriptionIndex` use (1-based; the first
     /// visual entry when that one is not visual). A track may carry an encrypted entry beside a clear one, with
     /// clear samples pointing at the clear one (Shaka's clear-lead streams).
-    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1/av01 (and encrypted entries),
+    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1/av01/vp08/vp09 (and encrypted entries),
     ///   `badConfiguration` when avcC/hvcC/av1C is missing or its sequence header cannot be read, `unsupportedFeature` for interlaced H.264, `limitExceeded` when
     ///   its sequence parameter set asks for pictures past `limits`.
     /// With `keyframesOnly`, every sample the decoder is given is a sync sample decoded on its own (a thumbnail's
@@ -57,6 +65,8 @@ public enum VideoDecoderFactory {
             return try De265Decoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
         case .av1:
             return try Dav1dDecoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
+        case .vp8, .vp9:
+            return try VPXDecoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
         }
     }
 }

@@ -9,7 +9,12 @@ struct DecoderFixture {
     let file: MemoryFile
 
     init(_ name: String) throws {
-        file = MemoryFile(try Fixtures.bytes(name))
+        try self.init(movie: try Fixtures.bytes(name), name: name)
+    }
+
+    /// The video track of the movie `bytes`.
+    init(movie bytes: [UInt8], name: String) throws {
+        file = MemoryFile(bytes)
         track = try #require(try MovieLocator().locate(in: file).movie.primaryVideoTrack, "\(name) has no video")
     }
 

@@ -41,7 +41,7 @@ import Testing
         #expect(throws: DecodeError.self) { _ = try VideoDecoderFactory.makeDecoder(for: oneRowMore) }
     }
 
-    @Test(arguments: ["h264-faststart", "hevc-8bit", "av1-8bit", "av1-10bit"])
+    @Test(arguments: ["h264-faststart", "hevc-8bit", "av1-8bit", "av1-10bit", "vp9-8bit", "vp9-10bit"])
     func limitIsInclusiveOnTheSampleEntrysSPS(_ name: String) async throws {
         let fixture = try DecoderFixture(name)
         let expected = try Fixtures.expectation(name)
@@ -63,6 +63,20 @@ import Testing
         let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
         var input = try fixture.keyframe()
         input.bytes = Self.lengthPrefixed(SyntheticMovie.sps(macroblocks: (1024, 1024))) + input.bytes
+        let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(input) }
+        #expect(error.code == .limitExceeded)
+        #expect(error.sampleIndex == input.sample.index)
+    }
+
+    /// A VP9 key frame whose header asks for 16384x16384 pictures (profile 0, colour space unknown, limited range) is
+    /// refused with its sample before libvpx sees it; the fixture's own key frame states its 320x240 (ffprobe's).
+    @Test func vp9KeyFramePastTheLimitIsRefusedWithItsSample() async throws {
+        let fixture = try DecoderFixture("vp9-8bit")
+        var input = try fixture.keyframe()
+        let stated = try #require(try VPFrameHeader.parse(input.bytes, vp9: true))
+        #expect([stated.codedWidth, stated.codedHeight] == [try Fixtures.expectation("vp9-8bit").width, try Fixtures.expectation("vp9-8bit").height])
+        let decoder = try VideoDecoderFactory.makeDecoder(for: fixture.track)
+        input.bytes = [0x82, 0x49, 0x83, 0x42, 0x03, 0xFF, 0xF3, 0xFF, 0xF0] + Array(repeating: 0, count: 16)
         let error = try #require(throws: DecodeError.self) { _ = try decoder.decode(input) }
         #expect(error.code == .limitExceeded)
         #expect(error.sampleIndex == input.sample.index)

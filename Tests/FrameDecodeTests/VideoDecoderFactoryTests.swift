@@ -8,12 +8,19 @@ import Testing
         try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
     }
 
-    @Test(arguments: ["vp09", "mp4v"])
+    @Test(arguments: ["mp4v", "s263"])
     func otherCodecsAreUnsupported(_ code: String) throws {
         let track = try Self.track(entry: SyntheticMovie.visualEntry(code, children: []))
         #expect(throws: DecodeError(.unsupportedCodec, "no decoder for \(code)")) {
             _ = try VideoDecoderFactory.makeDecoder(for: track)
         }
+    }
+
+    /// VP8 and VP9 key frames state their picture: an entry without vpcC is decoded all the same (by libvpx).
+    @Test(arguments: ["vp08", "vp09"])
+    func vpEntriesNeedNoConfiguration(_ code: String) throws {
+        let track = try Self.track(entry: SyntheticMovie.visualEntry(code, children: []))
+        #expect(try VideoDecoderFactory.makeDecoder(for: track) is VPXDecoder)
     }
 
     @Test func avc1WithoutAvcCIsABadConfiguration() throws {

@@ -8,7 +8,12 @@ import Testing
 @Suite struct WholeStreamDecodeTests {
     /// ffmpeg's per-frame digests by presentation time (Fixtures/frames/<name>.framemd5).
     static func frameDigests(_ name: String) throws -> [Int64: String] {
-        let text = try String(contentsOf: Fixtures.directory.appendingPathComponent("frames/\(name).framemd5"), encoding: .utf8)
+        try frameDigests(at: Fixtures.directory.appendingPathComponent("frames/\(name).framemd5"))
+    }
+
+    /// The per-frame digests of an ffmpeg framemd5 listing, by presentation time.
+    static func frameDigests(at url: URL) throws -> [Int64: String] {
+        let text = try String(contentsOf: url, encoding: .utf8)
         var digests: [Int64: String] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -18,10 +23,11 @@ import Testing
         return digests
     }
 
-    /// Streams that openh264, libde265 and dav1d decode exactly like ffmpeg, frame for frame: all HEVC and AV1
-    /// (ffmpeg decodes AV1 with libdav1d too), and H.264 without B-frames.
+    /// Streams that openh264, libde265, dav1d and libvpx decode exactly like ffmpeg, frame for frame: all HEVC, AV1
+    /// (ffmpeg decodes AV1 with libdav1d too) and VP9 (ffmpeg's own decoder is bit-exact with libvpx), and H.264
+    /// without B-frames.
     static let exactStreams = ["hevc-8bit", "hevc-main10", "hevc-hev1", "hevc-hlg", "hevc-pq", "h264-p-only", "one-frame",
-                               "av1-8bit", "av1-10bit", "h264-repeated-references", "pasp-narrow"]
+                               "av1-8bit", "av1-10bit", "vp9-8bit", "vp9-10bit", "h264-repeated-references", "pasp-narrow"]
 
     /// H.264 streams with B-frames: openh264 2.3.1 deviates from the standard on some B-frames (and on
     /// P-frames that follow B-pyramid references), so every sync sample is compared here and the

@@ -79,6 +79,9 @@ public struct FixtureExpectation: Decodable, Sendable {
     public var codecTag: String?
     public var width: Int?
     public var height: Int?
+    /// ffprobe's coded size (for codecs without a parameter set out of band, such as VP9, its key frames').
+    public var codedWidth: Int?
+    public var codedHeight: Int?
     public var sampleAspectRatio: String?
     public var pixFmt: String?
     public var rotation: Double?

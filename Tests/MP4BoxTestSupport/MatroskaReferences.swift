@@ -7,8 +7,6 @@ public enum MatroskaReferences {
     public struct File: Decodable, Sendable, CustomStringConvertible {
         /// Its name in `Fixtures/matroska`.
         public var name: String
-        /// The MP4 fixture its frames were copied from.
-        public var source: String
         /// ffprobe's format name (`matroska,webm`).
         public var formatName: String
         /// ffprobe's duration in seconds.
@@ -23,6 +21,11 @@ public enum MatroskaReferences {
         public var videoPackets: [Packet]
         /// The packets of the other streams.
         public var otherPacketCount: Int
+        /// Four frames and how to ask for them: the keyframe nearest the middle, the frame at the middle, the first
+        /// and the last.
+        public var roles: [Role]
+        /// The size of ffmpeg's pictures of them (`references/<name>.<role>.png`).
+        public var referenceSize: [Int]
 
         public var description: String { name }
 
@@ -32,6 +35,20 @@ public enum MatroskaReferences {
         public func bytes() throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
         /// The keyframes' pts, in file order.
         public var keyframeTimes: [Int64] { videoPackets.filter(\.isKeyframe).map(\.pts) }
+    }
+
+    /// A frame to ask for: at `askedMilliseconds`, exactly or at the nearest keyframe, which shows the frame of
+    /// `shownMilliseconds`.
+    public struct Role: Decodable, Sendable {
+        public var role: String
+        public var askedMilliseconds: Int64
+        public var exact: Bool
+        public var shownMilliseconds: Int64
+    }
+
+    /// The path of ffmpeg's picture of `role` of the file named `name`.
+    public static func referencePath(_ name: String, role: String) -> String {
+        folder.appendingPathComponent("references/\(name).\(role).png").path
     }
 
     /// One packet, decoded from `[pts, keyframe, size]`.

@@ -39,6 +39,7 @@ import Testing
         let codec = switch expected.codecName {
         case "h264": ["avc1", "avc3"]
         case "av1": ["av01"]
+        case "vp9": ["vp09"]
         default: ["hvc1", "hev1"]
         }
         #expect(codec.contains(track.codingFormat?.description ?? ""))

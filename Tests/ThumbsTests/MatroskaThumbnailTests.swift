@@ -5,8 +5,9 @@ import MP4BoxTestSupport
 import Testing
 import Thumbs
 
-/// Thumbnails of the Matroska and WebM fixtures (the MP4 fixtures' frames, remuxed by ffmpeg and mkvmerge) against
-/// ffmpeg's pictures of the same frames (Fixtures/thumbnails), through the one media rule, as every job reads them.
+/// Thumbnails of the Matroska and WebM fixtures (the MP4 fixtures' frames remuxed by ffmpeg and mkvmerge, and VP8)
+/// against ffmpeg's pictures of the same frames (Fixtures/matroska/references), through the one media rule, as every
+/// job reads them.
 @Suite struct MatroskaThumbnailTests {
     /// The thumbnail of `reference`'s file at `time`, exact or at the nearest keyframe, within 160x160.
     static func thumbnail(_ reference: MatroskaReferences.File, at time: ThumbnailTime, exact: Bool) async throws -> Thumbnail {
@@ -23,22 +24,17 @@ import Thumbs
 
     @Test(arguments: MatroskaReferences.all)
     func picturesMatchFFmpegs(_ reference: MatroskaReferences.File) async throws {
-        let source = String(reference.source.dropLast(4))
-        let frames = try #require(try FrameReferences.load(source))
-        let ticks = try #require(Double(frames.timeBase.split(separator: "/").last.map(String.init) ?? ""))
-        // Where the MP4's first picture is in the Matroska file (mkvmerge starts audio-video's video at 23 ms, after the
-        // AAC priming the MP4's edit lists hide), by ffprobe.
-        let offset = Double(try #require(reference.videoPackets.map(\.pts).min())) / 1000
-        for frame in frames.frames {
-            let exact = frame.role != "nearestKeyframeToMid"
-            let seconds = (frame.role == "frameAtMid" || !exact ? frames.midTime : Double(frame.pts) / ticks) + offset
-            let made = try await Self.thumbnail(reference, at: .seconds(seconds), exact: exact)
-            let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: ThumbnailReferences.path(source, role: frame.role)))))
+        for role in reference.roles {
+            let made = try await Self.thumbnail(reference, at: .rational(value: role.askedMilliseconds, timescale: 1000),
+                                                exact: role.exact)
+            let path = MatroskaReferences.referencePath(reference.name, role: role.role)
+            let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            #expect([expected.width, expected.height] == reference.referenceSize)
             try #require(made.image.width == expected.width && made.image.height == expected.height,
-                         "\(reference.name) \(frame.role): \(made.image.width)x\(made.image.height), ffmpeg \(expected.width)x\(expected.height)")
+                         "\(reference.name) \(role.role): \(made.image.width)x\(made.image.height), ffmpeg \(expected.width)x\(expected.height)")
             let quality = psnr(made.image.packed().pixels, expected.packed().pixels)
-            #expect(quality >= ThumbnailReferences.threshold(source), "\(reference.name) \(frame.role): psnr \(quality) dB")
-            #expect(abs(made.actualTime - Double(frame.pts) / ticks - offset) < 0.0005, "\(reference.name) \(frame.role): \(made.actualTime) s")
+            #expect(quality >= 35, "\(reference.name) \(role.role): psnr \(quality) dB")
+            #expect(abs(made.actualTime * 1000 - Double(role.shownMilliseconds)) < 0.5, "\(reference.name) \(role.role): \(made.actualTime) s")
         }
     }
 

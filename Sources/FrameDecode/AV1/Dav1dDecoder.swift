@@ -23,10 +23,7 @@ public final class Dav1dDecoder: VideoDecoder {
         self.configuration = configuration
         self.colour = colour
         self.limits = limits
-        threads = switch threading {
-        case .single: 1
-        case .workers(let count): count
-        }
+        threads = threading.threadCount
         handle = try Dav1dHandle(threads: threads, frameSizeLimit: limits.maximumLumaSamples)
     }
 

@@ -28,6 +28,8 @@ public struct VisualSampleEntry: Sendable {
     public var hevcConfiguration: HEVCConfigurationBox? { first(HEVCConfigurationBox.self) }
     /// The AV1 codec configuration, if any.
     public var av1Configuration: AV1ConfigurationBox? { first(AV1ConfigurationBox.self) }
+    /// The VP8/VP9 codec configuration, if any.
+    public var vpConfiguration: VPCodecConfigurationBox? { first(VPCodecConfigurationBox.self) }
     /// The pixel aspect ratio, if stated.
     public var pixelAspectRatio: PixelAspectRatioBox? { first(PixelAspectRatioBox.self) }
     /// The clean aperture, if stated.
@@ -72,10 +74,15 @@ public struct VisualSampleEntry: Sendable {
         depth = try reader.readUInt16()
         _ = try reader.readInt16()                // pre_defined
         children = try BoxTreeReader.readChildren(&reader, context: &context)
+        let (codedWidth, codedHeight) = (Int(width), Int(height))
         sequenceParameters = Self.readSequenceParameters(in: children)
+            ?? children.lazy.compactMap { $0 as? VPCodecConfigurationBox }.first.map {
+                .success($0.videoParameters(width: codedWidth, height: codedHeight))
+            }
     }
 
-    /// The first SPS of the first avcC, else of the first hvcC, else the sequence header OBU of the first av1C, read.
+    /// The first SPS of the first avcC, else of the first hvcC, else the sequence header OBU of the first av1C, read
+    /// (a vpcC, for VP8 and VP9, says the rest).
     private static func readSequenceParameters(in children: [any Box]) -> Result<VideoParameters, MP4Error>? {
         let avcC = children.lazy.compactMap { $0 as? AVCConfigurationBox }.first
         if let sps = avcC?.sequenceParameterSets.first {

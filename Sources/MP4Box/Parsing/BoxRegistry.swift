@@ -35,6 +35,7 @@ enum BoxRegistry {
         AVCConfigurationBox.fourCC: AVCConfigurationBox.self,
         HEVCConfigurationBox.fourCC: HEVCConfigurationBox.self,
         AV1ConfigurationBox.fourCC: AV1ConfigurationBox.self,
+        VPCodecConfigurationBox.fourCC: VPCodecConfigurationBox.self,
         PixelAspectRatioBox.fourCC: PixelAspectRatioBox.self,
         CleanApertureBox.fourCC: CleanApertureBox.self,
         ColourInformationBox.fourCC: ColourInformationBox.self,

@@ -3,23 +3,32 @@ import MP4Box
 
 extension MatroskaTrack {
     /// The sample entry and the boxes in it that the track's frames decode with, as an MP4 writes them: CodecPrivate
-    /// is the `avcC`, `hvcC` or `av1C` record itself; the Video element's display size becomes a `pasp` box and its
-    /// Colour a `colr` box of type `nclx`.
+    /// is the `avcC`, `hvcC` or `av1C` record itself; VP8 and VP9 get a `vpcC` from VP9's CodecPrivate features (its
+    /// profile and bit depth, when given) and the Colour element; the Video element's display size becomes a `pasp`
+    /// box and its Colour a `colr` box of type `nclx`.
     /// - Throws: `MatroskaError` `unsupported` for a codec without a decoder here, `malformed` for one without its
     ///   CodecPrivate.
     func sampleEntry() throws(MatroskaError) -> (type: FourCC, boxes: [CodedVideoTrack.EntryBox]) {
-        let (type, record): (FourCC, FourCC)
+        let type: FourCC
+        var boxes: [CodedVideoTrack.EntryBox]
         switch codecID {
-        case "V_MPEG4/ISO/AVC": (type, record) = ("avc1", "avcC")
-        case "V_MPEGH/ISO/HEVC": (type, record) = ("hvc1", "hvcC")
-        case "V_AV1": (type, record) = ("av01", "av1C")
+        case "V_VP8", "V_VP9":
+            type = codecID == "V_VP8" ? "vp08" : "vp09"
+            boxes = [CodedVideoTrack.EntryBox(type: "vpcC", payload: vpConfiguration())]
+        case "V_MPEG4/ISO/AVC", "V_MPEGH/ISO/HEVC", "V_AV1":
+            let record: FourCC
+            (type, record) = switch codecID {
+            case "V_MPEG4/ISO/AVC": ("avc1", "avcC")
+            case "V_MPEGH/ISO/HEVC": ("hvc1", "hvcC")
+            default: ("av01", "av1C")
+            }
+            guard !codecPrivate.isEmpty else {
+                throw MatroskaError(.malformed, path: "Segment/Tracks/TrackEntry", "track \(number) (\(codecID)) has no CodecPrivate")
+            }
+            boxes = [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
         default:
             throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number) is \(codecID), which has no decoder here")
         }
-        guard !codecPrivate.isEmpty else {
-            throw MatroskaError(.malformed, path: "Segment/Tracks/TrackEntry", "track \(number) (\(codecID)) has no CodecPrivate")
-        }
-        var boxes = [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
         if let aspect = video?.pixelAspect, aspect.horizontal <= UInt64(UInt32.max), aspect.vertical <= UInt64(UInt32.max) {
             var payload: [UInt8] = []
             for value in [UInt32(aspect.horizontal), UInt32(aspect.vertical)] { payload += Self.bigEndian(value) }
@@ -29,6 +38,26 @@ extension MatroskaTrack {
             boxes.append(CodedVideoTrack.EntryBox(type: "colr", payload: payload))
         }
         return (type, boxes)
+    }
+
+    /// A `vpcC` payload: VP9's profile and bit depth from CodecPrivate's features (ID 1 and 3, each a one-byte
+    /// value) or Colour's BitsPerChannel, else profile 0 at 8 bits; 4:2:0; the Colour element's code points.
+    private func vpConfiguration() -> [UInt8] {
+        var profile: UInt8 = 0
+        var bitDepth = Int(video?.colour?.bitsPerChannel ?? 0)
+        var position = codecPrivate.startIndex
+        while position + 1 < codecPrivate.endIndex {
+            let (id, length) = (codecPrivate[position], Int(codecPrivate[position + 1]))
+            guard position + 2 + length <= codecPrivate.endIndex else { break }
+            if length == 1, id == 1 { profile = codecPrivate[position + 2] }
+            if length == 1, id == 3 { bitDepth = Int(codecPrivate[position + 2]) }
+            position += 2 + length
+        }
+        let colour = video?.colour
+        let description = ColourDescription(primaries: Int(clamping: colour?.primaries ?? 2), transfer: Int(clamping: colour?.transferCharacteristics ?? 2),
+                                            matrix: Int(clamping: colour?.matrixCoefficients ?? 2), fullRange: colour?.range == 2)
+        return VPCodecConfigurationBox.payload(profile: profile, bitDepth: [10, 12].contains(bitDepth) ? bitDepth : 8,
+                                               chromaSubsampling: 1, colour: description)
     }
 
     /// An `nclx` colr payload, when the Colour element says more than "unspecified".
