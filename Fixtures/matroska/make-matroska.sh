@@ -11,7 +11,8 @@
 #   Fixtures/matroska/references/<name>.<role>.png  ffmpeg's picture of each role's frame, fitted in 160x160 by
 #                                                Fixtures/reference_pictures.py (as Fixtures/thumbnails)
 #
-#   usage: Fixtures/matroska/make-matroska.sh   (from anywhere; needs ffmpeg, ffprobe, mkvmerge, python3)
+#   usage: Fixtures/matroska/make-matroska.sh   (from anywhere; needs ffmpeg, ffprobe, mkvmerge, python3;
+#          the chromium recordings are made apart, by record-chromium.py)
 #
 # Most are the MP4 fixtures' frames remuxed (no re-encoding); VP8, which MP4 does not carry, is encoded here by
 # libvpx (single-threaded, GOP of 12). Layouts: ffmpeg's Cues after the Clusters (its default), ffmpeg's
@@ -20,7 +21,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 FIX="$(cd "$HERE/.." && pwd)"
-for tool in ffmpeg ffprobe mkvmerge python3; do
+for tool in ffmpeg ffprobe mkvmerge mkvinfo python3; do
   command -v "$tool" >/dev/null || { echo "error: $tool not found" >&2; exit 1; }
 done
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
@@ -33,6 +34,13 @@ mkvmerge --quiet --disable-track-statistics-tags -o "$HERE/audio-video.mkvmerge.
 mkvmerge --quiet --disable-track-statistics-tags -o "$HERE/hevc-8bit.mkvmerge.mkv" "$FIX/hevc-8bit.mp4"
 ff -i "$FIX/vp9-8bit.mp4" -map 0:v -c copy -fflags +bitexact "$HERE/vp9-8bit.cues-back.webm"
 mkvmerge --quiet --disable-track-statistics-tags --webm -o "$HERE/vp9-10bit.mkvmerge.webm" "$FIX/vp9-10bit.mp4"
+# Without Cues: ffmpeg's live mode (a Cluster at each keyframe, a Segment of unknown size), mkvmerge's --no-cues
+# with Clusters of 300 ms that do not start at keyframes.
+ff -i "$FIX/vp9-8bit.mp4" -map 0:v -c copy -live 1 -fflags +bitexact "$HERE/vp9-8bit.live.webm"
+mkvmerge --quiet --disable-track-statistics-tags --no-cues --cluster-length 300ms -o "$HERE/hevc-8bit.mkvmerge-nocues.mkv" \
+  "$FIX/hevc-8bit.mp4"
+# chromium-vp8.webm and chromium-vp9.webm: 6 s recorded once by record-chromium.py (a live capture differs from run to
+# run, so they are kept as they were recorded and only read here).
 ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v libvpx -threads 1 -deadline good -cpu-used 4 \
   -b:v 0 -crf 20 -qmin 4 -qmax 50 -g 12 -keyint_min 12 -auto-alt-ref 1 -lag-in-frames 16 -flags:v +bitexact \
   -fflags +bitexact "$HERE/vp8.cues-back.webm"
@@ -75,7 +83,11 @@ for name in sorted(os.listdir(here)):
     out["files"].append({
         "name": name,
         "formatName": probe["format"]["format_name"],
-        "duration": float(probe["format"]["duration"]),
+        # MediaRecorder writes no Duration: then the last frame's end, as ffprobe lists the packets.
+        "duration": float(probe["format"]["duration"]) if "duration" in probe["format"] else
+            max(int(p["pts"]) + int(p.get("duration", 0)) for p in packets) / 1000,
+        "hasDuration": "duration" in probe["format"],
+        "hasCues": "|+ Cues" in subprocess.check_output(["mkvinfo", "-v", path], text=True),
         "codecName": video["codec_name"],
         "width": video["width"], "height": video["height"],
         "sampleAspectRatio": video.get("sample_aspect_ratio", "1:1"),

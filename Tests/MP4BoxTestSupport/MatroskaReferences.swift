@@ -9,8 +9,11 @@ public enum MatroskaReferences {
         public var name: String
         /// ffprobe's format name (`matroska,webm`).
         public var formatName: String
-        /// ffprobe's duration in seconds.
+        /// ffprobe's duration in seconds (without a Duration element, where its last packet ends).
         public var duration: Double
+        /// Whether the file has a Duration element, and Cues (mkvinfo's reading).
+        public var hasDuration: Bool
+        public var hasCues: Bool
         /// ffprobe's codec name of the video stream.
         public var codecName: String
         public var width: Int

@@ -1,4 +1,5 @@
 import Matroska
+import MP4Box
 import StreamManifests
 
 extension MatroskaFile {
@@ -6,14 +7,16 @@ extension MatroskaFile {
     /// point of the track names (the first cue point of a Cluster starts it; a later one in the same Cluster is read
     /// on to, as a TS segment's keyframes past its first are), from the Cluster's start to the next such Cluster's
     /// (the last to the Segment's end), playing from its cue time to the next one's (the last to the Duration). A file
-    /// without Cues is one segment from its first Cluster.
+    /// without Cues is one segment from its first Cluster, whose times a search finds; without a Duration (as
+    /// MediaRecorder writes), it lasts until the last frame in `held` (the file's ends) ends.
     /// - Throws: `ThumbnailError` `noVideo` without a video track or a Cluster to read.
-    func presentation(url: String) throws(ThumbnailError) -> StreamPresentation {
+    func presentation(url: String, held: HeldBytes) throws(ThumbnailError) -> StreamPresentation {
         guard let track = pictureTrack, let video = track.video else {
             throw ThumbnailError(.noVideo, "the \(docType) file has no video track", input: url)
         }
         let end = fileLength ?? segmentEnd ?? StreamResource.maximumOffset
         let lastTime = duration.map { Duration.nanoseconds(nanoseconds(Int64(clamping: UInt64(min($0, 9e18))))) }
+            ?? lastFrameEnd(in: held, track: track).map { .nanoseconds(nanoseconds($0)) }
         var starts: [(offset: UInt64, time: Duration)] = []
         for cue in cuePoints {
             guard let offset = fileOffset(ofSegmentPosition: cue.clusterPosition), offset < end else { continue }
@@ -46,5 +49,23 @@ extension MatroskaFile {
                                         content: .segments(StreamSegments(segments)))
         return StreamPresentation(format: .matroska, url: url, isLive: false,
                                   periods: [StreamPeriod(start: .zero, duration: total, renditions: [rendition])], duration: total)
+    }
+
+    /// Where the last frame of `track` in the last Cluster `held` has whole ends (its timestamp plus the track's frame
+    /// duration, else the step between the last two frames), in timestamp units; nil when the bytes held show none.
+    func lastFrameEnd(in held: HeldBytes, track: MatroskaTrack) -> Int64? {
+        for span in held.spans.reversed() {
+            let clusters = MatroskaClusterSearch.clusters(in: span.bytes, at: span.offset, before: span.range.upperBound + 1)
+            for cluster in clusters.reversed() {
+                var reader = MatroskaClusterReader(track: track, timestampScale: timestampScale, start: cluster.offset)
+                try? reader.append(span.bytes[Int(cluster.offset - span.offset)...])
+                let times = reader.frames.map(\.timestamp).sorted()
+                guard let last = times.last else { continue }
+                let step = track.defaultDuration.map { Int64(clamping: $0 / max(1, timestampScale)) }
+                    ?? (times.count > 1 ? last - times[times.count - 2] : 0)
+                return last &+ max(0, step)
+            }
+        }
+        return nil
     }
 }

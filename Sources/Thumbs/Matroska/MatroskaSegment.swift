@@ -2,53 +2,70 @@ import ByteSources
 import Matroska
 import MP4Box
 
-/// The span of a Matroska file between two cue points' Clusters, read forward from the first Cluster's start only as
-/// far as a picture needs, its frames read as they come (`MatroskaClusterReader`), as a stream's segment is.
+/// The span of a Matroska file between two cue points' Clusters (or, in a file without Cues, the whole file), read
+/// forward from a Cluster's start only as far as a picture needs, its frames read as they come
+/// (`MatroskaClusterReader`), as a stream's segment is.
 ///
-/// The first read is a guess of the keyframe's size from the span's (the distance to the next cue point); once a
-/// block's header is read, the next read is exactly the rest of that block, so a keyframe costs one read when the
-/// guess holds and two when it does not. Frames past the keyframe (an exact time) are read on in reads that grow by
-/// half. A later picture of the same span goes on from there; reads take turns.
+/// The first read is a guess of the keyframe's size from the span's (the distance to the next cue point; in a file
+/// without Cues, a sixteenth of the probe window); once a block's header is read, the next read is exactly the rest
+/// of that block, so a keyframe costs one read when the guess holds and two when it does not. Frames past the
+/// keyframe (an exact time) are read on in reads that grow by half. In a file without Cues the Cluster a time needs
+/// is found first by `MatroskaClusterSearch` (probes of 16 KiB, interpolated then halved), and the read starts there;
+/// the Clusters found are kept for later times. Later pictures go on from reads made before; reads take turns.
 package actor MatroskaSegment {
     /// The file, counted.
     let source: CountingByteSource
     /// The span's bytes: from its first Cluster's start to the next cue point's Cluster (or the file's end).
     let byteRange: Range<UInt64>
+    /// Where the span starts on the file's timeline, in timestamp units.
+    let startTime: Int64
     /// The file's index, and the track read.
     let file: MatroskaFile
     let track: MatroskaTrack
     /// The file's URL or path, for messages.
     let name: String
-    /// The bytes of the first read.
-    let firstReadBytes: UInt64
     /// Bounds shared with other work that the movie's decodes wait within; nil: none.
     let workLimits: ThumbnailWorkLimits?
 
     /// The fewest bytes a guess asks for.
     static let minimumReadBytes: UInt64 = 16 << 10
+    /// Most Clusters a search steps back for one whose first keyframe is at or before the time.
+    static let maximumStepsBack = 4
 
-    private var reader: MatroskaClusterReader
-    /// The next offset to read.
-    private var readEnd: UInt64
+    /// A run of Clusters read forward from one Cluster's start.
+    private struct Run {
+        var reader: MatroskaClusterReader
+        var readEnd: UInt64
+        let firstReadBytes: UInt64
+    }
+
+    private var runs: [UInt64: Run] = [:]
+    /// The search over the Clusters of a file without Cues; nil for a span a cue point starts.
+    private var search: MatroskaClusterSearch?
+    /// The bytes read with the index, and those the search's probes read: a run starts with what they hold.
+    private var held: HeldBytes
     private let turns = AsyncLimiter(limit: 1)
 
-    /// A span read from `source`, starting with the bytes of it that `held` has (read with the index: no read for
-    /// them).
-    init(source: CountingByteSource, byteRange: Range<UInt64>, file: MatroskaFile, track: MatroskaTrack, name: String,
-         held: HeldBytes, workLimits: ThumbnailWorkLimits?) throws {
+    /// A span read from `source` that starts at `startTime` (nanoseconds on the file's timeline), starting with
+    /// the bytes of it that `held` has (read with the index: no read for them). `searches`: the file has no Cues, and
+    /// a time is found by a search over its Clusters.
+    init(source: CountingByteSource, byteRange: Range<UInt64>, startTime: Duration, file: MatroskaFile,
+         track: MatroskaTrack, name: String, held: HeldBytes, searches: Bool, workLimits: ThumbnailWorkLimits?) {
         self.source = source
         self.byteRange = byteRange
         self.file = file
         self.track = track
         self.name = name
+        self.held = held
         self.workLimits = workLimits
-        firstReadBytes = Self.firstReadBytes(spanBytes: UInt64(byteRange.count))
-        reader = MatroskaClusterReader(track: track, timestampScale: file.timestampScale, start: byteRange.lowerBound)
-        readEnd = byteRange.lowerBound
-        let kept = held.prefix(of: byteRange)
-        if !kept.isEmpty {
-            do { try reader.append(kept[...]) } catch { throw error.located(input: name) }
-            readEnd += UInt64(kept.count)
+        self.startTime = Self.units(startTime, scale: file.timestampScale)
+        if searches, let first = MatroskaClusterSearch.clusters(in: held.prefix(of: byteRange.lowerBound ..< byteRange.lowerBound + 64),
+                                                                 at: byteRange.lowerBound, before: byteRange.upperBound).first {
+            // The Clusters the ends hold (the last ones, in the tail) bound the search from above.
+            let tail = held.spans.filter { $0.offset > byteRange.lowerBound }.flatMap {
+                MatroskaClusterSearch.clusters(in: $0.bytes, at: $0.offset, before: byteRange.upperBound)
+            }
+            search = MatroskaClusterSearch(first: first, end: byteRange.upperBound, known: tail)
         }
     }
 
@@ -58,17 +75,24 @@ package actor MatroskaSegment {
         min(spanBytes, max(minimumReadBytes, spanBytes / 6))
     }
 
-    /// The span's frames as far as a picture `through` after its first keyframe needs them (nil: that keyframe
-    /// alone), as a movie of the frames from the first keyframe on, with where that keyframe is on the movie's
-    /// timeline.
-    /// - Throws: `ThumbnailError` `noSamples` (no keyframe in the span), `MatroskaError` (located at the file, also for
-    ///   a codec without a decoder here), `MP4Error` for what the movie cannot be written from, or the source's errors.
-    func movie(through offset: Duration?) async throws -> (session: MovieSession, firstPresentation: Int64) {
-        let units = offset.map { Self.units($0, scale: file.timestampScale) }
-        let reader = try await turns.run { try await self.read(until: units) }
+    /// The span's frames as a movie of the frames from a keyframe on: the span's first keyframe, or in a file
+    /// without Cues the first keyframe of the last Cluster that starts at or before `near` (stepping back while that
+    /// keyframe is after it; for a keyframe alone, of the Cluster that starts nearest `near`); as far as a picture at
+    /// `through` needs them (nil: that keyframe alone). With where the span's start is on the movie's timeline.
+    /// - Throws: `ThumbnailError` `noSamples` (no keyframe where one was looked for), `MatroskaError` (located at the
+    ///   file, also for a codec without a decoder here), `MP4Error` for what the movie cannot be written from, or the
+    ///   source's errors.
+    func movie(near: Duration? = nil, through: Duration?) async throws -> (session: MovieSession, firstPresentation: Int64) {
+        let target = through.map { Self.units($0, scale: file.timestampScale) }
+        let searched = search == nil ? nil : near.map { Self.units($0, scale: file.timestampScale) }
+        let start = byteRange.lowerBound
+        let reader = try await turns.run { () async throws -> MatroskaClusterReader in
+            guard let searched else { return try await self.read(from: start, through: target) }
+            return try await self.searchingRead(near: searched, through: target)
+        }
         let frames = reader.framesFromKeyframe
-        guard !frames.isEmpty else {
-            throw ThumbnailError(.noSamples, "no keyframe of track \(track.number) in bytes \(byteRange.lowerBound)-\(readEnd) of \(name)",
+        guard let keyframe = frames.first else {
+            throw ThumbnailError(.noSamples, "no keyframe of track \(track.number) in bytes \(byteRange.lowerBound)-\(byteRange.upperBound) of \(name)",
                                  input: name)
         }
         let frameDuration = track.defaultDuration.map { file.movieTicks(Int64(clamping: $0 / max(1, file.timestampScale))) }
@@ -81,46 +105,95 @@ package actor MatroskaSegment {
         let bytes = try VideoMovieWriter.movie(of: coded)
         let session = MovieSession(source: DemuxedMovieSource(movie: MemoryByteSource(bytes), segment: source, name: name),
                                    workLimits: workLimits)
-        // The keyframe is the first sample; the writer puts the first decoding time at 0.
-        return (session, coded.samples[0].presentationTime &- coded.samples[0].decodeTime)
+        // The keyframe is the first sample and the writer puts the first decoding time at 0; the span's start is as far
+        // before it as the keyframe's timestamp is after the span's.
+        let keyframeTime = coded.samples[0].presentationTime &- coded.samples[0].decodeTime
+        return (session, keyframeTime &- file.movieTicks(keyframe.timestamp &- startTime))
     }
 
-    /// Reads until the first keyframe's block is whole and, with `units`, until enough frames past the keyframe's
-    /// time plus `units` are read that every frame shown by then is decoded (a few more than the deepest reordering).
-    private func read(until units: Int64?) async throws -> MatroskaClusterReader {
-        while !isEnough(units), !reader.isFinished, readEnd < byteRange.upperBound {
-            let start = byteRange.lowerBound
-            let size: UInt64
-            if let needed = reader.neededEnd, needed > readEnd {
-                size = needed - readEnd  // the rest of the block whose header was read
-            } else if readEnd == start {
-                size = firstReadBytes
-            } else {
-                size = max(firstReadBytes, (readEnd - start) / 2)
+    /// Reads from the last Cluster found to start at or before `near` (for a keyframe alone, `target` nil: the one that
+    /// starts nearest `near`, after it too), stepping back a Cluster at a time (at most `maximumStepsBack`) while its
+    /// first keyframe is after `near`.
+    private func searchingRead(near: Int64, through target: Int64?) async throws -> MatroskaClusterReader {
+        var wanted = near
+        var reader: MatroskaClusterReader?
+        for step in 0 ... Self.maximumStepsBack {
+            try await narrowSearch(to: wanted)
+            guard let search else { break }
+            var start = search.start(for: wanted)
+            // For a keyframe alone, the Cluster that starts nearest the time, after it as well as before.
+            if target == nil, step == 0, let next = search.points.first(where: { $0.time > wanted }),
+               next.time - wanted < wanted - start.time {
+                start = next
             }
-            let end = min(byteRange.upperBound, readEnd + size)
-            let bytes = try await source.read(readEnd ..< end)
+            let read = try await self.read(from: start.offset, through: target.map { max($0, wanted) })
+            reader = read
+            guard let keyframe = read.framesFromKeyframe.first, keyframe.timestamp > near, start.time <= near,
+                  start.offset > byteRange.lowerBound else { break }
+            wanted = start.time &- 1
+        }
+        guard let reader else { return try await read(from: byteRange.lowerBound, through: target) }
+        return reader
+    }
+
+    /// Probes until the search knows the Cluster playing at `time`.
+    private func narrowSearch(to time: Int64) async throws {
+        while var search, let probe = search.nextProbe(for: time) {
+            let bytes = try await source.read(probe)
+            search.receive(bytes, at: probe.lowerBound)
+            held.insert(bytes, at: probe.lowerBound)
+            self.search = search
+            if bytes.count < probe.count { break }
+        }
+    }
+
+    /// Reads the run from `start` until its first keyframe's block is whole and, with `target`, until enough frames
+    /// past `target` are read that every frame shown by then is decoded (a few more than the deepest reordering).
+    private func read(from start: UInt64, through target: Int64?) async throws -> MatroskaClusterReader {
+        var run = runs[start] ?? newRun(from: start)
+        defer { runs[start] = run }
+        while !Self.isEnough(run.reader, through: target), !run.reader.isFinished, run.readEnd < byteRange.upperBound {
+            let size: UInt64
+            if let needed = run.reader.neededEnd, needed > run.readEnd {
+                size = needed - run.readEnd  // the rest of the block whose header was read
+            } else if run.readEnd == start {
+                size = run.firstReadBytes
+            } else {
+                size = max(run.firstReadBytes, (run.readEnd - start) / 2)
+            }
+            let end = min(byteRange.upperBound, run.readEnd + size)
+            let bytes = try await source.read(run.readEnd ..< end)
             do {
-                try reader.append(bytes[...])
+                try run.reader.append(bytes[...])
             } catch {
                 throw error.located(input: name)
             }
-            readEnd += UInt64(bytes.count)
-            if readEnd < end || readEnd >= byteRange.upperBound { reader.finish() }
+            run.readEnd += UInt64(bytes.count)
+            if run.readEnd < end || run.readEnd >= byteRange.upperBound { run.reader.finish() }
         }
-        return reader
+        return run.reader
+    }
+
+    private func newRun(from start: UInt64) -> Run {
+        let span = search.map { _ in MatroskaClusterSearch.defaultProbeBytes * 4 } ?? UInt64(byteRange.count)
+        var run = Run(reader: MatroskaClusterReader(track: track, timestampScale: file.timestampScale, start: start), readEnd: start,
+                      firstReadBytes: Self.firstReadBytes(spanBytes: min(span, byteRange.upperBound - start)))
+        let kept = held.prefix(of: start ..< byteRange.upperBound)
+        if !kept.isEmpty, (try? run.reader.append(kept[...])) != nil {
+            run.readEnd += UInt64(kept.count)
+        }
+        return run
     }
 
     /// Frames read past the time wanted before a picture there is surely decodable: more than any B-pyramid
     /// reorders.
     static let framesPastTarget = 4
 
-    private func isEnough(_ units: Int64?) -> Bool {
+    private static func isEnough(_ reader: MatroskaClusterReader, through target: Int64?) -> Bool {
         let frames = reader.framesFromKeyframe
-        guard let keyframe = frames.first else { return false }
-        guard let units else { return true }
-        let target = keyframe.timestamp &+ units
-        return frames.count(where: { $0.timestamp > target }) >= Self.framesPastTarget
+        guard !frames.isEmpty else { return false }
+        guard let target else { return true }
+        return frames.count(where: { $0.timestamp > target }) >= framesPastTarget
     }
 
     /// `duration` in timestamp units of `scale` nanoseconds, saturating.

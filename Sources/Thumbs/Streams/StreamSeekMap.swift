@@ -204,7 +204,7 @@ package struct StreamSeekMap: Sendable {
             next = nil
         }
         var placed = try await placement(of: segment, in: rendition, through: usesNearestKeyframe ? nil : wanted,
-                                         wantsFirstKeyframe: wantsFirstKeyframe)
+                                         wantsFirstKeyframe: wantsFirstKeyframe, near: wanted)
         var movieTime = placed.movieTime(at: wanted, in: segment)
         // The nearest keyframe may start the next segment.
         if usesNearestKeyframe, let next, !next.isGap, next.timeRange.lowerBound > wanted {
@@ -326,9 +326,11 @@ package struct StreamSeekMap: Sendable {
     /// `segment` read as a movie, as far as a picture at `wanted` (on the stream's timeline) needs it; nil: its
     /// first keyframe (an MPEG-TS segment is read from its start: without an index, the keyframes after its first
     /// are found only by reading up to them). `wantsFirstKeyframe`: the picture is the segment's first keyframe
-    /// (`StreamSession.reading(of:inIFramePlaylist:wantsFirstKeyframe:)`).
+    /// (`StreamSession.reading(of:inIFramePlaylist:wantsFirstKeyframe:)`). `near`: the time the picture is asked
+    /// for, where a segment finds its keyframes by a search (a Matroska file without Cues: the read starts at the
+    /// Cluster playing then).
     package func placement(of segment: StreamSegment, in rendition: StreamRendition, through wanted: Duration? = nil,
-                           wantsFirstKeyframe: Bool = true) async throws -> Placement {
+                           wantsFirstKeyframe: Bool = true, near: Duration? = nil) async throws -> Placement {
         let segmentMovie: StreamSession.SegmentMovie
         switch try await session.reading(of: segment, inIFramePlaylist: rendition.isIFrameOnly,
                                          wantsFirstKeyframe: wantsFirstKeyframe, bitRate: rendition.typicalBitRate) {
@@ -338,7 +340,7 @@ package struct StreamSeekMap: Sendable {
             let offset = wanted.map { Self.ticks(max($0 - segment.timeRange.lowerBound, .zero), timescale: 90_000) }
             return try await Placement(transport.movie(through: offset))
         case .matroska(let span):
-            return try await Placement(span.movie(through: wanted.map { max($0 - segment.timeRange.lowerBound, .zero) }))
+            return try await Placement(span.movie(near: near, through: wanted))
         }
         var movie = try await segmentMovie.session.loadMovie()
         if !segmentMovie.isWholeResource, movie.hasUnreadFragments, movie.readSubsegments.isEmpty {

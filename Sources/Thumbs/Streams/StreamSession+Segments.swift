@@ -49,9 +49,10 @@ extension StreamSession {
                                  input: input.name)
         }
         if let matroska, let byteRange = segment.resource.byteRange, let track = matroska.file.pictureTrack {
-            let reading = SegmentReading.matroska(try MatroskaSegment(
-                source: matroska.source, byteRange: byteRange, file: matroska.file, track: track, name: input.name,
-                held: matroska.held, workLimits: workLimits))
+            let reading = SegmentReading.matroska(MatroskaSegment(
+                source: matroska.source, byteRange: byteRange, startTime: segment.timeRange.lowerBound, file: matroska.file,
+                track: track, name: input.name, held: matroska.held, searches: matroska.file.cuePoints.isEmpty,
+                workLimits: workLimits))
             keep(reading, of: segment)
             return reading
         }

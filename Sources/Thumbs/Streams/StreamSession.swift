@@ -106,7 +106,7 @@ public actor StreamSession {
             let source = CountingByteSource(try input.open(known: nil))
             let located = try await source.run(MatroskaLocator(knownLength: await source.knownLength))
             matroska = (located.file, located.heldBytes, source)
-            let read = try located.file.presentation(url: input.name)
+            let read = try located.file.presentation(url: input.name, held: located.heldBytes)
             presentation = read
             return read
         }
