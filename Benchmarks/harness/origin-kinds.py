@@ -18,13 +18,11 @@ import os
 import platform
 import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the harness: its media, server, timing and lower bounds)
 
-KINDS = ["multipart", "whole", "refuse"]
 KIND_NAMES = {"multipart": "1 multipart (nginx)", "whole": "2 whole object (S3, GCS, R2, Azure)", "refuse": "3 416 (OSS)"}
 STORYBOARD_MEDIUM = "1080p H.264 faststart"
 
@@ -40,40 +38,35 @@ def main():
     args = ap.parse_args()
     names = args.media or list(run.MEDIA)
     bounds = {name: run.lower_bound(name) for name in names}
-    server = run.Server()
     rows = []
     started = time.monotonic()
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for kind in KINDS:
-                server.get(f"/_config?rtt_ms={args.rtt_ms}&bandwidth_mbit={args.mbit}&connect_rtt=1&multi_ranges={kind}")
-                for name in names:
-                    file, t, _ = run.MEDIA[name]
-                    url = f"{server.base}/{file}"
-                    tools = [("thumbs", args.runs)]
-                    if shutil.which("ffmpegthumbnailer"):
-                        tools.append(("ffmpegthumbnailer", 1))
-                    for tool, runs in tools:
-                        row = run.measure_runs(server, run.commands(tool, args.thumbs, url, t, os.path.join(tmp, "o")), runs)
-                        row.update(kind=kind, medium=name, tool=tool, product="thumbnail",
-                                   bound=bounds[name]["bytes"], minRoundTrips=bounds[name]["roundTrips"])
-                        rows.append(row)
-                        report(row)
-                if STORYBOARD_MEDIUM in names:
-                    file = run.MEDIA[STORYBOARD_MEDIUM][0]
-                    out = os.path.join(tmp, f"sb-{kind}")
-                    shutil.rmtree(out, ignore_errors=True)
-                    url = f"{server.base}/{file}"
-                    # What locating the index costs on this origin (`thumbs info`: the same first read), then the
-                    # storyboard, whose bound is that plus the keyframes it uses.
-                    index = run.measure_runs(server, [args.thumbs, "info", url, "--stats"], 1)
-                    row = run.measure_runs(server, storyboard_command(args.thumbs, url, out), 1)
-                    row.update(kind=kind, medium=STORYBOARD_MEDIUM, tool="thumbs", product="storyboard",
-                               indexBytes=index["bytes"], bound=index["bytes"] + row.get("keyframeBytes", 0))
+    with run.served() as (server, tmp):
+        for kind in run.origin_kinds(server, args):
+            for name in names:
+                file, t, _ = run.MEDIA[name]
+                url = f"{server.base}/{file}"
+                tools = [("thumbs", args.runs)]
+                if shutil.which("ffmpegthumbnailer"):
+                    tools.append(("ffmpegthumbnailer", 1))
+                for tool, runs in tools:
+                    row = run.measure_runs(server, run.commands(tool, args.thumbs, url, t, os.path.join(tmp, "o")), runs)
+                    row.update(kind=kind, medium=name, tool=tool, product="thumbnail",
+                               bound=bounds[name]["bytes"], minRoundTrips=bounds[name]["roundTrips"])
                     rows.append(row)
                     report(row)
-    finally:
-        server.stop()
+            if STORYBOARD_MEDIUM in names:
+                file = run.MEDIA[STORYBOARD_MEDIUM][0]
+                out = os.path.join(tmp, f"sb-{kind}")
+                shutil.rmtree(out, ignore_errors=True)
+                url = f"{server.base}/{file}"
+                # What locating the index costs on this origin (`thumbs info`: the same first read), then the
+                # storyboard, whose bound is that plus the keyframes it uses.
+                index = run.measure_runs(server, [args.thumbs, "info", url, "--stats"], 1)
+                row = run.measure_runs(server, storyboard_command(args.thumbs, url, out), 1)
+                row.update(kind=kind, medium=STORYBOARD_MEDIUM, tool="thumbs", product="storyboard",
+                           indexBytes=index["bytes"], bound=index["bytes"] + row.get("keyframeBytes", 0))
+                rows.append(row)
+                report(row)
     write(args, rows, bounds, time.monotonic() - started)
 
 
@@ -111,21 +104,21 @@ def write(args, rows, bounds, elapsed):
          "round trips (thumbs' `--stats`) / requests / bytes the server wrote (x the lower bound: ftyp + moov + the "
          "keyframe, and the moof for a fragmented file) / wall ms; thumbs the median of "
          f"{args.runs} runs, each a new process (a first contact with the origin), ffmpegthumbnailer one run.", "",
-         "| medium | tool | " + " | ".join(KIND_NAMES[k] for k in KINDS) + " |",
-         "| --- | --- | " + " | ".join("---" for _ in KINDS) + " |"]
+         "| medium | tool | " + " | ".join(KIND_NAMES[k] for k in run.ORIGIN_KINDS) + " |",
+         "| --- | --- | " + " | ".join("---" for _ in run.ORIGIN_KINDS) + " |"]
     media = list(dict.fromkeys(r["medium"] for r in rows if r["product"] == "thumbnail"))
     for name in media:
         for tool in ("thumbs", "ffmpegthumbnailer"):
-            cells = [cell(by.get((k, "thumbnail", name, tool))) for k in KINDS]
+            cells = [cell(by.get((k, "thumbnail", name, tool))) for k in run.ORIGIN_KINDS]
             if any(cells):
                 L.append(f"| {name} | {tool} | " + " | ".join(cells) + " |")
-    boards = [by.get((k, "storyboard", STORYBOARD_MEDIUM, "thumbs")) for k in KINDS]
+    boards = [by.get((k, "storyboard", STORYBOARD_MEDIUM, "thumbs")) for k in run.ORIGIN_KINDS]
     if any(boards):
         L += ["", f"A storyboard of {STORYBOARD_MEDIUM} (`thumbs storyboard`, its default cues: one a keyframe here): the same "
               "cells, the bound being the index as it costs on that origin (the bytes of `thumbs info --stats`: the "
               "first read's ends) plus the keyframes used (`keyframeBytes` of `--stats`).", "",
-              "| product | " + " | ".join(KIND_NAMES[k] for k in KINDS) + " |",
-              "| --- | " + " | ".join("---" for _ in KINDS) + " |",
+              "| product | " + " | ".join(KIND_NAMES[k] for k in run.ORIGIN_KINDS) + " |",
+              "| --- | " + " | ".join("---" for _ in run.ORIGIN_KINDS) + " |",
               "| storyboard | " + " | ".join(cell(b) for b in boards) + " |"]
     failures = [r for r in rows if r["failures"]]
     if failures:

@@ -8,6 +8,7 @@ measured the same way. Writes Benchmarks/results/harness.md, harness.json and tw
 Usage: Benchmarks/harness/run.py --thumbs PATH [--quick] [--runs N] [--media NAME ...]
 """
 import argparse
+import contextlib
 import http.client
 import datetime
 import json
@@ -88,6 +89,28 @@ def arguments(doc, runs, network=False):
         ap.add_argument("--rtt-ms", type=float, default=50)
         ap.add_argument("--mbit", type=float, default=50)
     return ap
+
+
+ORIGIN_KINDS = ["multipart", "whole", "refuse"]
+
+
+@contextlib.contextmanager
+def served():
+    """A server over the media folder and a scratch folder, for the length of a `with`; the server is stopped after."""
+    server = Server()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield server, tmp
+    finally:
+        server.stop()
+
+
+def origin_kinds(server, args):
+    """Each kind of origin server.py plays (what it answers to several ranges: `multipart`, `whole`, `refuse`), the
+    server set to it at `args`' RTT and bandwidth, with one RTT for each new connection."""
+    for kind in ORIGIN_KINDS:
+        server.get(f"/_config?rtt_ms={args.rtt_ms}&bandwidth_mbit={args.mbit}&connect_rtt=1&multi_ranges={kind}")
+        yield kind
 
 
 def timed(cmd, timeout=300):

@@ -39,8 +39,9 @@ mkvmerge --quiet --disable-track-statistics-tags --webm -o "$HERE/vp9-10bit.mkvm
 ff -i "$FIX/vp9-8bit.mp4" -map 0:v -c copy -live 1 -fflags +bitexact "$HERE/vp9-8bit.live.webm"
 mkvmerge --quiet --disable-track-statistics-tags --no-cues --cluster-length 300ms -o "$HERE/hevc-8bit.mkvmerge-nocues.mkv" \
   "$FIX/hevc-8bit.mp4"
-# chromium-vp8.webm and chromium-vp9.webm: 6 s recorded once by record-chromium.py (a live capture differs from run to
-# run, so they are kept as they were recorded and only read here).
+# chromium-vp8.webm and chromium-vp9.webm (6 s) and chromium-vp9-60s.webm (60 s, a Cluster every 4 s): recorded once by
+# record-chromium.py (a live capture differs from run to run, so they are kept as they were recorded and only read
+# here).
 ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v libvpx -threads 1 -deadline good -cpu-used 4 \
   -b:v 0 -crf 20 -qmin 4 -qmax 50 -g 12 -keyint_min 12 -auto-alt-ref 1 -lag-in-frames 16 -flags:v +bitexact \
   -fflags +bitexact "$HERE/vp8.cues-back.webm"

@@ -14,9 +14,9 @@ import Testing
         let all = MatroskaClusterSearch.clusters(in: bytes, at: 0, before: UInt64(bytes.count))
         #expect(all.first?.offset == first)
         #expect(all.count > 1, "\(reference.name): one Cluster")
-        // Probes of 4 KiB, so that these small files (Clusters of 3 to 37 KB) take several.
+        // Probes of the default 16 KiB, as a search of these files (Clusters of 3 to 37 KB) makes them.
         for packet in reference.videoPackets {
-            var search = MatroskaClusterSearch(first: try #require(all.first), end: UInt64(bytes.count), probeBytes: 4096)
+            var search = MatroskaClusterSearch(first: try #require(all.first), end: UInt64(bytes.count))
             var log: [String] = []
             while let probe = search.nextProbe(for: packet.pts) {
                 log.append("\(probe)")

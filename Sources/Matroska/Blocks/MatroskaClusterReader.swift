@@ -27,7 +27,8 @@ public struct MatroskaClusterReader: Sendable {
     private var clusterTimestamp: Int64?
     private var clusterEnd: UInt64?
     private var inCluster = false
-    /// Where the element whose header is read but whose data is not ends.
+    /// Where the block whose header is read but whose data is not ends, when that block may be wanted (a keyframe, or
+    /// any frame after one): a reader asks for exactly the rest of it. Nil for a frame before the first keyframe.
     public private(set) var neededEnd: UInt64?
 
     /// A reader from file offset `start` (a Cluster's start; or a block's, with its Cluster's `clusterTimestamp`).
@@ -122,7 +123,12 @@ public struct MatroskaClusterReader: Sendable {
                 continue
             }
             guard end <= buffer.count else {
-                neededEnd = header.end
+                // Worth reading exactly: a block that may be wanted (a keyframe, a BlockGroup whose ReferenceBlock comes
+                // after its Block, any frame once a keyframe is read); the frames before the first keyframe are not.
+                if header.id != MatroskaID.simpleBlock || frames.contains(where: \.isKeyframe)
+                    || Self.simpleBlockIsKeyframe(buffer[(start + header.headerLength)...]) != false {
+                    neededEnd = header.end
+                }
                 return
             }
             let data = buffer[(start + header.headerLength) ..< end]
@@ -136,6 +142,13 @@ public struct MatroskaClusterReader: Sendable {
             }
             start = end
         }
+    }
+
+    /// A SimpleBlock's keyframe flag from the start of its data; nil before its flags are there.
+    private static func simpleBlockIsKeyframe(_ data: ArraySlice<UInt8>) -> Bool? {
+        guard let first = data.first, first != 0 else { return nil }
+        let flags = data.startIndex + first.leadingZeroBitCount + 1 + 2
+        return flags < data.endIndex ? data[flags] & 0x80 != 0 : nil
     }
 
     private mutating func leaveCluster() {

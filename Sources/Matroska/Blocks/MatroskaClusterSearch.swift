@@ -1,5 +1,6 @@
 /// Finds the Cluster playing at a time in a file without Cues (a browser's MediaRecorder writes none), by probes
-/// of a few KiB: an interpolation between the Clusters known on either side of the time, then halving, each probe
+/// of a few KiB: an interpolation between the Clusters known on either side of the time (halving when one did not
+/// narrow the span to three quarters), each probe
 /// resynchronised on the next Cluster header in it (its ID, a size, then its Timestamp). Sans I/O: ask
 /// `nextProbe(for:)` which bytes to read, give them to `receive(_:at:)`, and read frames from `start(for:)` once it
 /// says none is needed.
@@ -20,6 +21,8 @@ public struct MatroskaClusterSearch: Sendable {
     public private(set) var points: [Point]
     /// Where the Clusters end: the Segment's end or the file's.
     public let end: UInt64
+    /// The time at `end`, where the file says (its Duration).
+    public let endTime: Int64?
     /// The bytes of one probe.
     public let probeBytes: UInt64
     /// Probes made so far.
@@ -28,6 +31,8 @@ public struct MatroskaClusterSearch: Sendable {
     private var scanned: [Range<UInt64>] = []
     /// The last probe, and whether it found a Cluster.
     private var lastProbe: (range: Range<UInt64>, found: Bool)?
+    /// The span the last placed probe narrowed.
+    private var lastSpan: UInt64?
 
     /// Most probes for one time: 2^12 windows of 16 KiB narrow 64 MiB to one, and interpolation does better.
     public static let maximumProbes = 12
@@ -37,9 +42,11 @@ public struct MatroskaClusterSearch: Sendable {
     /// The bytes a probe reads unless told otherwise.
     public static let defaultProbeBytes: UInt64 = 16 << 10
 
-    /// A search over the Clusters from `first` (the first Cluster) to `end`, knowing `known` besides.
-    public init(first: Point, end: UInt64, known: [Point] = [], probeBytes: UInt64 = defaultProbeBytes) {
+    /// A search over the Clusters from `first` (the first Cluster) to `end` (where the time is `endTime`, when known),
+    /// knowing `known` besides.
+    public init(first: Point, end: UInt64, endTime: Int64? = nil, known: [Point] = [], probeBytes: UInt64 = defaultProbeBytes) {
         self.end = end
+        self.endTime = endTime
         self.probeBytes = max(UInt64(Self.headerBytes) * 2, probeBytes)
         points = []
         for point in [first] + known { insert(point) }
@@ -73,12 +80,19 @@ public struct MatroskaClusterSearch: Sendable {
             let from = last.range.upperBound - header
             return ask(from ..< min(reach, from + 2 * UInt64(last.range.count)))
         }
+        // Interpolation on the times, unless the last probe left more than three quarters of the span it narrowed
+        // (a skewed file): then halving, so the search still converges.
+        let interpolates = lastSpan.map { UInt64(upper - low.offset) * 4 <= $0 * 3 } ?? true
+        lastSpan = upper - low.offset
         var estimate: UInt64
-        if let high, high.time > low.time, probes % 2 == 0 {
-            // Interpolation on the times, every other probe; halving between, so a skewed file still converges.
+        if let high, high.time > low.time, interpolates {
             let share = Double(target - low.time) / Double(high.time - low.time)
             estimate = low.offset + UInt64(Double(upper - low.offset) * min(max(share, 0), 1))
-        } else if high == nil, let last = points.last, last.time > points[0].time, probes % 2 == 0 {
+        } else if high == nil, let endTime, endTime > low.time, interpolates {
+            // Past the last Cluster known: interpolate up to the end, where the file's Duration ends.
+            let share = Double(target - low.time) / Double(endTime - low.time)
+            estimate = low.offset + UInt64(Double(upper - low.offset) * min(max(share, 0), 1))
+        } else if high == nil, let last = points.last, last.time > points[0].time, interpolates {
             // Past the last Cluster known: extrapolate at the rate seen so far.
             let rate = Double(last.offset - points[0].offset) / Double(last.time - points[0].time)
             estimate = low.offset + UInt64(min(Double(upper - low.offset), max(0, Double(target - low.time) * rate)))
@@ -87,7 +101,15 @@ public struct MatroskaClusterSearch: Sendable {
         }
         // A probe starts a little before the estimate (a Cluster starts there as often as after) and inside the span.
         estimate = min(max(estimate.saturatingSubtract(probeBytes / 4), low.offset + 1), upper - probeBytes)
-        return ask(estimate ..< estimate + probeBytes)
+        var range = estimate ..< estimate + probeBytes
+        // Where a probe has read already, the one before it: ending a header's bytes into it, so that a Cluster
+        // starting at its edge is seen whole.
+        while let read = scanned.first(where: { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound }) {
+            guard read.lowerBound > low.offset + probeBytes else { break }
+            let end = read.lowerBound + header
+            range = end - probeBytes ..< end
+        }
+        return ask(range)
     }
 
     /// `range` as the next probe, unless it was read already (then the search cannot narrow further).
@@ -150,6 +172,25 @@ public struct MatroskaClusterSearch: Sendable {
               let time = try? EBMLValue.unsigned(bytes[valueStart ..< valueStart + Int(size)], path: "", offset: offset),
               time <= UInt64(Int64.max >> 1) else { return nil }
         return Point(offset: offset, time: Int64(time))
+    }
+
+    /// Whether `bytes` (a Cluster's first bytes) show that it starts with a keyframe of `track`: a SimpleBlock of the
+    /// track with its keyframe flag right after the Timestamp, as a browser's recordings and ffmpeg's live mode
+    /// start each Cluster.
+    public static func clusterStartsWithKeyframe(_ bytes: [UInt8], track: UInt64) -> Bool {
+        var position = 0
+        for expected in [MatroskaID.cluster, MatroskaID.timestamp] {
+            guard let header = try? EBMLElementHeader.read(bytes[position...], at: UInt64(position)), header.id == expected else {
+                return false
+            }
+            position += header.headerLength + (expected == MatroskaID.cluster ? 0 : Int(min(header.dataSize ?? 64, 64)))
+            guard position < bytes.count else { return false }
+        }
+        guard let block = try? EBMLElementHeader.read(bytes[position...], at: UInt64(position)), block.id == MatroskaID.simpleBlock,
+              MatroskaBlock.track(of: bytes[(position + block.headerLength)...]) == track else { return false }
+        let data = bytes[(position + block.headerLength)...]
+        let flags = data.startIndex + (data.first?.leadingZeroBitCount ?? 8) + 1 + 2
+        return flags < data.endIndex && data[flags] & 0x80 != 0
     }
 
     /// Keeps `point` in file order, unless a point is known there or it contradicts the order of times.
