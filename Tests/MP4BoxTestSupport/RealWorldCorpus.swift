@@ -12,6 +12,11 @@ public enum RealWorldCorpus {
         return ((try? FileManager.default.contentsOfDirectory(atPath: media)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }()
 
+    /// Whether a corpus file is Matroska or WebM (by its name: the corpus names them so), not an MP4 or QuickTime movie.
+    public static func isMatroska(_ name: String) -> Bool {
+        [".mkv", ".webm", ".mka"].contains(where: name.hasSuffix)
+    }
+
     /// The path of a corpus file.
     public static func path(_ name: String) -> String {
         directory.appendingPathComponent("media/\(name)").path

@@ -12,11 +12,40 @@ import Testing
         return video.width > 0 && video.height > 0 && RealWorldCorpus.outcomes[name]?.error?.code != "sampleOutOfRange"
     }
 
+    /// What `info --json` says of a Matroska file: a stream whose one rendition is its picture track.
+    struct MatroskaInfo: Decodable {
+        struct Period: Decodable {
+            var renditions: [Rendition]
+        }
+        struct Rendition: Decodable {
+            var width: Int?
+            var height: Int?
+            var codecs: String?
+            var segmentFormat: String?
+        }
+        var format: String
+        var periods: [Period]
+    }
+
+    /// The CodecIDs of the codecs ffprobe names.
+    static let codecIDs = ["h264": "V_MPEG4/ISO/AVC", "hevc": "V_MPEGH/ISO/HEVC", "av1": "V_AV1", "vp8": "V_VP8", "vp9": "V_VP9",
+                           "mpeg4": "V_MPEG4/ISO/ASP", "msmpeg4v3": "V_MS/VFW/FOURCC"]
+
     @Test(.timeLimit(.minutes(1)), arguments: names)
     func infoAgreesWithFFprobe(_ name: String) async throws {
         let video = try #require(try RealWorldCorpus.expectation(name).video)
         let output = try await InfoCommandTests.run(["info", RealWorldCorpus.path(name), "--json"])
         try #require(output.status == 0, "\(name): \(output.stderr)")
+        if RealWorldCorpus.isMatroska(name) {
+            // A Matroska file is described as a stream: its picture track's size (ffprobe's coded size) and CodecID.
+            let info = try JSONDecoder().decode(MatroskaInfo.self, from: Data(output.stdout.utf8))
+            let rendition = try #require(info.periods.first?.renditions.first)
+            #expect(info.format == "matroska" && rendition.segmentFormat == "matroska")
+            #expect(rendition.width == video.width && rendition.height == video.height,
+                    "\(name): \(rendition.width ?? 0)x\(rendition.height ?? 0), ffprobe \(video.width)x\(video.height)")
+            #expect(rendition.codecs == Self.codecIDs[video.codecName ?? ""], "\(name): \(rendition.codecs ?? "none"), ffprobe \(video.codecName ?? "none")")
+            return
+        }
         let info = try JSONDecoder().decode(InfoCommandTests.Info.self, from: Data(output.stdout.utf8))
         let track = try #require(info.tracks.first { UInt32($0.id) == video.trackID },
                                  "\(name): no track \(video.trackID.map(String.init) ?? "?") in \(info.tracks.map(\.id))")

@@ -1,4 +1,5 @@
 import Foundation
+import Matroska
 import FrameDecode
 import MP4Box
 import MP4BoxTestSupport
@@ -34,10 +35,13 @@ import Thumbs
     func givesTheExpectedOutcome(_ name: String) async throws {
         let outcome = RealWorldCorpus.outcomes[name]
         let expectation = try RealWorldCorpus.expectation(name)
-        let generator = try ThumbnailGenerator(path: RealWorldCorpus.path(name), options: Self.options)
+        // Through the one media rule, as the command line reads a file: an MP4 or QuickTime movie, or Matroska.
+        let input = FileInput(path: RealWorldCorpus.path(name))
         if let expected = outcome?.error {
             do {
-                let thumbnail = try await generator.image(at: .seconds(0))
+                let thumbnail = try await Media.withMedia(of: input) { media in
+                    try await ThumbnailGenerator(media: media, options: Self.options).image(at: .seconds(0))
+                }
                 Issue.record("\(name): a \(thumbnail.image.width)x\(thumbnail.image.height) thumbnail, but outcomes.json expects \(expected.type).\(expected.code) (\(outcome?.why ?? ""))")
             } catch {
                 let (type, code) = Self.typeAndCode(of: error)
@@ -49,7 +53,9 @@ import Thumbs
         let video = try #require(expectation.video, "\(name): ffprobe sees no video and outcomes.json expects no error")
         let roles = try #require(video.roles, "\(name): ffmpeg decodes no frame and outcomes.json expects no error")
         for role in roles {
-            let thumbnail = try await generator.image(at: .seconds(role.requestSeconds))
+            let thumbnail = try await Media.withMedia(of: input) { media in
+                try await ThumbnailGenerator(media: media, options: Self.options).image(at: .seconds(role.requestSeconds))
+            }
             // The picture returned is the one whose time is reported: ffmpeg's frame starts exactly there.
             #expect(abs(thumbnail.actualTime - role.ptsSeconds) < 0.0005,
                     "\(name) \(role.role): actual time \(thumbnail.actualTime), ffmpeg's frame starts at \(role.ptsSeconds)")
@@ -74,6 +80,7 @@ import Thumbs
         case let error as DecodeError: ("DecodeError", error.code.rawValue)
         case let error as ThumbnailError: ("ThumbnailError", error.code.rawValue)
         case let error as MP4Error: ("MP4Error", error.code.rawValue)
+        case let error as MatroskaError: ("MatroskaError", error.code.rawValue)
         default: (String(describing: type(of: error)), "\(error)")
         }
     }

@@ -11,6 +11,14 @@ public enum VideoMovieWriter {
     /// - Throws: `MP4Error` `malformed` when the track has no samples, no sequence parameter set (or one that cannot
     ///   be read), or decoding times that go back; `limitExceeded` for a movie past 4 GiB.
     public static func movie(of track: ElementaryVideoTrack) throws(MP4Error) -> [UInt8] {
+        try movie(of: codedTrack(of: track))
+    }
+
+    /// `track` as the coded track its movie is written from: an `avc3`/`hev1` entry whose `avcC`/`hvcC` holds the
+    /// parameter sets, samples of 4-byte length-prefixed NAL units.
+    /// - Throws: `MP4Error` `malformed` when the track has no samples or no sequence parameter set (or one that
+    ///   cannot be read).
+    public static func codedTrack(of track: ElementaryVideoTrack) throws(MP4Error) -> CodedVideoTrack {
         guard !track.samples.isEmpty else { throw error(.malformed, "the track has no samples") }
         let spsType: UInt8 = track.coding == .h264 ? 7 : 33
         guard let sps = track.parameterSet(ofType: spsType) else {
@@ -34,11 +42,11 @@ public enum VideoMovieWriter {
             samples.append(CodedVideoTrack.Sample(decodeTime: sample.decodeTime, presentationTime: sample.presentationTime,
                                                   isSync: sample.isSync, isDisposable: sample.isDisposable, data: data.bytes))
         }
-        return try movie(of: CodedVideoTrack(
+        return CodedVideoTrack(
             sampleEntry: track.coding == .h264 ? "avc3" : "hev1",
             entryBoxes: [CodedVideoTrack.EntryBox(type: track.coding == .h264 ? "avcC" : "hvcC", payload: record.bytes)],
             width: UInt32(clamping: parameters.width), height: UInt32(clamping: parameters.height),
-            timescale: track.timescale, samples: samples, lastSampleDuration: track.lastSampleDuration))
+            timescale: track.timescale, samples: samples, lastSampleDuration: track.lastSampleDuration)
     }
 
     /// The movie of `track`: its samples as they are, its sample entry with the boxes it lists.

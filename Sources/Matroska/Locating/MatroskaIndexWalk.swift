@@ -141,10 +141,9 @@ extension MatroskaLocator {
                     if child.id == MatroskaID.seekPosition { position = try child.unsigned() }
                 }
                 guard let id, let position else { continue }
+                // A position past the file (a live muxer's placeholder, a cut file) is passed over, as players do.
                 let (offset, overflow) = segment.dataOffset.addingReportingOverflow(position)
-                guard !overflow, offset < UInt64(Int64.max) else {
-                    throw seek.error("SeekPosition \(position) is past the largest file offset")
-                }
+                guard !overflow, offset < UInt64(Int64.max), length.map({ offset < $0 }) ?? true else { continue }
                 if seeks[id] == nil { seeks[id] = offset }
             }
         }

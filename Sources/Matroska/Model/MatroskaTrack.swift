@@ -25,10 +25,15 @@ public struct MatroskaTrack: Sendable, Equatable {
     /// Bytes every frame of the track starts with that the muxer removed (ContentCompression with
     /// ContentCompAlgo 3, header stripping): put back before decoding.
     public var strippedHeader: [UInt8]
+    /// Whether the frames are encrypted (a ContentEncoding of type 1): they cannot be decoded here.
+    public var isEncrypted: Bool
+    /// The ContentCompAlgo of a compression other than header stripping (zlib 0, bzlib 1, lzo1x 2), which is not
+    /// read here; nil when none.
+    public var compression: UInt64?
 
     /// Reads a TrackEntry.
     /// - Throws: `MatroskaError` `malformed` (no TrackNumber or TrackType, a value that cannot be read),
-    ///   `unsupported` (encrypted or zlib/bzlib/LZO-compressed frames), `limitExceeded` (CodecPrivate past the limit).
+    ///   `limitExceeded` (CodecPrivate past the limit). Encrypted and compressed frames are told, not refused here.
     init(_ element: EBMLElement, limits: MatroskaLimits) throws(MatroskaError) {
         var number: UInt64?
         var type: UInt64?
@@ -38,6 +43,7 @@ public struct MatroskaTrack: Sendable, Equatable {
         isEnabled = true
         isDefault = true
         strippedHeader = []
+        isEncrypted = false
         for child in try element.children() {
             switch child.id {
             case MatroskaID.trackNumber: number = try child.unsigned()
@@ -53,7 +59,8 @@ public struct MatroskaTrack: Sendable, Equatable {
             case MatroskaID.flagEnabled: isEnabled = try child.unsigned() != 0
             case MatroskaID.flagDefault: isDefault = try child.unsigned() != 0
             case MatroskaID.video: video = try MatroskaVideo(child)
-            case MatroskaID.contentEncodings: strippedHeader = try Self.strippedHeader(child)
+            case MatroskaID.contentEncodings:
+                (strippedHeader, isEncrypted, compression) = try Self.encodings(child)
             default: continue
             }
         }
@@ -69,10 +76,13 @@ public struct MatroskaTrack: Sendable, Equatable {
         if kind == .video, video == nil { throw element.error("the video track \(number) has no Video element") }
     }
 
-    /// The header stripped from every frame by the track's ContentEncodings; empty when none strips one.
-    /// - Throws: `MatroskaError` `unsupported` for encryption or a compression other than header stripping.
-    private static func strippedHeader(_ element: EBMLElement) throws(MatroskaError) -> [UInt8] {
+    /// What the track's ContentEncodings do to its frames: the header they strip, whether they encrypt them, and a
+    /// compression other than header stripping.
+    /// - Throws: `MatroskaError` `malformed` for a value that cannot be read.
+    private static func encodings(_ element: EBMLElement) throws(MatroskaError) -> (stripped: [UInt8], encrypted: Bool, compression: UInt64?) {
         var stripped: [UInt8] = []
+        var encrypted = false
+        var other: UInt64?
         for encoding in try element.children() where encoding.id == MatroskaID.contentEncoding {
             var type: UInt64 = 0
             var scope: UInt64 = 1
@@ -86,18 +96,18 @@ public struct MatroskaTrack: Sendable, Equatable {
                 }
             }
             guard scope & 1 != 0 else { continue }  // the encoding is of CodecPrivate or the next one, not the frames
-            guard type == 0 else { throw encoding.error(.unsupported, "the track's frames are encrypted") }
+            guard type == 0 else {
+                encrypted = true
+                continue
+            }
             var algorithm: UInt64 = 0
             var settings: [UInt8] = []
             for child in try compression?.children() ?? [] {
                 if child.id == MatroskaID.contentCompAlgo { algorithm = try child.unsigned() }
                 if child.id == MatroskaID.contentCompSettings { settings = child.bytes }
             }
-            guard algorithm == 3 else {
-                throw encoding.error(.unsupported, "the track's frames are compressed (ContentCompAlgo \(algorithm)); only header stripping is read")
-            }
-            stripped = settings + stripped
+            if algorithm == 3 { stripped = settings + stripped } else { other = algorithm }
         }
-        return stripped
+        return (stripped, encrypted, other)
     }
 }

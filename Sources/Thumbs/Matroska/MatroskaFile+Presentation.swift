@@ -9,7 +9,8 @@ extension MatroskaFile {
     /// (the last to the Segment's end), playing from its cue time to the next one's (the last to the Duration). A file
     /// without Cues is one segment from its first Cluster, whose times a search finds; without a Duration (as
     /// MediaRecorder writes), it lasts until the last frame in `held` (the file's ends) ends.
-    /// - Throws: `ThumbnailError` `noVideo` without a video track or a Cluster to read.
+    /// The rendition's codecs are the track's CodecID (`V_VP9`), whether or not a decoder here reads it.
+    /// - Throws: `ThumbnailError` `noVideo` without a video track, `noSamples` without a Cluster to read.
     func presentation(url: String, held: HeldBytes) throws(ThumbnailError) -> StreamPresentation {
         guard let track = pictureTrack, let video = track.video else {
             throw ThumbnailError(.noVideo, "the \(docType) file has no video track", input: url)
@@ -25,7 +26,7 @@ extension MatroskaFile {
         }
         if starts.isEmpty {
             guard let first = firstClusterOffset else {
-                throw ThumbnailError(.noVideo, "the \(docType) file has no Cues and no Cluster in its first bytes", input: url)
+                throw ThumbnailError(.noSamples, "the \(docType) file has no Cues and no Cluster in its first bytes", input: url)
             }
             starts = [(first, .zero)]
         }
@@ -46,7 +47,7 @@ extension MatroskaFile {
         }
         let rendition = StreamRendition(id: "track \(track.number)", kind: .video, bandwidth: bitRate,
                                         width: Int(clamping: video.pixelWidth), height: Int(clamping: video.pixelHeight),
-                                        content: .segments(StreamSegments(segments)))
+                                        codecs: track.codecID, content: .segments(StreamSegments(segments)))
         return StreamPresentation(format: .matroska, url: url, isLive: false,
                                   periods: [StreamPeriod(start: .zero, duration: total, renditions: [rendition])], duration: total)
     }

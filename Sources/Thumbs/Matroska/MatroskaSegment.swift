@@ -119,7 +119,7 @@ package actor MatroskaSegment {
         let coded: CodedVideoTrack
         do {
             coded = try file.codedTrack(frames, of: track, lastFrameDuration: frameDuration)
-        } catch {
+        } catch let error as MatroskaError {
             throw error.located(input: name)
         }
         let bytes = try VideoMovieWriter.movie(of: coded)

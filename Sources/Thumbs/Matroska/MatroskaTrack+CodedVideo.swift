@@ -1,5 +1,6 @@
 import Matroska
 import MP4Box
+import TransportStream
 
 extension MatroskaTrack {
     /// The sample entry and the boxes in it that the track's frames decode with, as an MP4 writes them: CodecPrivate
@@ -9,6 +10,13 @@ extension MatroskaTrack {
     /// - Throws: `MatroskaError` `unsupported` for a codec without a decoder here, `malformed` for one without its
     ///   CodecPrivate.
     func sampleEntry() throws(MatroskaError) -> (type: FourCC, boxes: [CodedVideoTrack.EntryBox]) {
+        if isEncrypted {
+            throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number)'s frames are encrypted")
+        }
+        if let compression {
+            throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry",
+                                "track \(number)'s frames are compressed (ContentCompAlgo \(compression)); only header stripping is read")
+        }
         let type: FourCC
         var boxes: [CodedVideoTrack.EntryBox]
         switch codecID {
@@ -22,13 +30,21 @@ extension MatroskaTrack {
             case "V_MPEGH/ISO/HEVC": ("hvc1", "hvcC")
             default: ("av01", "av1C")
             }
-            guard !codecPrivate.isEmpty else {
+            // H.264 and HEVC without CodecPrivate come as Annex B with their parameter sets in band (as Chrome's
+            // MediaRecorder writes them): written from those (`codedTrack`); AV1 needs its record.
+            guard !codecPrivate.isEmpty || codecID != "V_AV1" else {
                 throw MatroskaError(.malformed, path: "Segment/Tracks/TrackEntry", "track \(number) (\(codecID)) has no CodecPrivate")
             }
-            boxes = [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
+            boxes = codecPrivate.isEmpty ? [] : [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
         default:
             throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number) is \(codecID), which has no decoder here")
         }
+        return (type, boxes + displayBoxes)
+    }
+
+    /// The `pasp` and `colr` boxes the Video element gives: its display size and its Colour.
+    var displayBoxes: [CodedVideoTrack.EntryBox] {
+        var boxes: [CodedVideoTrack.EntryBox] = []
         if let aspect = video?.pixelAspect, aspect.horizontal <= UInt64(UInt32.max), aspect.vertical <= UInt64(UInt32.max) {
             var payload: [UInt8] = []
             for value in [UInt32(aspect.horizontal), UInt32(aspect.vertical)] { payload += Self.bigEndian(value) }
@@ -37,7 +53,7 @@ extension MatroskaTrack {
         if let colour = video?.colour, let payload = Self.colourPayload(colour) {
             boxes.append(CodedVideoTrack.EntryBox(type: "colr", payload: payload))
         }
-        return (type, boxes)
+        return boxes
     }
 
     /// A `vpcC` payload: VP9's profile and bit depth from CodecPrivate's features (ID 1 and 3, each a one-byte
@@ -96,13 +112,37 @@ extension MatroskaFile {
     /// timestamps; decoding times, which Matroska does not store, are those timestamps in order, moved back by as much
     /// as any frame is shown before its turn so that none decodes after it is shown.
     /// - Throws: `MatroskaError` as `MatroskaTrack.sampleEntry()`.
-    func codedTrack(_ frames: ArraySlice<MatroskaFrame>, of track: MatroskaTrack, lastFrameDuration: Int64?) throws(MatroskaError) -> CodedVideoTrack {
+    /// H.264 or HEVC frames in Annex B without CodecPrivate (start codes, the parameter sets in band, as Chrome's
+    /// MediaRecorder writes them) are split into NAL units and written as `avc3`/`hev1` with the keyframe's parameter
+    /// sets.
+    /// - Throws: `MatroskaError` as `MatroskaTrack.sampleEntry()`; `MP4Error` for Annex B frames without a sequence
+    ///   parameter set before the first picture.
+    func codedTrack(_ frames: ArraySlice<MatroskaFrame>, of track: MatroskaTrack, lastFrameDuration: Int64?) throws -> CodedVideoTrack {
         let (entry, boxes) = try track.sampleEntry()
         let presentation = frames.map { movieTicks($0.timestamp) }
         let ordered = presentation.sorted()
         let delay = zip(ordered, presentation).map { $0 &- $1 }.max().map { max(0, $0) } ?? 0
-        let samples = zip(frames, zip(ordered, presentation)).map { frame, times in
-            CodedVideoTrack.Sample(decodeTime: times.0 &- delay, presentationTime: times.1, isSync: frame.isKeyframe, data: frame.data)
+        let times = zip(ordered, presentation).map { (decode: $0 &- delay, presentation: $1) }
+        let isNALCoded = entry == "avc1" || entry == "hvc1"
+        // Only without CodecPrivate: behind 4-byte lengths, a NAL unit of 256 to 511 bytes also starts 00 00 01.
+        if isNALCoded, track.codecPrivate.isEmpty, frames.first.map({ AnnexBNALUnits.startsWithStartCode($0.data) }) == true {
+            let coding: ElementaryVideoTrack.Coding = entry == "avc1" ? .h264 : .hevc
+            let units = frames.map { AnnexBNALUnits.split($0.data[...]).map(Array.init) }
+            let parameterTypes: Set<UInt8> = coding == .h264 ? [7, 8] : [32, 33, 34]
+            let elementary = ElementaryVideoTrack(
+                coding: coding, timescale: movieTimescale,
+                parameterSets: (units.first ?? []).filter { unit in unit.first.map { parameterTypes.contains(coding == .h264 ? $0 & 0x1F : ($0 >> 1) & 0x3F) } ?? false },
+                samples: zip(frames, zip(units, times)).map { frame, coded in
+                    ElementaryVideoTrack.Sample(decodeTime: coded.1.decode, presentationTime: coded.1.presentation, isSync: frame.isKeyframe,
+                                                nalUnits: coded.0)
+                },
+                lastSampleDuration: lastFrameDuration)
+            var coded = try VideoMovieWriter.codedTrack(of: elementary)
+            coded.entryBoxes += track.displayBoxes
+            return coded
+        }
+        let samples = zip(frames, times).map { frame, time in
+            CodedVideoTrack.Sample(decodeTime: time.decode, presentationTime: time.presentation, isSync: frame.isKeyframe, data: frame.data)
         }
         return CodedVideoTrack(sampleEntry: entry, entryBoxes: boxes, width: UInt32(clamping: track.video?.pixelWidth ?? 0),
                                height: UInt32(clamping: track.video?.pixelHeight ?? 0), timescale: movieTimescale,

@@ -49,6 +49,8 @@ extension StreamSession {
                                  input: input.name)
         }
         if let matroska, let byteRange = segment.resource.byteRange, let track = matroska.file.pictureTrack {
+            // A codec without a decoder here is named before any frame is read.
+            do { _ = try track.sampleEntry() } catch { throw error.located(input: input.name) }
             let reading = SegmentReading.matroska(MatroskaSegment(
                 source: matroska.source, byteRange: byteRange, startTime: segment.timeRange.lowerBound, file: matroska.file,
                 track: track, name: input.name, held: matroska.held, searches: matroska.file.cuePoints.isEmpty,

@@ -1,8 +1,8 @@
 /// The NAL units of an Annex B byte stream (ITU-T H.264 and H.265, Annex B): each follows a start code 00 00 01 (or
 /// 00 00 00 01); zero bytes that trail a unit belong to no unit.
-enum AnnexBNALUnits {
+public enum AnnexBNALUnits {
     /// The NAL units of `bytes`, without start codes; bytes before the first start code are left out.
-    static func split(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+    public static func split(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         var units: [ArraySlice<UInt8>] = []
         var unitStart: Int?
         var index = bytes.startIndex
@@ -20,6 +20,13 @@ enum AnnexBNALUnits {
         }
         if let start = unitStart, start < end { units.append(trimmed(bytes[start ..< end])) }
         return units.filter { !$0.isEmpty }
+    }
+
+    /// Whether `bytes` start with a start code (00 00 01, or 00 00 00 01): an Annex B byte stream rather than NAL units
+    /// behind length prefixes.
+    public static func startsWithStartCode(_ bytes: some Collection<UInt8>) -> Bool {
+        let head = Array(bytes.prefix(4))
+        return head.starts(with: [0, 0, 1]) || head == [0, 0, 0, 1]
     }
 
     /// `unit` without the zero bytes that follow it (the leading zero of a four-byte start code, trailing zeros).
