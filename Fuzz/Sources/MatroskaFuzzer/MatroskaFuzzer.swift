@@ -4,8 +4,10 @@ import MP4Box
 /// libFuzzer entry point: the input after its first byte as a Matroska file. `MatroskaLocator` reads it from memory
 /// with ends and a guess the first byte picks (so the SeekHead's ranges and the second reads are taken), then
 /// `MatroskaClusterReader` reads the picture track's frames from the first Cluster (or the first cue's) in pieces the
-/// first byte picks. `MatroskaError` is the expected answer to bad input. Traps if a frame's block lies outside the
-/// bytes appended, if a frame is larger than its block, or if cue points are out of order.
+/// first byte picks; and `MatroskaClusterSearch` over the bytes for a time the first byte picks. `MatroskaError` is
+/// the expected answer to bad input. Traps if a frame's block lies outside the bytes appended, if a frame is larger
+/// than its block, if cue points are out of order, or if the search asks for bytes past the file, makes more probes
+/// than its limit or ends past the time.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
@@ -29,6 +31,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let file = located.file
     if zip(file.cuePoints, file.cuePoints.dropFirst()).contains(where: { $0.time > $1.time }) {
         fatalError("cue points out of order")
+    }
+    // The Cluster search over the same bytes, for a time the control byte picks: it must end within its probes at a
+    // Cluster at or before the time (or the first), every probe inside the file.
+    if let first = MatroskaClusterSearch.clusters(in: bytes, at: 0, before: length).first {
+        var search = MatroskaClusterSearch(first: first, end: length, probeBytes: UInt64(piece) * 64)
+        let target = Int64(control) * 97
+        while let probe = search.nextProbe(for: target) {
+            guard probe.lowerBound < probe.upperBound, probe.lowerBound < length, search.probes <= MatroskaClusterSearch.maximumProbes else {
+                fatalError("probe \(probe) of a file of \(length) bytes, \(search.probes) probes")
+            }
+            search.receive(Array(bytes[Int(probe.lowerBound) ..< Int(min(probe.upperBound, length))]), at: probe.lowerBound)
+        }
+        let start = search.start(for: target)
+        if start.time > target && start != search.points[0] { fatalError("the search ended past the time") }
     }
     guard let track = file.pictureTrack else { return 0 }
     let start = control & 0x10 != 0
