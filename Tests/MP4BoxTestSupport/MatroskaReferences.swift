@@ -76,12 +76,5 @@ public enum MatroskaReferences {
     public static let folder = Fixtures.directory.appendingPathComponent("matroska")
 
     /// Every file; a file that cannot be read stops the tests that use it.
-    public static let all: [File] = {
-        do {
-            let data = try Data(contentsOf: folder.appendingPathComponent("expectations.json"))
-            return try JSONDecoder().decode(Expectations.self, from: data).files
-        } catch {
-            fatalError("Fixtures/matroska/expectations.json: \(error)")
-        }
-    }()
+    public static let all: [File] = FixtureJSON.decode(Expectations.self, at: folder.appendingPathComponent("expectations.json")).files
 }

@@ -22,12 +22,6 @@ public enum StreamReferences {
     public static let folder = Fixtures.directory.appendingPathComponent("streams")
 
     /// Every reference, in the file's order; a file that cannot be read stops the tests that use it.
-    public static let all: [Reference] = {
-        do {
-            let data = try Data(contentsOf: folder.appendingPathComponent("expectations.json"))
-            return try JSONDecoder().decode(Expectations.self, from: data).references
-        } catch {
-            fatalError("Fixtures/streams/expectations.json: \(error)")
-        }
-    }()
+    public static let all: [Reference] = FixtureJSON.decode(Expectations.self, at: folder.appendingPathComponent("expectations.json"))
+        .references
 }

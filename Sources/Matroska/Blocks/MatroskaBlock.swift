@@ -18,6 +18,13 @@ struct MatroskaBlock {
         return data.prefix(length).dropFirst().reduce(UInt64(first & (0xFF >> length))) { $0 << 8 | UInt64($1) }
     }
 
+    /// A SimpleBlock's keyframe flag from the start of its data; nil before its flags are there.
+    static func keyframeFlag(of data: ArraySlice<UInt8>) -> Bool? {
+        guard let first = data.first, first != 0 else { return nil }
+        let flags = data.startIndex + first.leadingZeroBitCount + 1 + 2
+        return flags < data.endIndex ? data[flags] & 0x80 != 0 : nil
+    }
+
     /// Reads a block's data.
     /// - Throws: `MatroskaError` `malformed` for a header or lace that does not fit, `limitExceeded` for more than
     ///   `limits.maximumLacedFrames` frames.

@@ -126,7 +126,7 @@ public struct MatroskaClusterReader: Sendable {
                 // Worth reading exactly: a block that may be wanted (a keyframe, a BlockGroup whose ReferenceBlock comes
                 // after its Block, any frame once a keyframe is read); the frames before the first keyframe are not.
                 if header.id != MatroskaID.simpleBlock || frames.contains(where: \.isKeyframe)
-                    || Self.simpleBlockIsKeyframe(buffer[(start + header.headerLength)...]) != false {
+                    || MatroskaBlock.keyframeFlag(of: buffer[(start + header.headerLength)...]) != false {
                     neededEnd = header.end
                 }
                 return
@@ -142,13 +142,6 @@ public struct MatroskaClusterReader: Sendable {
             }
             start = end
         }
-    }
-
-    /// A SimpleBlock's keyframe flag from the start of its data; nil before its flags are there.
-    private static func simpleBlockIsKeyframe(_ data: ArraySlice<UInt8>) -> Bool? {
-        guard let first = data.first, first != 0 else { return nil }
-        let flags = data.startIndex + first.leadingZeroBitCount + 1 + 2
-        return flags < data.endIndex ? data[flags] & 0x80 != 0 : nil
     }
 
     private mutating func leaveCluster() {
@@ -175,7 +168,7 @@ public struct MatroskaClusterReader: Sendable {
             throw MatroskaError(.malformed, path: path, offset: header.offset, "a block before its Cluster's Timestamp")
         }
         let block = try MatroskaBlock(data, simple: simple, offset: header.offset, path: path, limits: limits)
-        let frameUnits = Int64(clamping: (track.defaultDuration ?? 0) / timestampScale)
+        let frameUnits = track.frameDuration(timestampScale: timestampScale) ?? 0
         for (index, range) in block.frames.enumerated() {
             guard frames.count < limits.maximumFrames else {
                 throw MatroskaError(.limitExceeded, path: path, offset: header.offset, "more than \(limits.maximumFrames) frames held")

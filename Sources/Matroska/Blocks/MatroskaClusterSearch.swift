@@ -186,11 +186,10 @@ public struct MatroskaClusterSearch: Sendable {
             position += header.headerLength + (expected == MatroskaID.cluster ? 0 : Int(min(header.dataSize ?? 64, 64)))
             guard position < bytes.count else { return false }
         }
-        guard let block = try? EBMLElementHeader.read(bytes[position...], at: UInt64(position)), block.id == MatroskaID.simpleBlock,
-              MatroskaBlock.track(of: bytes[(position + block.headerLength)...]) == track else { return false }
+        guard let block = try? EBMLElementHeader.read(bytes[position...], at: UInt64(position)), block.id == MatroskaID.simpleBlock
+        else { return false }
         let data = bytes[(position + block.headerLength)...]
-        let flags = data.startIndex + (data.first?.leadingZeroBitCount ?? 8) + 1 + 2
-        return flags < data.endIndex && data[flags] & 0x80 != 0
+        return MatroskaBlock.track(of: data) == track && MatroskaBlock.keyframeFlag(of: data) == true
     }
 
     /// Keeps `point` in file order, unless a point is known there or it contradicts the order of times.

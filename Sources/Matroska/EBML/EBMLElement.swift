@@ -39,8 +39,6 @@ public struct EBMLElement: Sendable {
 
     /// The value as an unsigned integer.
     public func unsigned() throws(MatroskaError) -> UInt64 { try EBMLValue.unsigned(data, path: path, offset: header.offset) }
-    /// The value as a signed integer.
-    public func signed() throws(MatroskaError) -> Int64 { try EBMLValue.signed(data, path: path, offset: header.offset) }
     /// The value as a float.
     public func float() throws(MatroskaError) -> Double { try EBMLValue.float(data, path: path, offset: header.offset) }
     /// The value as a string.

@@ -8,14 +8,6 @@ enum EBMLValue {
         return data.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// A signed integer of 0 to 8 bytes, big-endian two's complement.
-    static func signed(_ data: ArraySlice<UInt8>, path: String, offset: UInt64) throws(MatroskaError) -> Int64 {
-        let raw = try unsigned(data, path: path, offset: offset)
-        guard !data.isEmpty, data.count < 8 else { return Int64(bitPattern: raw) }
-        let shift = UInt64(64 - 8 * data.count)
-        return Int64(bitPattern: raw << shift) >> Int64(shift)
-    }
-
     /// A float of 0, 4 or 8 bytes.
     static func float(_ data: ArraySlice<UInt8>, path: String, offset: UInt64) throws(MatroskaError) -> Double {
         switch data.count {

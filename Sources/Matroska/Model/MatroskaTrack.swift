@@ -15,6 +15,11 @@ public struct MatroskaTrack: Sendable, Equatable {
     public var codecPrivate: [UInt8]
     /// DefaultDuration in nanoseconds: how long each frame lasts, when constant.
     public var defaultDuration: UInt64?
+
+    /// DefaultDuration in timestamp units of `timestampScale` nanoseconds, when the track gives one.
+    public func frameDuration(timestampScale: UInt64) -> Int64? {
+        defaultDuration.map { Int64(clamping: $0 / max(1, timestampScale)) }
+    }
     /// CodecDelay in nanoseconds.
     public var codecDelay: UInt64
     /// FlagEnabled and FlagDefault.

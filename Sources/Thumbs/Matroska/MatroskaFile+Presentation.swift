@@ -62,8 +62,7 @@ extension MatroskaFile {
                 try? reader.append(span.bytes[Int(cluster.offset - span.offset)...])
                 let times = reader.frames.map(\.timestamp).sorted()
                 guard let last = times.last else { continue }
-                let step = track.defaultDuration.map { Int64(clamping: $0 / max(1, timestampScale)) }
-                    ?? (times.count > 1 ? last - times[times.count - 2] : 0)
+                let step = track.frameDuration(timestampScale: timestampScale) ?? (times.count > 1 ? last - times[times.count - 2] : 0)
                 return last &+ max(0, step)
             }
         }

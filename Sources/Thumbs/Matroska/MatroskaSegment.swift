@@ -34,8 +34,8 @@ package actor MatroskaSegment {
 
     /// A run of Clusters read forward from one Cluster's start.
     private struct Run {
+        /// Its reader, whose `position` is where the next read starts.
         var reader: MatroskaClusterReader
-        var readEnd: UInt64
         let firstReadBytes: UInt64
     }
 
@@ -115,7 +115,7 @@ package actor MatroskaSegment {
             throw ThumbnailError(.noSamples, "no keyframe of track \(track.number) in bytes \(byteRange.lowerBound)-\(byteRange.upperBound) of \(name)",
                                  input: name)
         }
-        let frameDuration = track.defaultDuration.map { file.movieTicks(Int64(clamping: $0 / max(1, file.timestampScale))) }
+        let frameDuration = track.frameDuration(timestampScale: file.timestampScale).map(file.movieTicks)
         let coded: CodedVideoTrack
         do {
             coded = try file.codedTrack(frames, of: track, lastFrameDuration: frameDuration)
@@ -138,14 +138,16 @@ package actor MatroskaSegment {
         var wanted = near
         var reader: MatroskaClusterReader?
         // A keyframe alone needs no Cluster nearer than a frame's length to the time.
-        let closeEnough = target == nil ? Int64(clamping: (track.defaultDuration ?? 40_000_000) / max(1, file.timestampScale)) : nil
+        let closeEnough = target == nil
+            ? track.frameDuration(timestampScale: file.timestampScale) ?? Int64(40_000_000 / max(1, file.timestampScale)) : nil
         for step in 0 ... Self.maximumStepsBack {
             try await narrowSearch(to: wanted, closeEnough: step == 0 ? closeEnough : nil)
             guard let search else { break }
             var start = search.start(for: wanted)
             // For a keyframe alone, the Cluster that starts nearest the time, after it as well as before.
             if target == nil, step == 0, let next = search.points.first(where: { $0.time > wanted }),
-               next.time - wanted < wanted - start.time, startsWithKeyframe(next) {
+               next.time - wanted < wanted - start.time,
+               MatroskaClusterSearch.clusterStartsWithKeyframe(held.prefix(of: next.offset ..< next.offset + 64), track: track.number) {
                 start = next
             }
             let read = try await self.read(from: start.offset, through: target.map { max($0, wanted) })
@@ -156,12 +158,6 @@ package actor MatroskaSegment {
         }
         guard let reader else { return try await read(from: byteRange.lowerBound, through: target) }
         return reader
-    }
-
-    /// Whether the bytes held show that the Cluster at `point` starts with a keyframe of the track (a SimpleBlock
-    /// with its keyframe flag right after the Timestamp), as a browser's recordings and ffmpeg's live mode start each.
-    private func startsWithKeyframe(_ point: MatroskaClusterSearch.Point) -> Bool {
-        MatroskaClusterSearch.clusterStartsWithKeyframe(held.prefix(of: point.offset ..< point.offset + 64), track: track.number)
     }
 
     /// Probes until the search knows the Cluster playing at `time`, or (`closeEnough`) one that starts that near it.
@@ -181,35 +177,36 @@ package actor MatroskaSegment {
     private func read(from start: UInt64, through target: Int64?) async throws -> MatroskaClusterReader {
         var run = runs[start] ?? newRun(from: start)
         defer { runs[start] = run }
-        while !Self.isEnough(run.reader, through: target), !run.reader.isFinished, run.readEnd < byteRange.upperBound {
+        while !Self.isEnough(run.reader, through: target), !run.reader.isFinished, run.reader.position < byteRange.upperBound {
+            let read = run.reader.position
             let size: UInt64
-            if let needed = run.reader.neededEnd, needed > run.readEnd {
-                size = needed - run.readEnd  // the rest of the block whose header was read
-            } else if run.readEnd == start {
+            if let needed = run.reader.neededEnd, needed > read {
+                size = needed - read  // the rest of the block whose header was read
+            } else if read == start {
                 size = run.firstReadBytes
             } else {
-                size = max(run.firstReadBytes, (run.readEnd - start) / 2)
+                size = max(run.firstReadBytes, (read - start) / 2)
             }
-            let end = min(byteRange.upperBound, run.readEnd + size)
-            let bytes = try await source.read(run.readEnd ..< end)
+            let end = min(byteRange.upperBound, read + size)
+            let bytes = try await source.read(read ..< end)
             do {
                 try run.reader.append(bytes[...])
             } catch {
                 throw error.located(input: name)
             }
-            run.readEnd += UInt64(bytes.count)
-            if run.readEnd < end || run.readEnd >= byteRange.upperBound { run.reader.finish() }
+            if run.reader.position < end || run.reader.position >= byteRange.upperBound { run.reader.finish() }
         }
         return run.reader
     }
 
+    /// A run from `start`, given the bytes held there (read with the index or by the search's probes).
     private func newRun(from start: UInt64) -> Run {
-        let span = search.map { _ in MatroskaClusterSearch.defaultProbeBytes * 4 } ?? UInt64(byteRange.count)
-        var run = Run(reader: MatroskaClusterReader(track: track, timestampScale: file.timestampScale, start: start), readEnd: start,
-                      firstReadBytes: Self.firstReadBytes(spanBytes: min(span, byteRange.upperBound - start)))
+        let span = search == nil ? UInt64(byteRange.count) : MatroskaClusterSearch.defaultProbeBytes * 4
+        let fresh = MatroskaClusterReader(track: track, timestampScale: file.timestampScale, start: start)
+        var run = Run(reader: fresh, firstReadBytes: Self.firstReadBytes(spanBytes: min(span, byteRange.upperBound - start)))
         let kept = held.prefix(of: start ..< byteRange.upperBound)
-        if !kept.isEmpty, (try? run.reader.append(kept[...])) != nil {
-            run.readEnd += UInt64(kept.count)
+        if !kept.isEmpty, (try? run.reader.append(kept[...])) == nil {
+            run.reader = fresh  // what is held does not read: the reads say where
         }
         return run
     }
