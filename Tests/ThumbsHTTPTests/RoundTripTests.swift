@@ -402,7 +402,7 @@ import Thumbs
             #expect(session.indexWasGiven)
             _ = try await session.loadCompleteMovie()
         }
-        #expect(try #require(await indexes.entry(for: input.identity)).movie.hasUnreadFragments == false)
+        #expect(try #require(await indexes.entry(for: input.identity)?.movie).hasUnreadFragments == false)
         server.resetLog()
         try await MovieSession.withSession(of: input, indexes: indexes, locator: Self.smallEnds) { session in
             _ = try await session.loadCompleteMovie()

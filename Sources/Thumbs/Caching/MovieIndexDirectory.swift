@@ -1,10 +1,12 @@
 import ByteSources
 import Foundation
+import Matroska
 import MP4Box
 import Synchronization
 
 /// Movie indexes kept on disk from one process to the next (`thumbs thumbnail --cache-dir`): the index boxes a
-/// session read (`MovieSession.indexBytes`) and the version of the resource they are of, one file per input
+/// session read (`MovieSession.indexBytes`; of a Matroska file, the bytes its index was located in and the Clusters
+/// its searches found) and the version of the resource they are of, one file per input
 /// identity, at most `maximumBytes` in all (the least recently used go first). Files are read and written on
 /// threads of their own, not the tasks'.
 ///
@@ -41,15 +43,27 @@ public struct MovieIndexDirectory: MovieIndexStore {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
               let size = (attributes[.size] as? NSNumber)?.intValue, size <= maximumBytes,
               let data = try? Data(contentsOf: file) else { return nil }
-        guard let stored = IndexFile(data: data), stored.header.identity == identity,
-              let movie = try? MovieParser.parse(indexBoxes: stored.indexBytes, fragmentsOnDemand: stored.header.fragmentsOnDemand,
-                                                 limits: parseLimits) else {
+        guard let stored = IndexFile(data: data), stored.header.identity == identity, let entry = self.entry(of: stored) else {
             try? FileManager.default.removeItem(at: file)
             return nil
         }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
-        return MovieIndexEntry(movie: movie, known: KnownVersion(length: stored.header.length, version: stored.header.version),
-                               indexBytes: stored.indexBytes, fragmentsOnDemand: stored.header.fragmentsOnDemand)
+        return entry
+    }
+
+    /// The entry a file holds: its index made again from its bytes (a movie's boxes parsed, a Matroska file's index
+    /// located in them); nil when they no longer make one.
+    private func entry(of stored: IndexFile) -> MovieIndexEntry? {
+        let header = stored.header
+        let known = KnownVersion(length: header.length, version: header.version)
+        guard header.format == IndexFile.Header.matroska else {
+            guard let movie = try? MovieParser.parse(indexBoxes: stored.indexBytes, fragmentsOnDemand: header.fragmentsOnDemand,
+                                                     limits: parseLimits) else { return nil }
+            return MovieIndexEntry(movie: movie, known: known, indexBytes: stored.indexBytes, fragmentsOnDemand: header.fragmentsOnDemand)
+        }
+        guard let located = try? MatroskaLocator().locate(in: stored.indexBytes, length: header.length) else { return nil }
+        let learned = (header.clusters ?? []).map { MatroskaClusterSearch.Point(offset: $0.offset, time: $0.time) }
+        return MovieIndexEntry(matroska: MatroskaIndex(located: located, learned: learned), known: known, indexBytes: stored.indexBytes)
     }
 
     /// Keeps `entry`'s index bytes (its movie is made again from them) for `identity`, then removes the least
@@ -63,10 +77,14 @@ public struct MovieIndexDirectory: MovieIndexStore {
     private func write(_ entry: MovieIndexEntry, for identity: String) throws {
         let (indexBytes, known) = (entry.indexBytes, entry.known)
         guard !indexBytes.spans.isEmpty, known.version != nil else { return }
-        let data = IndexFile(header: .init(identity: identity, length: known.length, version: known.version,
-                                           fragmentsOnDemand: entry.fragmentsOnDemand,
-                                           spans: indexBytes.spans.map { .init(offset: $0.offset, count: $0.bytes.count) }),
-                             indexBytes: indexBytes).data
+        var header = IndexFile.Header(identity: identity, length: known.length, version: known.version,
+                                      fragmentsOnDemand: entry.fragmentsOnDemand,
+                                      spans: indexBytes.spans.map { .init(offset: $0.offset, count: $0.bytes.count) })
+        if let matroska = entry.matroska {
+            header.format = IndexFile.Header.matroska
+            header.clusters = matroska.clusters.map { .init(offset: $0.offset, time: $0.time) }
+        }
+        let data = IndexFile(header: header, indexBytes: indexBytes).data
         guard data.count <= maximumBytes else { return }
         let file = fileURL(for: identity)
         try Self.fileChanges.withLock { _ in try data.write(to: file, options: .atomic) }
@@ -136,11 +154,23 @@ private struct IndexFile {
             var count: Int
         }
 
+        /// A Cluster a Matroska file's searches found.
+        struct Cluster: Codable {
+            var offset: UInt64
+            var time: Int64
+        }
+
         var identity: String
         var length: UInt64?
         var version: String?
         var fragmentsOnDemand: Bool
         var spans: [Span]
+        /// What the bytes are the index of: `matroska`, or a movie's boxes when absent.
+        var format: String?
+        /// Of a Matroska file, the Clusters known.
+        var clusters: [Cluster]?
+
+        static let matroska = "matroska"
     }
 
     static let magic = Array("thumbs movie index 1\n".utf8)

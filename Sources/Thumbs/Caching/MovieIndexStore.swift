@@ -1,25 +1,53 @@
 import ByteSources
 import MP4Box
 
-/// One kept index: the movie, the length and version of the bytes it was read from, and the index boxes themselves
-/// (what a store on disk keeps; empty when only the parsed movie is at hand).
+/// One kept index: a movie's (its moov, with the moofs read) or a Matroska file's (its Tracks and Cues, with the
+/// Clusters searches found), the length and version of the bytes it was read from, and the index's bytes themselves
+/// (what a store on disk keeps; empty when only the parsed index is at hand).
 public struct MovieIndexEntry: Sendable {
-    /// The parsed movie.
-    public var movie: Movie
+    /// The parsed index.
+    public enum Index: Sendable {
+        /// An MP4 or QuickTime movie's.
+        case movie(Movie)
+        /// A Matroska or WebM file's.
+        case matroska(MatroskaIndex)
+    }
+
+    /// The parsed index.
+    public var index: Index
     /// The length and version of the bytes the index was read from.
     public var known: KnownVersion
-    /// The index boxes (`MovieSession.indexBytes`), with the moofs read on demand.
+    /// The index's bytes (`MovieSession.indexBytes`, with the moofs read on demand; a Matroska file's
+    /// `MatroskaLocator.Result.heldBytes`).
     public var indexBytes: HeldBytes
     /// Whether the boxes were read by a locator that reads a fragmented movie's moofs on demand (so the movie made
     /// from them again reads the rest on demand too).
     public var fragmentsOnDemand: Bool
 
-    /// Makes an entry.
+    /// Makes a movie's entry.
     public init(movie: Movie, known: KnownVersion, indexBytes: HeldBytes = HeldBytes(), fragmentsOnDemand: Bool = false) {
-        self.movie = movie
+        index = .movie(movie)
         self.known = known
         self.indexBytes = indexBytes
         self.fragmentsOnDemand = fragmentsOnDemand
+    }
+
+    /// Makes a Matroska file's entry.
+    public init(matroska: MatroskaIndex, known: KnownVersion, indexBytes: HeldBytes = HeldBytes()) {
+        index = .matroska(matroska)
+        self.known = known
+        self.indexBytes = indexBytes
+        fragmentsOnDemand = false
+    }
+
+    /// The movie, when the entry is a movie's.
+    public var movie: Movie? {
+        if case .movie(let movie) = index { movie } else { nil }
+    }
+
+    /// The Matroska file's index, when the entry is one's.
+    public var matroska: MatroskaIndex? {
+        if case .matroska(let matroska) = index { matroska } else { nil }
     }
 }
 

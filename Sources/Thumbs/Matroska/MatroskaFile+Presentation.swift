@@ -2,7 +2,7 @@ import Matroska
 import MP4Box
 import StreamManifests
 
-extension MatroskaFile {
+extension MatroskaIndex {
     /// The file as a stream of one period and one rendition, its picture track: a segment for each Cluster a cue
     /// point of the track names (the first cue point of a Cluster starts it; a later one in the same Cluster is read
     /// on to, as a TS segment's keyframes past its first are), from the Cluster's start to the next such Cluster's
@@ -11,22 +11,21 @@ extension MatroskaFile {
     /// MediaRecorder writes), it lasts until the last frame in `held` (the file's ends) ends.
     /// The rendition's codecs are the track's CodecID (`V_VP9`), whether or not a decoder here reads it.
     /// - Throws: `ThumbnailError` `noVideo` without a video track, `noSamples` without a Cluster to read.
-    func presentation(url: String, held: HeldBytes) throws(ThumbnailError) -> StreamPresentation {
-        guard let track = pictureTrack, let video = track.video else {
-            throw ThumbnailError(.noVideo, "the \(docType) file has no video track", input: url)
+    func presentation(url: String) throws(ThumbnailError) -> StreamPresentation {
+        guard let track = file.pictureTrack, let video = track.video else {
+            throw ThumbnailError(.noVideo, "the \(file.docType) file has no video track", input: url)
         }
-        let end = fileLength ?? segmentEnd ?? StreamResource.maximumOffset
-        let lastTime = duration.map { Duration.nanoseconds(nanoseconds(Int64(clamping: UInt64(min($0, 9e18))))) }
-            ?? lastFrameEnd(in: held, track: track).map { .nanoseconds(nanoseconds($0)) }
+        let end = file.fileLength ?? file.segmentEnd ?? StreamResource.maximumOffset
+        let lastTime = endTime.map { Duration.nanoseconds(file.nanoseconds($0)) }
         var starts: [(offset: UInt64, time: Duration)] = []
-        for cue in cuePoints {
-            guard let offset = fileOffset(ofSegmentPosition: cue.clusterPosition), offset < end else { continue }
+        for cue in file.cuePoints {
+            guard let offset = file.fileOffset(ofSegmentPosition: cue.clusterPosition), offset < end else { continue }
             if let last = starts.last, last.offset >= offset { continue }
-            starts.append((offset, .nanoseconds(nanoseconds(Int64(clamping: cue.time)))))
+            starts.append((offset, .nanoseconds(file.nanoseconds(Int64(clamping: cue.time)))))
         }
         if starts.isEmpty {
-            guard let first = firstClusterOffset else {
-                throw ThumbnailError(.noSamples, "the \(docType) file has no Cues and no Cluster in its first bytes", input: url)
+            guard let first = file.firstClusterOffset else {
+                throw ThumbnailError(.noSamples, "the \(file.docType) file has no Cues and no Cluster in its first bytes", input: url)
             }
             starts = [(first, .zero)]
         }
@@ -42,7 +41,7 @@ extension MatroskaFile {
         }
         let total = segments.last.map { $0.timeRange.upperBound }
         var bitRate: Int64?
-        if let fileLength, let total, total > .zero {
+        if let fileLength = file.fileLength, let total, total > .zero {
             bitRate = Int64(Double(fileLength) * 8 / total.seconds)
         }
         let rendition = StreamRendition(id: "track \(track.number)", kind: .video, bandwidth: bitRate,
@@ -51,7 +50,9 @@ extension MatroskaFile {
         return StreamPresentation(format: .matroska, url: url, isLive: false,
                                   periods: [StreamPeriod(start: .zero, duration: total, renditions: [rendition])], duration: total)
     }
+}
 
+extension MatroskaFile {
     /// Where the last frame of `track` in the last Cluster `held` has whole ends (its timestamp plus the track's frame
     /// duration, else the step between the last two frames), in timestamp units; nil when the bytes held show none.
     func lastFrameEnd(in held: HeldBytes, track: MatroskaTrack) -> Int64? {

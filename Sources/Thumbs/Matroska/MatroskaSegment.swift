@@ -48,28 +48,27 @@ package actor MatroskaSegment {
 
     /// A span read from `source` that starts at `startTime` (nanoseconds on the file's timeline), starting with
     /// the bytes of it that `held` has (read with the index: no read for them). `searches`: the file has no Cues, and
-    /// a time is found by a search over its Clusters.
-    init(source: CountingByteSource, byteRange: Range<UInt64>, startTime: Duration, file: MatroskaFile,
+    /// a time is found by a search over its Clusters, from those `index` knows.
+    init(source: CountingByteSource, byteRange: Range<UInt64>, startTime: Duration, index: MatroskaIndex,
          track: MatroskaTrack, name: String, held: HeldBytes, searches: Bool, workLimits: ThumbnailWorkLimits?) {
         self.source = source
         self.byteRange = byteRange
-        self.file = file
+        self.file = index.file
         self.track = track
         self.name = name
         self.held = held
         self.workLimits = workLimits
         self.startTime = Self.units(startTime, scale: file.timestampScale)
-        if searches, let first = MatroskaClusterSearch.clusters(in: held.prefix(of: byteRange.lowerBound ..< byteRange.lowerBound + 64),
-                                                                 at: byteRange.lowerBound, before: byteRange.upperBound).first {
-            // The Clusters the ends hold (the last ones, in the tail) bound the search from above.
-            let tail = held.spans.filter { $0.offset > byteRange.lowerBound }.flatMap {
-                MatroskaClusterSearch.clusters(in: $0.bytes, at: $0.offset, before: byteRange.upperBound)
-            }
-            search = MatroskaClusterSearch(first: first, end: byteRange.upperBound,
-                                           endTime: file.duration.map { Int64(min($0, 9e18)) }, known: tail,
-                                           probeBytes: Self.probeBytes(first: first, known: tail, file: file))
+        if searches, let first = index.clusters.first(where: { $0.offset == byteRange.lowerBound }) {
+            // The Clusters known past the first (the last ones, in the tail) bound the search from above.
+            let known = index.clusters.filter { $0.offset > byteRange.lowerBound && $0.offset < byteRange.upperBound }
+            search = MatroskaClusterSearch(first: first, end: byteRange.upperBound, endTime: index.file.duration.map { Int64(min($0, 9e18)) },
+                                           known: known, probeBytes: Self.probeBytes(first: first, known: known, file: file))
         }
     }
+
+    /// The Clusters a search has found (none for a span a cue point starts).
+    var knownClusters: [MatroskaClusterSearch.Point] { search?.points ?? [] }
 
     /// The bytes of a search's probe: an eighth of a second of the file's bytes (by its Duration and length, else by
     /// the first and last Clusters known), within 16 and 256 KiB: a probe that lands between two Clusters finds the next

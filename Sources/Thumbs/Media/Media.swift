@@ -43,7 +43,7 @@ public enum Media: Sendable {
     /// asStream:)`): a movie through `MovieSession.withSession(of:indexes:sampleCacheBytes:workLimits:locator:
     /// revalidates:onStoreFailure:isolation:_:)` (its index kept in `indexes`, read again when the bytes changed under
     /// it, `body` then run once more), a stream through a `StreamSession` of its own, whose segments' pictures wait
-    /// within `workLimits` too.
+    /// within `workLimits` too; a Matroska file's index is kept in `indexes` as a movie's is (`KeptIndexReading`).
     /// - Throws: what opening the input, locating the movie, reading the playlist or `body` throws.
     public static func withMedia<Result>(
         of input: any MovieInput, indexes: (any MovieIndexStore)? = nil,
@@ -59,7 +59,16 @@ public enum Media: Sendable {
                 try await body(.movie(session))
             }
         }, asStream: { description in
-            try await body(.stream(StreamSession(input: input, description: description, workLimits: workLimits)))
+            guard description == .matroska else {
+                return try await body(.stream(StreamSession(input: input, description: description, workLimits: workLimits)))
+            }
+            return try await KeptIndexReading.run(
+                of: input, indexes: indexes, revalidates: revalidates, onStoreFailure: onStoreFailure,
+                uses: { $0.matroska != nil },
+                open: { kept in StreamSession(input: input, description: .matroska, workLimits: workLimits, kept: kept) },
+                revalidate: { session in try await session.readFirstByte() },
+                entryToKeep: { session, kept in await session.matroskaEntryToKeep(replacing: kept) },
+                { session in try await body(.stream(session)) })
         })
     }
 }

@@ -153,7 +153,7 @@ public actor MovieSession {
             return MovieIndexEntry(movie: movie, known: await KnownVersion(of: source), indexBytes: indexBytes,
                                    fragmentsOnDemand: fragmentsOnDemand)
         }
-        guard movie.readSubsegments.count > kept.movie.readSubsegments.count else { return nil }
+        guard movie.readSubsegments.count > kept.movie?.readSubsegments.count ?? 0 else { return nil }
         return MovieIndexEntry(movie: movie, known: kept.known, indexBytes: indexBytes, fragmentsOnDemand: kept.fragmentsOnDemand)
     }
 

@@ -61,7 +61,9 @@ public actor StreamSession {
     /// What describes the stream.
     public nonisolated let describedBy: Description
     /// A Matroska file's index, the bytes read with it and the source of the file, once read.
-    var matroska: (file: MatroskaFile, held: HeldBytes, source: CountingByteSource)?
+    var matroska: (index: MatroskaIndex, held: HeldBytes, source: CountingByteSource)?
+    /// A Matroska file's index kept from before (`MovieIndexStore`), used in place of locating it.
+    let keptMatroska: MovieIndexEntry?
 
     /// A segment read as a movie.
     package struct SegmentMovie: Sendable {
@@ -81,12 +83,14 @@ public actor StreamSession {
     public nonisolated let workLimits: ThumbnailWorkLimits?
 
     /// A session for the stream whose playlist or manifest `input` reads; `wallClock` tells the time now (default:
-    /// the system's); the segments' pictures wait within `workLimits`.
+    /// the system's); the segments' pictures wait within `workLimits`. For a Matroska file, `kept` is its index
+    /// kept from before (read at that version, `MovieInput.open(known:)`); a movie's entry is not used.
     public init(input: any MovieInput, description: Description = .manifest, limits: ManifestLimits = ManifestLimits(),
                 wallClock: @escaping @Sendable () -> Duration = StreamSession.systemWallClock,
-                workLimits: ThumbnailWorkLimits? = nil) {
+                workLimits: ThumbnailWorkLimits? = nil, kept: MovieIndexEntry? = nil) {
         self.input = input
         self.describedBy = description
+        keptMatroska = description == .matroska && kept?.matroska != nil ? kept : nil
         self.limits = limits
         self.wallClock = wallClock
         self.workLimits = workLimits
@@ -103,10 +107,16 @@ public actor StreamSession {
     public func loadPresentation() async throws -> StreamPresentation {
         if let presentation { return presentation }
         if describedBy == .matroska {
-            let source = CountingByteSource(try input.open(known: nil))
-            let located = try await source.run(MatroskaLocator(knownLength: await source.knownLength))
-            matroska = (located.file, located.heldBytes, source)
-            let read = try located.file.presentation(url: input.name, held: located.heldBytes)
+            let source = CountingByteSource(try input.open(known: keptMatroska?.known))
+            let (index, held): (MatroskaIndex, HeldBytes)
+            if let keptMatroska, let kept = keptMatroska.matroska {
+                (index, held) = (kept, keptMatroska.indexBytes)
+            } else {
+                let located = try await source.run(MatroskaLocator(knownLength: await source.knownLength))
+                (index, held) = (MatroskaIndex(located: located), located.heldBytes)
+            }
+            matroska = (index, held, source)
+            let read = try index.presentation(url: input.name)
             presentation = read
             return read
         }
