@@ -5,12 +5,16 @@ ffmpegthumbnailer on the same origin.
 Layouts, made here from the 60 s 1080p H.264 movie by remuxing (no re-encoding): ffmpeg's (Cues after the Clusters),
 ffmpeg's `-cues_to_front 1`, mkvmerge's (Cues after the Clusters, a SeekHead), mkvmerge's `--no-cues`; and a 60 s VP9
 recording by chromium's MediaRecorder (no Cues, no Duration, a Segment of unknown size): the fixture
-Fixtures/matroska/chromium-vp9-60s.webm, recorded by Fixtures/matroska/record-chromium.py. The picture is asked for at 30 s (the middle).
+Fixtures/matroska/chromium-vp9-60s.webm, recorded by Fixtures/matroska/record-chromium.py; and DASH with WebM: the
+movie encoded here to VP9 (libvpx, realtime, 6 Mbit/s, a keyframe every 48 frames) by ffmpeg's `-dash 1` WebM muxer
+(Cues after the Clusters), with the SegmentBase manifest its webm_dash_manifest muxer writes (the tools are given the
+manifest's URL). The picture is asked for at 30 s (the middle).
 
 The bound is what no reader can do without: the EBML header, the Segment's elements before the first Cluster
 (SeekHead, Info, Tracks), the Cues, and the keyframe's block (the keyframe nearest 30 s by ffprobe's packet list,
 with its block header), all read from the file's own elements here. A file without Cues has no such bound: its
-figure is the requests (the issue's ceiling is 14) and the bytes.
+figure is the requests (the issue's ceiling is 14) and the bytes. For DASH the bound adds the manifest, and thumbs reads
+no ends: its ratio is of all it read.
 
 The kinds of origin are server.py's (origin-kinds.py says what each answers to several ranges). Writes
 Benchmarks/results/matroska-layouts.md and .json.
@@ -33,6 +37,9 @@ SOURCE = "h264-1080p-60s-faststart.mp4"
 KIND_NAMES = {"multipart": "multipart (nginx)", "whole": "whole object (S3, GCS, R2)", "refuse": "416 (OSS)"}
 TIME = 30
 RECORDING = "mediarecorder-vp9-60s.webm"
+DASH_LAYOUT = "DASH with WebM (VP9, SegmentBase)"
+DASH_FILE = "vp9-1080p-60s.dash.webm"
+DASH_MANIFEST = "vp9-1080p-60s.dash.mpd"
 # What thumbs reads first of a Matroska file whatever it holds: 64 KiB of its head and 64 KiB of its tail
 # (MatroskaLocator's defaults), the ends the bound is taken beside.
 ENDS = 128 * 1024
@@ -63,6 +70,17 @@ def make_layouts():
     if not os.path.exists(recording):
         shutil.copyfile(os.path.join(run.ROOT, "Fixtures", "matroska", "chromium-vp9-60s.webm"), recording)
     made["MediaRecorder VP9, no Cues (chromium)"] = RECORDING
+    webm = os.path.join(run.MEDIA_DIR, DASH_FILE)
+    if not os.path.exists(webm):
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", source, "-an", "-c:v", "libvpx-vp9", "-deadline",
+                        "realtime", "-cpu-used", "8", "-row-mt", "1", "-threads", "2", "-b:v", "6M", "-g", "48",
+                        "-keyint_min", "48", "-f", "webm", "-dash", "1", webm], check=True)
+    manifest = os.path.join(run.MEDIA_DIR, DASH_MANIFEST)
+    if not os.path.exists(manifest):
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "webm_dash_manifest", "-i", DASH_FILE, "-c", "copy",
+                        "-map", "0", "-f", "webm_dash_manifest", "-adaptation_sets", "id=0,streams=0", DASH_MANIFEST],
+                       check=True, cwd=run.MEDIA_DIR)
+    made[DASH_LAYOUT] = DASH_MANIFEST
     return made
 
 
@@ -122,7 +140,10 @@ def main():
     ap.add_argument("--results", default=run.RESULTS)
     args = ap.parse_args()
     layouts = make_layouts()
-    bounds = {name: lower_bound(os.path.join(run.MEDIA_DIR, file)) for name, file in layouts.items()}
+    bounds = {name: lower_bound(os.path.join(run.MEDIA_DIR, file)) for name, file in layouts.items() if name != DASH_LAYOUT}
+    bounds[DASH_LAYOUT] = lower_bound(os.path.join(run.MEDIA_DIR, DASH_FILE))
+    manifest_bytes = os.path.getsize(os.path.join(run.MEDIA_DIR, DASH_MANIFEST))
+    bounds[DASH_LAYOUT].update(bytes=bounds[DASH_LAYOUT]["bytes"] + manifest_bytes, manifest=manifest_bytes, dash=True)
     rows = []
     started = time.monotonic()
     with run.served() as (server, tmp):
@@ -150,7 +171,8 @@ def write(args, rows, bounds, elapsed):
     lines = [f"# Matroska layouts: one picture at {TIME} s from each kind of origin", "",
              f"{args.rtt_ms:g} ms RTT, {args.mbit:g} Mbit/s, median of {args.runs} runs of thumbs (ffmpeg and "
              f"ffmpegthumbnailer once); {elapsed:.0f} s. Bound: EBML header, SeekHead, Info, Tracks, Cues and the "
-             "keyframe's block; thumbs' ratio is of what it read past its first read's ends (128 KiB) to the bound.", "",
+             "keyframe's block (for DASH, and the manifest); thumbs' ratio is of what it read past its first read's ends "
+             "(128 KiB; all it read for DASH) to the bound.", "",
              "| origin | layout | bound | thumbs: requests, round trips, bytes (x bound), wall | ffmpeg: requests, bytes, wall | ffmpegthumbnailer: requests, bytes, wall |",
              "| --- | --- | ---: | --- | --- | --- |"]
     for kind in run.ORIGIN_KINDS:
@@ -165,7 +187,8 @@ def write(args, rows, bounds, elapsed):
                 if row["failures"]:
                     cells.append("failed")
                     continue
-                ratio = f" ({(row['bytes'] - ENDS) / bound['bytes']:.2f}x)" if bound["hasCues"] and tool == "thumbs" else ""
+                ends = 0 if bound.get("dash") else ENDS
+                ratio = f" ({(row['bytes'] - ends) / bound['bytes']:.2f}x)" if bound["hasCues"] and tool == "thumbs" else ""
                 trips = f", {row['roundTrips']:g} round trips" if "roundTrips" in row else ""
                 cells.append(f"{row['requests']:g} requests{trips}, {run.fmt_bytes(row['bytes'])}{ratio}, {row['wallMs']:.0f} ms")
             shown = run.fmt_bytes(bound["bytes"]) if bound["hasCues"] else "no Cues"

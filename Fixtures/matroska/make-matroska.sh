@@ -7,6 +7,7 @@
 #                                                stream (pts in ms, keyframe flag, size), and four roles: the
 #                                                keyframe nearest the middle, the frame at the middle, the first and
 #                                                the last frame (the time to ask, exact or not, the pts shown)
+#   Fixtures/matroska/dash/vp9-cues-*/           DASH with WebM: manifest.mpd (SegmentBase) and video.webm
 #   Fixtures/matroska/vp8.cues-back.framemd5      ffmpeg's digest of every VP8 frame (pts in ms)
 #   Fixtures/matroska/references/<name>.<role>.png  ffmpeg's picture of each role's frame, fitted in 160x160 by
 #                                                Fixtures/reference_pictures.py (as Fixtures/thumbnails)
@@ -45,6 +46,49 @@ mkvmerge --quiet --disable-track-statistics-tags --no-cues --cluster-length 300m
 ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v libvpx -threads 1 -deadline good -cpu-used 4 \
   -b:v 0 -crf 20 -qmin 4 -qmax 50 -g 12 -keyint_min 12 -auto-alt-ref 1 -lag-in-frames 16 -flags:v +bitexact \
   -fflags +bitexact "$HERE/vp8.cues-back.webm"
+
+# DASH with WebM (SegmentBase: an Initialization range and an indexRange onto the Cues), of vp9-8bit's frames: ffmpeg's
+# `-dash 1` WebM with its Cues after the Clusters and the manifest its webm_dash_manifest muxer writes; and with
+# `-cues_to_front 1` (Cues before the Clusters, as YouTube's WebM has them), whose manifest is written here from the
+# file's top-level elements (ffmpeg's manifest muxer cannot read Cues at the front); the script checks that this
+# reading gives ffmpeg's ranges for the first file.
+mkdir -p "$HERE/dash/vp9-cues-back" "$HERE/dash/vp9-cues-front"
+ff -i "$HERE/vp9-8bit.cues-back.webm" -map 0:v -c copy -dash 1 -fflags +bitexact "$HERE/dash/vp9-cues-back/video.webm"
+ff -i "$HERE/vp9-8bit.cues-back.webm" -map 0:v -c copy -dash 1 -cues_to_front 1 -fflags +bitexact "$HERE/dash/vp9-cues-front/video.webm"
+(cd "$HERE/dash/vp9-cues-back" && ff -f webm_dash_manifest -i video.webm -c copy -map 0 -f webm_dash_manifest \
+  -adaptation_sets "id=0,streams=0" manifest.mpd)
+python3 - "$HERE/dash" <<'PY'
+import re, sys
+def vint(data, at, size):
+    first, length, mask = data[at], 1, 0x80
+    while length <= 8 and not first & mask:
+        length, mask = length + 1, mask >> 1
+    value = first & (mask - 1) if size else first
+    for k in range(1, length):
+        value = value << 8 | data[at + k]
+    return value, length
+def ranges(path):
+    """The Initialization range (the head up to the Cues or the first Cluster) and the Cues' range, from the
+    Segment's top-level elements."""
+    data = open(path, "rb").read()
+    ident, n = vint(data, 0, False); size, m = vint(data, n, True); at = n + m + size
+    ident, n = vint(data, at, False); size, m = vint(data, at + n, True); at += n + m
+    cues = cluster = None
+    while at < len(data) and (cues is None or cluster is None):
+        ident, n = vint(data, at, False); size, m = vint(data, at + n, True)
+        if ident == 0x1C53BB6B: cues = (at, at + n + m + size - 1)
+        if ident == 0x1F43B675 and cluster is None: cluster = at
+        at += n + m + size
+    return (0, min(cues[0], cluster) - 1), cues
+dash = sys.argv[1]
+back = open(f"{dash}/vp9-cues-back/manifest.mpd").read()
+init, index = ranges(f"{dash}/vp9-cues-back/video.webm")
+assert f'indexRange="{index[0]}-{index[1]}"' in back, (index, back)
+init, index = ranges(f"{dash}/vp9-cues-front/video.webm")
+front = re.sub(r'indexRange="\d+-\d+"', f'indexRange="{index[0]}-{index[1]}"', back)
+front = re.sub(r'range="0-\d+"', f'range="{init[0]}-{init[1]}"', front)
+open(f"{dash}/vp9-cues-front/manifest.mpd", "w").write(front)
+PY
 
 # VP8's frames, which no MP4 fixture holds: ffmpeg's digest of each (its native VP8 decoder, bit-exact with libvpx).
 ffmpeg -v error -copyts -i "$HERE/vp8.cues-back.webm" -map 0:v:0 -fps_mode passthrough -enc_time_base -1 -f framemd5 - \

@@ -67,9 +67,9 @@ SEGMENT_FILES = [
 # from the start and takes the first keyframe at or after the time (`select=gte(t,T)*eq(pict_type,I)`; its HLS
 # reader fails to seek in this fMP4 stream, -ss gives no frame): the nearest keyframe to the time, where it is a
 # segment's start. Its time, from showinfo with -copyts, plus the offset, is the picture's time on the stream. Where ffmpeg reads the media file
-# instead: shaka 6339's manifest it refuses; shaka's SegmentBase periods it reads as one period of length 0, so the
-# second period's picture comes from its file, which starts at the period's start (2.06874 s, no
-# presentationTimeOffset); in livesim2's, FFmpeg's DASH reader skips the first segment and shows the 8 s picture at
+# instead: shaka 6339's manifest it refuses; shaka's SegmentBase periods it reads as one period of length 0, so each
+# period's picture comes from its file (VP9 in WebM, H.264 in MP4, VP9 in WebM), which starts at the period's start
+# (0, 2.06874 and 4.20413 s, no presentationTimeOffset); in livesim2's, FFmpeg's DASH reader skips the first segment and shows the 8 s picture at
 # 4 s (the test pattern's burnt-in timecode says 00:00:08:00), so its picture comes from the segment behind its init
 # segment (ffmpeg's concat protocol), where the segment's first picture is at 4.0667 s (two B frames' delay, no
 # edit list) and on the stream at 4 s (its SegmentTimeline `t`). A concat: source is read in the folder before it.
@@ -83,7 +83,9 @@ REFERENCES = [
     ("shaka7401-live1-newest", "shaka-7401/concat:init-stream0.m4s|chunk-stream0-00003.m4s", 0.0, 1028.0),
     ("shaka7401-static-4s", "shaka-7401/dash_2.mpd", 4.0, 0.0),
     ("shaka6339-19.9s", "shaka-6339/v.mp4", 19.9, 0.0),
+    ("multitype-period1", "shaka-dash-multitype-variant/first-period.webm", 0.0, 0.0),
     ("multitype-period2", "shaka-dash-multitype-variant/second-period.mp4", 0.0, 2.06874),
+    ("multitype-period3", "shaka-dash-multitype-variant/third-period.webm", 0.0, 4.20413),
     # MPEG-TS: Media3's one segment (its first keyframe at 0 s; the picture is dark); shaka's 12 s HEVC Main 10
     # segment, whose first picture is at 1.4 s in the file and 0 s on the stream, with keyframes every 2.5 s: at 0 s,
     # and at 5 s (6.4 s in the file), which the tests ask for exactly (tolerance zero).

@@ -102,6 +102,10 @@ import Thumbs
         ("cea608-ts-0s", "media3-hls-cea608/manifest.m3u8"),
         ("ts-h265-0s", "shaka-hls-ts-h265/hevc.m3u8"),
         ("lcevc-ts-iframe-6.467s", "shaka-lcevc-sei-ts/master.m3u8"),
+        // Three periods: VP9 in WebM, H.264 in MP4, VP9 in WebM, each a SegmentBase file.
+        ("multitype-period1", "shaka-dash-multitype-variant/dash.mpd"),
+        ("multitype-period2", "shaka-dash-multitype-variant/dash.mpd"),
+        ("multitype-period3", "shaka-dash-multitype-variant/dash.mpd"),
     ]
 
     /// A real stream's storyboard at 160 pixels wide shows, at the cue nearest ffmpeg's keyframe, ffmpeg's picture
@@ -130,17 +134,11 @@ import Thumbs
         #expect(StoryboardOracles.milliseconds(made.cues[made.cues.count - 1].timeRange.upperBound) == end)
     }
 
-    /// Every cue needs its keyframe's picture: a period of WebM (shaka's multitype variant, VP9) and a first
-    /// segment whose sync sample is a P slice (shaka 6339: the trun flags it as a sync sample; its NAL units are an
-    /// access unit delimiter and a non-IDR slice) stop the storyboard with the reader's and the decoder's typed
-    /// errors, saying which file and which sample.
+    /// Every cue needs its keyframe's picture: a first segment whose sync sample is a P slice (shaka 6339: the trun
+    /// flags it as a sync sample; its NAL units are an access unit delimiter and a non-IDR slice) stops the storyboard
+    /// with the decoder's typed error, saying which sample.
     @Test func aKeyframeThatCannotBeReadIsATypedError() async throws {
         let options = StoryboardOracles.options(interval: 1)
-        let webM = await #expect(throws: MP4Error.self) {
-            _ = try await Self.make("shaka-dash-multitype-variant/dash.mpd", options: options)
-        }
-        #expect(webM?.code == .notAMovie)
-        #expect("\(webM.map { "\($0)" } ?? "")".contains("first-period.webm"))
         let notIDR = await #expect(throws: DecodeError.self) {
             _ = try await Self.make("shaka-6339/master.mpd", options: options)
         }

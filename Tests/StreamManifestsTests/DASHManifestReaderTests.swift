@@ -15,6 +15,27 @@ import Testing
         return (0 ..< count).compactMap { segments.segment(at: $0) }
     }
 
+    /// The container's media type is kept, inherited from the AdaptationSet: what tells a WebM representation, whose
+    /// SegmentBase `indexRange` names Cues rather than a sidx.
+    @Test func theMediaTypeTellsWebMFromMP4() throws {
+        let presentation = try read("""
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT3S"><Period>
+          <AdaptationSet mimeType="video/webm" codecs="vp9"><Representation id="w" bandwidth="1">
+            <BaseURL>video.webm</BaseURL><SegmentBase indexRange="569-701"><Initialization range="0-568"/></SegmentBase>
+          </Representation></AdaptationSet>
+          <AdaptationSet><Representation id="m" mimeType="video/mp4" bandwidth="1"><BaseURL>video.mp4</BaseURL>
+          </Representation></AdaptationSet>
+          <AdaptationSet><Representation id="x" mimeType="video/x-matroska; codecs=avc1" bandwidth="1"><BaseURL>a.mkv</BaseURL>
+          </Representation></AdaptationSet>
+        </Period></MPD>
+        """)
+        let renditions = try #require(presentation.periods.first?.renditions)
+        #expect(renditions.map(\.mimeType) == ["video/webm", "video/mp4", "video/x-matroska; codecs=avc1"])
+        #expect(renditions.map(\.isMatroska) == [true, false, true])
+        let webm = try #require(renditions[0].segments?.first)
+        #expect(webm.indexRange == 569 ..< 702 && webm.initialization?.byteRange == 0 ..< 569)
+    }
+
     @Test func templateWithNumberAndDuration() throws {
         let presentation = try read("""
             <?xml version="1.0" encoding="utf-8"?>

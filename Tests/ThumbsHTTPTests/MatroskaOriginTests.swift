@@ -145,4 +145,29 @@ struct MatroskaOriginTests {
             #expect(remote.encoded == local.encoded && remote.actualTime == local.actualTime)
         }
     }
+
+    /// DASH with WebM from nginx: the manifest, the Initialization and index ranges it names (one read when they touch,
+    /// as with the Cues before the Clusters), then the keyframe's block: no other bytes of the file.
+    @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"),
+          arguments: [("vp9-cues-front", 2), ("vp9-cues-back", 3)])
+    func dashWithWebMReadsTheRangesTheManifestNames(_ layout: String, _ fileRequests: Int) async throws {
+        let nginx = try #require(RoundTripTests.nginx, "nginx is installed but did not start")
+        let reference = try #require(MatroskaReferences.all.first { $0.name == "vp9-8bit.cues-back.webm" })
+        let folder = "matroska/dash/\(layout)"
+        // Only this test asks nginx for these files (one layout per case).
+        let target = "/\(folder)/video.webm"
+        let before = nginx.sent(path: target)
+        let input = try HTTPInput(url: nginx.url("\(folder)/manifest.mpd"))
+        let made = try await Self.picture(input, at: 1.5)
+        #expect(abs(made.actualTime - 1.44) < 0.0005)
+        let sent = try await nginx.sent(path: target, awaiting: fileRequests, since: before)
+        #expect(sent.requests == fileRequests)
+        // The head and the Cues (a few hundred bytes), and the keyframe's block read with the first guess (16 KiB at
+        // least) and at most once more.
+        let keyframe = try #require(reference.videoPackets.first { $0.pts == 1440 && $0.isKeyframe })
+        let bound = 1024 + Int(1.5 * Double(max(16 << 10, keyframe.size)))
+        #expect(sent.bytes <= bound, "\(sent.bytes) bytes, bound \(bound)")
+        let log = nginx.accessLog.filter { $0.contains("\"GET \(target) ") }.suffix(sent.requests)
+        #expect(log.allSatisfy { $0.contains("\" 206 ") }, "\(log)")
+    }
 }

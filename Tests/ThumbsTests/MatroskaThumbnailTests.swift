@@ -63,4 +63,42 @@ import Thumbs
             return error.code == .unsupported && error.description.contains("V_MPEG4/ISO/ASP")
         }
     }
+
+    /// DASH with WebM (Fixtures/matroska/dash: ffmpeg's `-dash 1` cut of vp9-8bit.cues-back.webm, its Cues after the
+    /// Clusters or before them, a SegmentBase manifest): every role's picture is ffmpeg's of that frame in the WebM.
+    @Test(arguments: ["vp9-cues-back", "vp9-cues-front"])
+    func dashWithWebMGivesTheFramesPictures(_ layout: String) async throws {
+        let reference = try #require(MatroskaReferences.all.first { $0.name == "vp9-8bit.cues-back.webm" })
+        let manifest = MatroskaReferences.folder.appendingPathComponent("dash/\(layout)/manifest.mpd").path
+        for role in reference.roles {
+            var options = ThumbnailOptions()
+            options.maximumSize = PixelSize(width: 160, height: 160)
+            if role.exact {
+                options.requestedTimeToleranceBefore = .zero
+                options.requestedTimeToleranceAfter = .zero
+            }
+            let made = try await Media.withMedia(of: FileInput(path: manifest)) { media in
+                guard case .stream = media else { throw CancellationError() }
+                return try await ThumbnailGenerator(media: media, options: options)
+                    .image(at: .rational(value: role.askedMilliseconds, timescale: 1000))
+            }
+            let path = MatroskaReferences.referencePath(reference.name, role: role.role)
+            let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            try #require(made.image.width == expected.width && made.image.height == expected.height)
+            let quality = psnr(made.image.packed().pixels, expected.packed().pixels)
+            #expect(quality >= 35, "\(layout) \(role.role): psnr \(quality) dB")
+            #expect(abs(made.actualTime * 1000 - Double(role.shownMilliseconds)) < 0.5, "\(layout) \(role.role): \(made.actualTime) s")
+        }
+    }
+
+    /// `info` of a DASH manifest of WebM names its segments Matroska cue spans, one per keyframe's Cluster.
+    @Test func dashWithWebMIsSummarisedAsCueSpans() async throws {
+        let manifest = MatroskaReferences.folder.appendingPathComponent("dash/vp9-cues-back/manifest.mpd").path
+        let reference = try #require(MatroskaReferences.all.first { $0.name == "vp9-8bit.cues-back.webm" })
+        let summary = try await StreamSummary.read(StreamSession(input: FileInput(path: manifest)))
+        let rendition = try #require(summary.periods.first?.renditions.first)
+        #expect(rendition.segmentFormat == "matroska")
+        #expect(rendition.segmentCount == reference.keyframeTimes.count)
+        #expect(rendition.end == reference.duration)
+    }
 }

@@ -15,7 +15,9 @@ import Thumbs
     /// reads shaka's SegmentBase periods as one of length 0, and shows livesim2's 8 s picture at 4 s).
     static let manifests = [
         "shaka6339-19.9s": "shaka-6339/master.mpd",
+        "multitype-period1": "shaka-dash-multitype-variant/dash.mpd",
         "multitype-period2": "shaka-dash-multitype-variant/dash.mpd",
+        "multitype-period3": "shaka-dash-multitype-variant/dash.mpd",
         "livesim2-4s": "livesim2-testpic-alt-seg-dur-stl/Manifest.mpd",
         "ts-h265-0s": "shaka-hls-ts-h265/hevc.m3u8",
         "ts-h265-5s": "shaka-hls-ts-h265/hevc.m3u8",

@@ -41,7 +41,7 @@ struct DASHPeriodReader {
                                     codecs: attribute("codecs"), hasSize: width != nil && height != nil),
                     bandwidth: bandwidth, width: width, height: height, codecs: attribute("codecs"),
                     frameRate: attribute("frameRate"), isEncrypted: protected, isIFrameOnly: trickMode,
-                    content: .segments(segments)))
+                    content: .segments(segments), mimeType: attribute("mimeType")))
             }
         }
         return renditions

@@ -43,11 +43,13 @@ public struct StreamRendition: Sendable, Hashable {
     public var isIFrameOnly: Bool
     /// Its segments, or the playlist that lists them.
     public var content: Content
+    /// The container's media type, where the manifest says it (DASH's `mimeType`: `video/mp4`, `video/webm`).
+    public var mimeType: String?
 
     /// A rendition.
     public init(id: String? = nil, kind: Kind, bandwidth: Int64? = nil, width: Int? = nil, height: Int? = nil,
                 codecs: String? = nil, frameRate: String? = nil, isEncrypted: Bool = false, isIFrameOnly: Bool = false,
-                content: Content) {
+                content: Content, mimeType: String? = nil) {
         self.id = id
         self.kind = kind
         self.bandwidth = bandwidth
@@ -58,6 +60,13 @@ public struct StreamRendition: Sendable, Hashable {
         self.isEncrypted = isEncrypted
         self.isIFrameOnly = isIFrameOnly
         self.content = content
+        self.mimeType = mimeType
+    }
+
+    /// Whether the manifest says the segments are Matroska (`video/webm`, `video/x-matroska` and their audio kin).
+    public var isMatroska: Bool {
+        guard let subtype = mimeType?.lowercased().split(separator: ";").first?.split(separator: "/").last else { return false }
+        return ["webm", "x-matroska", "matroska"].contains(subtype.filter { $0 != " " })
     }
 
     /// The bit rate a segment's size is best estimated from: the average where stated, else the peak.

@@ -8,7 +8,7 @@ extension StreamSession {
     func matroskaEntryToKeep(replacing kept: MovieIndexEntry?) async -> MovieIndexEntry? {
         guard let matroska else { return nil }
         var learned: [MatroskaClusterSearch.Point] = []
-        for (_, reading) in segmentReadings {
+        for (resource, reading) in segmentReadings where resource.url == input.name {
             if case .matroska(let segment) = reading { learned += await segment.knownClusters }
         }
         guard let kept, let keptIndex = kept.matroska else {

@@ -48,12 +48,13 @@ extension StreamSession {
             throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) is a gap in the playlist",
                                  input: input.name)
         }
-        if let matroska, let byteRange = segment.resource.byteRange, let track = matroska.index.file.pictureTrack {
+        if let matroska = matroskaFiles[segment.resource.url], let byteRange = segment.resource.byteRange,
+           let track = matroska.index.file.pictureTrack {
             // A codec without a decoder here is named before any frame is read.
             do { _ = try track.sampleEntry() } catch { throw error.located(input: input.name) }
             let reading = SegmentReading.matroska(MatroskaSegment(
-                source: matroska.source, byteRange: byteRange, startTime: segment.timeRange.lowerBound, index: matroska.index,
-                track: track, name: input.name, held: matroska.held, searches: matroska.index.file.cuePoints.isEmpty,
+                source: matroska.source, byteRange: byteRange, startTime: segment.mediaStart ?? segment.timeRange.lowerBound,
+                index: matroska.index, track: track, name: segment.resource.url, held: matroska.held, searches: matroska.index.file.cuePoints.isEmpty,
                 workLimits: workLimits))
             keep(reading, of: segment)
             return reading

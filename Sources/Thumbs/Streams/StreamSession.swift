@@ -60,8 +60,18 @@ public actor StreamSession {
 
     /// What describes the stream.
     public nonisolated let describedBy: Description
-    /// A Matroska file's index, the bytes read with it and the source of the file, once read.
-    var matroska: (index: MatroskaIndex, held: HeldBytes, source: CountingByteSource)?
+    /// A Matroska file being read: its index, the bytes read with it, and its source.
+    struct MatroskaFileReading {
+        var index: MatroskaIndex
+        var held: HeldBytes
+        let source: CountingByteSource
+    }
+
+    /// The Matroska files read, by URL: the file the session describes (under the input's name), the WebM files of
+    /// a DASH manifest's representations.
+    var matroskaFiles: [String: MatroskaFileReading] = [:]
+    /// The Matroska file the session describes, once read.
+    var matroska: MatroskaFileReading? { matroskaFiles[input.name] }
     /// A Matroska file's index kept from before (`MovieIndexStore`), used in place of locating it.
     let keptMatroska: MovieIndexEntry?
 
@@ -115,7 +125,7 @@ public actor StreamSession {
                 let located = try await source.run(MatroskaLocator(knownLength: await source.knownLength))
                 (index, held) = (MatroskaIndex(located: located), located.heldBytes)
             }
-            matroska = (index, held, source)
+            matroskaFiles[input.name] = MatroskaFileReading(index: index, held: held, source: source)
             let read = try index.presentation(url: input.name)
             presentation = read
             return read
@@ -135,9 +145,12 @@ public actor StreamSession {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `rendition` with its segments: as it is, or read from the media playlist it names (kept for later calls).
-    /// - Throws: `ManifestError` (`empty` when the media playlist has no rendition), or the input's errors.
+    /// `rendition` with its segments: as it is, read from the media playlist it names (kept for later calls), or, for a
+    /// DASH representation of one WebM or Matroska file, its Cues' spans (`withMatroskaSpans(_:)`).
+    /// - Throws: `ManifestError` (`empty` when the media playlist has no rendition), `MatroskaError`, or the input's
+    ///   errors.
     public func withSegments(_ rendition: StreamRendition) async throws -> StreamRendition {
+        if let spans = try await withMatroskaSpans(rendition) { return spans }
         guard case .mediaPlaylist(let url) = rendition.content else { return rendition }
         let media: StreamPresentation
         if let kept = mediaPlaylists[url] {

@@ -18,8 +18,9 @@ public struct StreamSummary: Encodable, Sendable {
         public var iFrameOnly: Bool
         /// The HLS media playlist that lists its segments.
         public var playlist: String?
-        /// How its segments are stored: `mpeg-ts` (HLS segments without an init segment), else `mp4` (fragmented, or a
-        /// DASH SegmentBase movie).
+        /// How its segments are stored: `mpeg-ts` (HLS segments without an init segment), `matroska` (a Matroska or
+        /// WebM file's cue spans, on its own or a DASH representation's), else `mp4` (fragmented, or a DASH
+        /// SegmentBase movie).
         public var segmentFormat: String?
         /// How many segments; nil for a live template without an end.
         public var segmentCount: Int?
@@ -98,6 +99,7 @@ public struct StreamSummary: Encodable, Sendable {
         guard let segments, let first else { return summary }
         summary.segmentFormat = switch format {
         case .matroska: "matroska"
+        case .dash where rendition.isMatroska: "matroska"
         case .hls where first.initialization == nil: "mpeg-ts"
         default: "mp4"
         }
