@@ -8,6 +8,8 @@
 #                                                keyframe nearest the middle, the frame at the middle, the first and
 #                                                the last frame (the time to ask, exact or not, the pts shown)
 #   Fixtures/matroska/dash/vp9-cues-*/           DASH with WebM: manifest.mpd (SegmentBase) and video.webm
+#   Fixtures/matroska/alpha/vp8|vp9.webm          transparent WebM, with libvpx's frames 0 and 25 (.colour.png,
+#                                                .alpha.png)
 #   Fixtures/matroska/vp8.cues-back.framemd5      ffmpeg's digest of every VP8 frame (pts in ms)
 #   Fixtures/matroska/references/<name>.<role>.png  ffmpeg's picture of each role's frame, fitted in 160x160 by
 #                                                Fixtures/reference_pictures.py (as Fixtures/thumbnails)
@@ -46,6 +48,36 @@ mkvmerge --quiet --disable-track-statistics-tags --no-cues --cluster-length 300m
 ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v libvpx -threads 1 -deadline good -cpu-used 4 \
   -b:v 0 -crf 20 -qmin 4 -qmax 50 -g 12 -keyint_min 12 -auto-alt-ref 1 -lag-in-frames 16 -flags:v +bitexact \
   -fflags +bitexact "$HERE/vp8.cues-back.webm"
+
+# Transparent VP8 and VP9 (alpha in BlockAdditions, AlphaMode 1), as browsers and ffmpeg write them: testsrc2 with a
+# moving horizontal ramp as its alpha, 160x120 (no scaling at 160), a keyframe every 12 frames. The references are
+# decoded by libvpx (ffmpeg's own VP8 and VP9 decoders drop alpha): frame 0 and frame 25 (1 s, after the keyframe
+# at frame 24), their colour through Fixtures/reference_pictures.py's chain and their alpha plane as it is.
+mkdir -p "$HERE/alpha"
+for codec in vp8 vp9; do
+  encoder=libvpx; [ "$codec" = vp9 ] && encoder=libvpx-vp9
+  ff -f lavfi -i "testsrc2=size=160x120:rate=25:duration=2" \
+    -f lavfi -i "nullsrc=size=160x120:rate=25:duration=2,geq=lum='255*mod(X+T*40\,W)/W':cb=128:cr=128" \
+    -filter_complex "[1:v]format=gray[a];[0:v][a]alphamerge,format=yuva420p" -c:v "$encoder" -threads 1 -b:v 0 -crf 20 \
+    -g 12 -auto-alt-ref 0 -fflags +bitexact -flags:v +bitexact "$HERE/alpha/$codec.webm"
+done
+python3 - "$HERE/alpha" "$FIX" <<'PY'
+import subprocess, sys
+folder, fixtures = sys.argv[1], sys.argv[2]
+sys.path.insert(0, fixtures)
+import reference_pictures as refs
+for codec, decoder in (("vp8", "libvpx"), ("vp9", "libvpx-vp9")):
+    path = f"{folder}/{codec}.webm"
+    chain = refs.filter_chain((160, 120), False, *refs.colour_of(None, "tv", 160, 120), None, "bt709")
+    for frame in (0, 25):
+        select = f"select=eq(n\\,{frame})"
+        command = refs.ffmpeg_command(path, 0, select, chain, f"{folder}/{codec}.{frame}.colour.png")
+        command[command.index("-i"):command.index("-i")] = ["-c:v", decoder]
+        subprocess.run(command, check=True)
+        subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-c:v", decoder, "-i", path, "-vf",
+                        f"{select},alphaextract,format=gray", "-frames:v", "1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
+                        f"{folder}/{codec}.{frame}.alpha.png"], check=True)
+PY
 
 # DASH with WebM (SegmentBase: an Initialization range and an indexRange onto the Cues), of vp9-8bit's frames: ffmpeg's
 # `-dash 1` WebM with its Cues after the Clusters and the manifest its webm_dash_manifest muxer writes; and with

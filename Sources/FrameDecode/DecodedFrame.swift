@@ -43,6 +43,9 @@ public struct DecodedFrame: Sendable {
     public var sampleIndex: Int
     /// Its presentation time in media timescale units, before the edit list (the sample's composition time).
     public var compositionTime: Int64
+    /// The picture's alpha plane, at the luma plane's size and bit depth (0 transparent, the largest value opaque): the
+    /// luma of its auxiliary alpha picture, where the movie has one and it was asked for; nil for an opaque picture.
+    public var alpha: Plane?
 
     /// Makes a frame (decoders do; tests and synthetic pictures may too).
     public init(planes: [Plane], bitDepth: Int, chromaFormat: ChromaFormat, colour: ColourDescription,

@@ -1,3 +1,4 @@
+import Foundation
 import Matroska
 import MP4Box
 import MP4BoxTestSupport
@@ -25,6 +26,44 @@ import Testing
             let packets = reference.videoPackets.map { [$0.pts, $0.isKeyframe ? 1 : 0, Int64($0.size)] }
             #expect(frames == packets, "\(reference.name) in pieces of \(piece)")
         }
+    }
+
+    /// Transparent WebM (Fixtures/matroska/alpha, ffmpeg's libvpx with yuva420p): each of the 50 frames has its alpha
+    /// picture (mkvinfo lists 50 BlockGroups, each with a BlockAdditional of ID 1); written as a movie, they are an
+    /// auxiliary track (`auxv`, `tref`/`auxl`) that MP4Box reads back as the picture track's alpha, sample for sample.
+    @Test(arguments: ["vp8", "vp9"])
+    func alphaPicturesComeWithTheirFramesAndAreWrittenAsAnAuxiliaryTrack(_ codec: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: MatroskaReferences.folder.appendingPathComponent("alpha/\(codec).webm")))
+        let file = try MatroskaLocatorTests.locate(bytes).file
+        let track = try #require(file.pictureTrack)
+        #expect(track.video?.alphaMode == 1)
+        var reader = MatroskaClusterReader(track: track, timestampScale: file.timestampScale, start: try #require(file.firstClusterOffset))
+        try reader.append(bytes[Int(try #require(file.firstClusterOffset))...])
+        reader.finish()
+        #expect(reader.frames.count == 50)
+        let alpha = reader.frames.compactMap(\.alpha)
+        #expect(alpha.count == 50 && alpha.allSatisfy { !$0.isEmpty })
+
+        var coded = CodedVideoTrack(sampleEntry: codec == "vp8" ? "vp08" : "vp09", entryBoxes: [], width: 160, height: 120,
+                                    timescale: 1000, samples: reader.frames.map {
+                                        CodedVideoTrack.Sample(decodeTime: $0.timestamp, presentationTime: $0.timestamp,
+                                                               isSync: $0.isKeyframe, data: $0.data)
+                                    })
+        coded.alpha = alpha
+        let movieBytes = try VideoMovieWriter.movie(of: coded)
+        let movie = try MovieParser.parse(fileBytes: movieBytes)
+        let picture = try #require(movie.primaryVideoTrack)
+        let alphaTrack = try #require(movie.alphaTrack(of: picture))
+        #expect(alphaTrack.handlerType == "auxv" && alphaTrack.auxiliaryFor == [picture.id])
+        for index in [0, 1, 25, 49] {
+            let sample = try alphaTrack.samples.sample(at: index)
+            let range = Int(sample.offset) ..< Int(sample.offset) + Int(sample.size)
+            #expect(Array(movieBytes[range]) == alpha[index])
+            #expect(try alphaTrack.samples.sample(at: index).decodeTime == picture.samples.sample(at: index).decodeTime)
+        }
+        // One alpha picture short: refused.
+        coded.alpha = Array(alpha.dropLast())
+        #expect(throws: MP4Error.self) { try VideoMovieWriter.movie(of: coded) }
     }
 
     /// mkvmerge laces AAC: every other track's frames, unlaced, are ffprobe's packets.

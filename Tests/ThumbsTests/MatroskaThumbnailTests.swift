@@ -32,7 +32,7 @@ import Thumbs
             #expect([expected.width, expected.height] == reference.referenceSize)
             try #require(made.image.width == expected.width && made.image.height == expected.height,
                          "\(reference.name) \(role.role): \(made.image.width)x\(made.image.height), ffmpeg \(expected.width)x\(expected.height)")
-            let quality = psnr(made.image.packed().pixels, expected.packed().pixels)
+            let quality = psnr(made.image.colourPixels, expected.packed().pixels)
             #expect(quality >= 35, "\(reference.name) \(role.role): psnr \(quality) dB")
             #expect(abs(made.actualTime * 1000 - Double(role.shownMilliseconds)) < 0.5, "\(reference.name) \(role.role): \(made.actualTime) s")
         }
@@ -85,7 +85,7 @@ import Thumbs
             let path = MatroskaReferences.referencePath(reference.name, role: role.role)
             let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
             try #require(made.image.width == expected.width && made.image.height == expected.height)
-            let quality = psnr(made.image.packed().pixels, expected.packed().pixels)
+            let quality = psnr(made.image.colourPixels, expected.packed().pixels)
             #expect(quality >= 35, "\(layout) \(role.role): psnr \(quality) dB")
             #expect(abs(made.actualTime * 1000 - Double(role.shownMilliseconds)) < 0.5, "\(layout) \(role.role): \(made.actualTime) s")
         }
@@ -100,5 +100,44 @@ import Thumbs
         #expect(rendition.segmentFormat == "matroska")
         #expect(rendition.segmentCount == reference.keyframeTimes.count)
         #expect(rendition.end == reference.duration)
+    }
+
+    /// Transparent WebM (Fixtures/matroska/alpha: VP8 and VP9 with their alpha planes in BlockAdditions, as ffmpeg
+    /// writes them): the keyframe and a frame after it keep their alpha in PNG and WebP, each channel libvpx's picture
+    /// (ffmpeg with `-c:v libvpx`/`libvpx-vp9`: its colour through the references' chain, its alpha plane); JPEG,
+    /// which cannot hold it, is opaque.
+    @Test(arguments: ["vp8", "vp9"])
+    func transparentWebMKeepsItsAlpha(_ codec: String) async throws {
+        let folder = MatroskaReferences.folder.appendingPathComponent("alpha")
+        let input = FileInput(path: folder.appendingPathComponent("\(codec).webm").path)
+        for (frame, format) in [(0, ImageFormat.png), (25, .webp(quality: 100, lossless: true))] {
+            var options = ThumbnailOptions()
+            options.maximumSize = PixelSize(width: 160, height: 160)
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
+            options.format = format
+            let made = try await Media.withMedia(of: input) { media in
+                try await ThumbnailGenerator(media: media, options: options).image(at: .rational(value: Int64(frame) * 40, timescale: 1000))
+            }
+            let image = try ImageDecoder().decode(made.encoded)
+            try #require(image.pixelFormat == .rgba8 && image.width == 160 && image.height == 120, "\(codec) \(frame): \(image.pixelFormat)")
+            let pixels = image.packed().pixels
+            let colour = try ImageDecoder().decode([UInt8](try Data(contentsOf: folder.appendingPathComponent("\(codec).\(frame).colour.png"))))
+            let alpha = try ImageDecoder().decode([UInt8](try Data(contentsOf: folder.appendingPathComponent("\(codec).\(frame).alpha.png"))))
+            let madeAlpha = stride(from: 3, to: pixels.count, by: 4).map { pixels[$0] }
+            let expectedAlpha = stride(from: 0, to: alpha.packed().pixels.count, by: alpha.pixelFormat.channelCount).map { alpha.packed().pixels[$0] }
+            // The colour where it shows: WebP, as libwebp may, changes what is under fully transparent pixels.
+            let shown = expectedAlpha.indices.filter { expectedAlpha[$0] >= 8 }
+            let rgb = shown.flatMap { pixels[4 * $0 ..< 4 * $0 + 3] }
+            let expectedRGB = shown.flatMap { colour.packed().pixels[3 * $0 ..< 3 * $0 + 3] }
+            #expect(shown.count > pixels.count / 8 && psnr(rgb, expectedRGB) >= 35, "\(codec) \(frame): colour psnr \(psnr(rgb, expectedRGB)) dB")
+            #expect(psnr(madeAlpha, expectedAlpha) >= 35, "\(codec) \(frame): alpha psnr \(psnr(madeAlpha, expectedAlpha)) dB")
+            // The ramp's transparent and opaque ends are both in the picture.
+            #expect(madeAlpha.min() ?? 255 < 16 && madeAlpha.max() ?? 0 > 240)
+        }
+        var jpeg = ThumbnailOptions()
+        jpeg.format = .jpeg(quality: 90)
+        let opaque = try await Media.withMedia(of: input) { try await ThumbnailGenerator(media: $0, options: jpeg).image(at: .seconds(1)) }
+        #expect(opaque.image.pixelFormat == .rgb8)
     }
 }

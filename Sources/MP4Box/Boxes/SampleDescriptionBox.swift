@@ -57,7 +57,7 @@ public enum SampleEntry: Sendable {
     }
 
     static func read(header: BoxHeader, reader: inout BoxReader, context: inout ParseContext) throws(MP4Error) -> SampleEntry {
-        let isVisual = context.handlerType == "vide" || (context.handlerType == nil && SampleDescriptionBox.visualCodes.contains(header.type))
+        let isVisual = context.handlerType == "vide" || context.handlerType == "auxv" || (context.handlerType == nil && SampleDescriptionBox.visualCodes.contains(header.type))
         let isAudio = context.handlerType == "soun" || (context.handlerType == nil && SampleDescriptionBox.audioCodes.contains(header.type))
         if isVisual {
             return .visual(try VisualSampleEntry(header: header, reader: &reader, context: &context))

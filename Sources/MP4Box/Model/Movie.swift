@@ -58,6 +58,13 @@ public struct Movie: Sendable {
         return video.first(where: { $0.trackHeader.isEnabled && $0.samples.count > 0 }) ?? video.first
     }
 
+    /// The track of `track`'s alpha plane: an auxiliary picture track (handler `auxv`) whose `tref`/`auxl` names it,
+    /// with a sample for each of its samples (as a Matroska file's BlockAdditions are written, and an AVIF sequence's
+    /// alpha); nil when there is none.
+    public func alphaTrack(of track: MovieTrack) -> MovieTrack? {
+        tracks.first { $0.handlerType == "auxv" && $0.auxiliaryFor.contains(track.id) && $0.samples.count == track.samples.count }
+    }
+
     /// How far the composition times of the indexed track's samples sit after the times its fragment index gives,
     /// measured on the first subsegment read (nil when none is): muxers differ on what a sidx's earliest
     /// presentation time is (ffmpeg's leaves out the first picture's composition offset when there is no edit list).

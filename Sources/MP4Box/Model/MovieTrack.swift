@@ -22,6 +22,8 @@ public struct MovieTrack: Sendable {
     public let orientation: Orientation?
     /// The composed matrix's linear part (a, b, c, d), reported whatever it is.
     public let displayMatrix: (a: Double, b: Double, c: Double, d: Double)
+    /// The tracks this one is an auxiliary picture of (`tref`/`auxl`: an alpha plane's track, with handler `auxv`).
+    public let auxiliaryFor: [UInt32]
     /// Where a segment index says the track's media ends (media timescale), when only some of its fragments are
     /// read: the duration its read samples cannot give.
     let indexedEnd: Int64?
@@ -115,6 +117,7 @@ public struct MovieTrack: Sendable {
         id = tkhd.trackID
         trackHeader = tkhd
         handlerType = mdia.first(HandlerBox.self)?.handlerType ?? FourCC(rawValue: 0)
+        auxiliaryFor = trak.container("tref")?.first(TrackReferenceTypeBox.self)?.trackIDs ?? []
         timescale = mdhd.timescale
         mediaDuration = mdhd.duration
         edits = trak.container("edts")?.first(EditListBox.self)?.entries ?? []

@@ -42,6 +42,7 @@ enum BoxRegistry {
         BitRateBox.fourCC: BitRateBox.self,
         OriginalFormatBox.fourCC: OriginalFormatBox.self,
         SchemeTypeBox.fourCC: SchemeTypeBox.self,
+        TrackReferenceTypeBox.auxiliaryFourCC: TrackReferenceTypeBox.self,
     ].merging(EntryTableBox.Kind.allCases.flatMap(\.fourCCs).map { ($0, EntryTableBox.self) }) { first, _ in first }
 
     /// Parses the payload of a box of any type; unknown types become `UnknownBox`.

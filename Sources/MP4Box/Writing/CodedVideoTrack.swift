@@ -50,6 +50,9 @@ public struct CodedVideoTrack: Sendable {
     public var samples: [Sample]
     /// How long the last sample lasts, in `timescale` ticks; nil for as long as the one before it.
     public var lastSampleDuration: Int64?
+    /// Each sample's alpha plane, coded as the track's codec codes a picture (a Matroska block's BlockAddition of
+    /// type 1, as WebM's transparent VP8 and VP9 carry it): written as an auxiliary track; nil for an opaque track.
+    public var alpha: [[UInt8]]?
 
     /// Makes a track.
     public init(sampleEntry: FourCC, entryBoxes: [EntryBox], width: UInt32, height: UInt32, timescale: UInt32,

@@ -64,7 +64,11 @@ public enum VideoMovieWriter {
         }
         durations.append(max(0, min(track.lastSampleDuration ?? durations.last ?? 0, Int64(UInt32.max))))
         let sizes = track.samples.map(\.data.count)
-        let mediaBytes = sizes.reduce(0, +)
+        let alphaSizes = track.alpha.map { $0.map(\.count) }
+        if let alphaSizes, alphaSizes.count != sizes.count {
+            throw error(.malformed, "\(alphaSizes.count) alpha pictures for \(sizes.count) samples")
+        }
+        let mediaBytes = sizes.reduce(0, +) + (alphaSizes?.reduce(0, +) ?? 0)
         guard mediaBytes < Int(UInt32.max) - (1 << 20) else {
             throw error(.limitExceeded, "\(mediaBytes) bytes of samples do not fit one 32-bit mdat")
         }
@@ -75,12 +79,13 @@ public enum VideoMovieWriter {
         }
         // The moov is written twice: first to learn its size, then with the chunk offset after it.
         let moovStart = writer.bytes.count
-        var moov = moovBox(track, durations: durations, sizes: sizes, duration: duration, chunkOffset: 0)
+        var moov = moovBox(track, durations: durations, sizes: sizes, alphaSizes: alphaSizes, duration: duration, chunkOffset: 0)
         let chunkOffset = UInt32(moovStart + moov.count + 8)
-        moov = moovBox(track, durations: durations, sizes: sizes, duration: duration, chunkOffset: chunkOffset)
+        moov = moovBox(track, durations: durations, sizes: sizes, alphaSizes: alphaSizes, duration: duration, chunkOffset: chunkOffset)
         writer.append(moov)
         writer.box("mdat") { mdat in
             for sample in track.samples { mdat.append(sample.data) }
+            for picture in track.alpha ?? [] { mdat.append(picture) }
         }
         return writer.bytes
     }
@@ -89,9 +94,10 @@ public enum VideoMovieWriter {
         MP4Error(code, path: "", offset: 0, detail)
     }
 
-    private static func moovBox(_ track: CodedVideoTrack, durations: [Int64], sizes: [Int], duration: UInt64,
+    /// The moov: the track (ID 1), and its alpha pictures' auxiliary track (ID 2, handler `auxv`, `tref`/`auxl` naming
+    /// track 1, its samples in a chunk after the track's) where there are any.
+    private static func moovBox(_ track: CodedVideoTrack, durations: [Int64], sizes: [Int], alphaSizes: [Int]?, duration: UInt64,
                                 chunkOffset: UInt32) -> [UInt8] {
-        let (width, height) = (track.width, track.height)
         var writer = BoxWriter()
         writer.box("moov") { moov in
             moov.fullBox("mvhd", version: 1) { mvhd in
@@ -99,39 +105,55 @@ public enum VideoMovieWriter {
                 mvhd.uint32(track.timescale); mvhd.uint64(duration)
                 mvhd.uint32(0x0001_0000); mvhd.uint16(0x0100); mvhd.zeros(10)
                 writeIdentityMatrix(&mvhd)
-                mvhd.zeros(24); mvhd.uint32(2)
+                mvhd.zeros(24); mvhd.uint32(alphaSizes == nil ? 2 : 3)
             }
-            moov.box("trak") { trak in
-                trak.fullBox("tkhd", version: 1, flags: 0x3) { tkhd in
-                    tkhd.uint64(0); tkhd.uint64(0); tkhd.uint32(1); tkhd.uint32(0); tkhd.uint64(duration)
-                    tkhd.zeros(8); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0)
-                    writeIdentityMatrix(&tkhd)
-                    tkhd.uint32(width << 16); tkhd.uint32(height << 16)
+            writeTrack(&moov, track, id: 1, handler: "vide", durations: durations, sizes: sizes, duration: duration,
+                       chunkOffset: chunkOffset)
+            if let alphaSizes {
+                writeTrack(&moov, track, id: 2, handler: "auxv", durations: durations, sizes: alphaSizes, duration: duration,
+                           chunkOffset: chunkOffset + UInt32(sizes.reduce(0, +)))
+            }
+        }
+        return writer.bytes
+    }
+
+    private static func writeTrack(_ moov: inout BoxWriter, _ track: CodedVideoTrack, id: UInt32, handler: FourCC,
+                                   durations: [Int64], sizes: [Int], duration: UInt64, chunkOffset: UInt32) {
+        let (width, height) = (track.width, track.height)
+        moov.box("trak") { trak in
+            trak.fullBox("tkhd", version: 1, flags: 0x3) { tkhd in
+                tkhd.uint64(0); tkhd.uint64(0); tkhd.uint32(id); tkhd.uint32(0); tkhd.uint64(duration)
+                tkhd.zeros(8); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0); tkhd.uint16(0)
+                writeIdentityMatrix(&tkhd)
+                tkhd.uint32(width << 16); tkhd.uint32(height << 16)
+            }
+            if handler == "auxv" {
+                trak.box("tref") { tref in
+                    tref.box(TrackReferenceTypeBox.auxiliaryFourCC) { $0.uint32(1) }
                 }
-                trak.box("mdia") { mdia in
-                    mdia.fullBox("mdhd", version: 1) { mdhd in
-                        mdhd.uint64(0); mdhd.uint64(0); mdhd.uint32(track.timescale); mdhd.uint64(duration)
-                        mdhd.uint16(0x55C4); mdhd.uint16(0)  // "und"
-                    }
-                    mdia.fullBox("hdlr") { hdlr in
-                        hdlr.uint32(0); hdlr.fourCC("vide"); hdlr.zeros(12); hdlr.append(Array("VideoHandler".utf8)); hdlr.uint8(0)
-                    }
-                    mdia.box("minf") { minf in
-                        minf.fullBox("vmhd", flags: 1) { $0.zeros(8) }
-                        minf.box("dinf") { dinf in
-                            dinf.fullBox("dref") { dref in
-                                dref.uint32(1)
-                                dref.fullBox("url ", flags: 1) { _ in }
-                            }
+            }
+            trak.box("mdia") { mdia in
+                mdia.fullBox("mdhd", version: 1) { mdhd in
+                    mdhd.uint64(0); mdhd.uint64(0); mdhd.uint32(track.timescale); mdhd.uint64(duration)
+                    mdhd.uint16(0x55C4); mdhd.uint16(0)  // "und"
+                }
+                mdia.fullBox("hdlr") { hdlr in
+                    hdlr.uint32(0); hdlr.fourCC(handler); hdlr.zeros(12); hdlr.append(Array("VideoHandler".utf8)); hdlr.uint8(0)
+                }
+                mdia.box("minf") { minf in
+                    minf.fullBox("vmhd", flags: 1) { $0.zeros(8) }
+                    minf.box("dinf") { dinf in
+                        dinf.fullBox("dref") { dref in
+                            dref.uint32(1)
+                            dref.fullBox("url ", flags: 1) { _ in }
                         }
-                        minf.box("stbl") { stbl in
-                            writeSampleTable(&stbl, track, durations: durations, sizes: sizes, chunkOffset: chunkOffset)
-                        }
+                    }
+                    minf.box("stbl") { stbl in
+                        writeSampleTable(&stbl, track, durations: durations, sizes: sizes, chunkOffset: chunkOffset)
                     }
                 }
             }
         }
-        return writer.bytes
     }
 
     private static func writeIdentityMatrix(_ writer: inout BoxWriter) {

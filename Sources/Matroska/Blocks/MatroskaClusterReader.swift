@@ -153,15 +153,33 @@ public struct MatroskaClusterReader: Sendable {
     private mutating func readGroup(_ group: EBMLElement) throws(MatroskaError) {
         var block: EBMLElement?
         var referenced = false
+        var alpha: [UInt8]?
         for child in try group.children() {
             if child.id == MatroskaID.block { block = child }
             if child.id == MatroskaID.referenceBlock { referenced = true }
+            if child.id == MatroskaID.blockAdditions { alpha = try Self.alpha(in: child) }
         }
         guard let block else { throw group.error("a BlockGroup without a Block") }
-        try keep(block.data, simple: false, referenced: referenced, header: group.header)
+        try keep(block.data, simple: false, referenced: referenced, header: group.header, alpha: alpha)
     }
 
-    private mutating func keep(_ data: ArraySlice<UInt8>, simple: Bool, referenced: Bool, header: EBMLElementHeader) throws(MatroskaError) {
+    /// The BlockAdditional of BlockAddID 1 (the default) in `additions`: a VP8 or VP9 frame's alpha plane, coded as
+    /// a picture of its own, where the track's AlphaMode is 1.
+    private static func alpha(in additions: EBMLElement) throws(MatroskaError) -> [UInt8]? {
+        for more in try additions.children() where more.id == MatroskaID.blockMore {
+            var id: UInt64 = 1
+            var data: ArraySlice<UInt8>?
+            for child in try more.children() {
+                if child.id == MatroskaID.blockAddID { id = try child.unsigned() }
+                if child.id == MatroskaID.blockAdditional { data = child.data }
+            }
+            if id == 1, let data, !data.isEmpty { return Array(data) }
+        }
+        return nil
+    }
+
+    private mutating func keep(_ data: ArraySlice<UInt8>, simple: Bool, referenced: Bool, header: EBMLElementHeader,
+                               alpha: [UInt8]? = nil) throws(MatroskaError) {
         let path = "Segment/Cluster/" + MatroskaID.name(header.id)
         guard MatroskaBlock.track(of: data) == track.number else { return }
         guard let clusterTimestamp else {
@@ -179,7 +197,8 @@ public struct MatroskaClusterReader: Sendable {
                 timestamp: index == 0 || frameUnits == 0 ? timestamp : timestamp &+ Int64(index) &* frameUnits,
                 isKeyframe: simple ? block.isKeyframe : !referenced,
                 data: track.strippedHeader + data[(base + range.lowerBound) ..< (base + range.upperBound)],
-                blockOffset: header.offset, blockEnd: header.end ?? header.dataOffset))
+                blockOffset: header.offset, blockEnd: header.end ?? header.dataOffset,
+                alpha: block.frames.count == 1 && track.video?.alphaMode == 1 ? alpha : nil))
         }
     }
 }

@@ -10,4 +10,17 @@ public struct MatroskaFrame: Sendable, Equatable {
     public var blockOffset: UInt64
     /// The file offset just past that block element.
     public var blockEnd: UInt64
+    /// Its alpha plane, coded as a frame of the track's codec (a BlockGroup's BlockAdditional of BlockAddID 1, in a
+    /// track whose AlphaMode is 1); nil for an opaque frame.
+    public var alpha: [UInt8]?
+
+    /// Makes a frame.
+    public init(timestamp: Int64, isKeyframe: Bool, data: [UInt8], blockOffset: UInt64, blockEnd: UInt64, alpha: [UInt8]? = nil) {
+        self.timestamp = timestamp
+        self.isKeyframe = isKeyframe
+        self.data = data
+        self.blockOffset = blockOffset
+        self.blockEnd = blockEnd
+        self.alpha = alpha
+    }
 }

@@ -60,6 +60,10 @@ public enum MatroskaID {
     public static let blockGroup: UInt32 = 0xA0
     public static let block: UInt32 = 0xA1
     public static let referenceBlock: UInt32 = 0xFB
+    public static let blockAdditions: UInt32 = 0x75A1
+    public static let blockMore: UInt32 = 0xA6
+    public static let blockAddID: UInt32 = 0xEE
+    public static let blockAdditional: UInt32 = 0xA5
     public static let void: UInt32 = 0xEC
     public static let crc32: UInt32 = 0xBF
 

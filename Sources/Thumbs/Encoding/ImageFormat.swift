@@ -9,6 +9,11 @@ public enum ImageFormat: Sendable, Hashable {
     /// AVIF: lossy at a quality of 0...100, or lossless; a `keepsHDR` picture as 10-bit HDR.
     case avif(quality: Int, lossless: Bool)
 
+    /// Whether the format keeps an `.rgba8` image's alpha (PNG, WebP, AVIF; JPEG drops it).
+    public var holdsAlpha: Bool {
+        if case .jpeg = self { false } else { true }
+    }
+
     /// The quality JPEG and WebP are written at when none is asked for.
     public static let defaultQuality = 85
     /// The quality AVIF is written at when none is asked for: at 72, libavif's quantizers give about the PSNR WebP

@@ -342,13 +342,13 @@ public struct ThumbnailGenerator: Sendable {
         var (plan, movie, track) = (plan, movie, track)
         var frame: DecodedFrame
         do {
-            frame = try await decode(plan, track: track, in: session, options: options, permit: &permit, timings: &timings)
+            frame = try await decode(plan, track: track, of: movie, in: session, options: options, permit: &permit, timings: &timings)
         } catch let error as DecodeError {
             guard let failed = error.sampleIndex,
                   let fallback = try FramePlanner.fallback(for: plan, failedAt: failed, in: track, selection: selection,
                                                            limits: options.limits) else { throw error }
             plan = fallback
-            frame = try await decode(plan, track: track, in: session, options: options, permit: &permit, timings: &timings)
+            frame = try await decode(plan, track: track, of: movie, in: session, options: options, permit: &permit, timings: &timings)
         }
         if options.skipsDarkFrames {
             var attempts = 0
@@ -361,7 +361,7 @@ public struct ThumbnailGenerator: Sendable {
                 attempts += 1
                 plan = try FramePlanner.plan(track: track, time: track.presentationTime(of: next), selection: .nearestKeyframe,
                                              limits: options.limits)
-                frame = try await decode(plan, track: track, in: session, options: options, permit: &permit, timings: &timings)
+                frame = try await decode(plan, track: track, of: movie, in: session, options: options, permit: &permit, timings: &timings)
             }
         }
         return try finished(frame, plan: plan, track: track, options: options, timings: &timings)
@@ -391,12 +391,16 @@ public struct ThumbnailGenerator: Sendable {
         return (encoded, placeholder)
     }
 
-    /// Decodes `plan` (`MovieSession.decode`), one thread per picture, its samples kept for later times; the time
+    /// Decodes `plan` (`MovieSession.decode`), with its alpha plane where `movie` has one and `options.format` can
+    /// hold it, one thread per picture, its samples kept for later times; the time
     /// its fetches and decoding took added to `timings`.
-    private func decode(_ plan: FramePlan, track: MovieTrack, in session: MovieSession, options: ThumbnailOptions,
+    private func decode(_ plan: FramePlan, track: MovieTrack, of movie: Movie, in session: MovieSession, options: ThumbnailOptions,
                         permit: inout PicturePermit,
                         timings: inout Thumbnail.Timings) async throws -> DecodedFrame {
-        let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit)
+        // The alpha plane, where the movie has one and the picture can keep it (not in a JPEG).
+        let alphaTrack = options.format?.holdsAlpha ?? true ? movie.alphaTrack(of: track) : nil
+        let picture = try await session.decode(plan, of: track, limits: options.limits, threading: .single, permit: &permit,
+                                               alphaTrack: alphaTrack)
         timings.fetch += picture.fetchTime
         timings.decode += picture.decodeTime
         return picture.frame

@@ -115,6 +115,7 @@ extension MatroskaFile {
     /// H.264 or HEVC frames in Annex B without CodecPrivate (start codes, the parameter sets in band, as Chrome's
     /// MediaRecorder writes them) are split into NAL units and written as `avc3`/`hev1` with the keyframe's parameter
     /// sets.
+    /// VP8 and VP9 frames with alpha planes (BlockAdditions) carry them as the track's `alpha`.
     /// - Throws: `MatroskaError` as `MatroskaTrack.sampleEntry()`; `MP4Error` for Annex B frames without a sequence
     ///   parameter set before the first picture.
     func codedTrack(_ frames: ArraySlice<MatroskaFrame>, of track: MatroskaTrack, lastFrameDuration: Int64?) throws -> CodedVideoTrack {
@@ -144,8 +145,15 @@ extension MatroskaFile {
         let samples = zip(frames, times).map { frame, time in
             CodedVideoTrack.Sample(decodeTime: time.decode, presentationTime: time.presentation, isSync: frame.isKeyframe, data: frame.data)
         }
-        return CodedVideoTrack(sampleEntry: entry, entryBoxes: boxes, width: UInt32(clamping: track.video?.pixelWidth ?? 0),
-                               height: UInt32(clamping: track.video?.pixelHeight ?? 0), timescale: movieTimescale,
-                               samples: samples, lastSampleDuration: lastFrameDuration)
+        var coded = CodedVideoTrack(sampleEntry: entry, entryBoxes: boxes, width: UInt32(clamping: track.video?.pixelWidth ?? 0),
+                                    height: UInt32(clamping: track.video?.pixelHeight ?? 0), timescale: movieTimescale,
+                                    samples: samples, lastSampleDuration: lastFrameDuration)
+        // The alpha planes (VP8, VP9), where every frame from the keyframe has one: they are decoded frame by frame
+        // like the pictures, so one missing would leave the next ones without their reference.
+        let alpha = frames.compactMap(\.alpha)
+        if (entry == "vp08" || entry == "vp09"), !alpha.isEmpty, alpha.count == frames.count {
+            coded.alpha = alpha
+        }
+        return coded
     }
 }

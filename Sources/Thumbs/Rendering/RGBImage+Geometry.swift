@@ -67,4 +67,22 @@ extension RGBImage {
         }
         return canvas
     }
+
+    /// This `.rgb8` image with `alpha` (one value per pixel, 0 to `maximum`, rounded and clipped to 0...255) as its
+    /// fourth channel: `.rgba8`. Any other image, an alpha of another size, or one opaque everywhere (a browser's
+    /// recording of an opaque canvas carries such a plane) is returned as it is.
+    func withAlpha(_ alpha: [Float], maximum: Float) -> RGBImage {
+        let image = packed()
+        guard image.pixelFormat == .rgb8, alpha.count == width * height, maximum > 0 else { return self }
+        let scale = 255 / maximum
+        guard alpha.contains(where: { ($0 * scale).rounded() < 255 }) else { return self }
+        var pixels = [UInt8](repeating: 0, count: alpha.count * 4)
+        for index in alpha.indices {
+            pixels[4 * index] = image.pixels[3 * index]
+            pixels[4 * index + 1] = image.pixels[3 * index + 1]
+            pixels[4 * index + 2] = image.pixels[3 * index + 2]
+            pixels[4 * index + 3] = UInt8(max(0, min(255, (alpha[index] * scale).rounded())))
+        }
+        return RGBImage(width: width, height: height, pixelFormat: .rgba8, pixels: pixels)
+    }
 }

@@ -13,6 +13,9 @@ import MP4Box
 /// taken as centred on the luma samples they cover. A frame whose colr box
 /// and VUI leave the matrix unspecified is converted with BT.601 below HD and
 /// BT.709 from HD up (1280 wide or more than 576 high), as CoreVideo and mpv guess.
+/// A frame with an alpha plane (transparent VP8 and VP9 in WebM) gives `.rgba8`: the plane is scaled as the luma
+/// is, straight (not premultiplied); the black a canvas adds around the picture stays opaque. An HDR picture kept
+/// as `.rgb16` has no alpha.
 public enum Renderer {
     /// Output images are refused above this many pixels (8192 x 8192).
     public static let maximumOutputPixelCount = 1 << 26
@@ -58,6 +61,11 @@ public enum Renderer {
         let colour = frame.colour.resolvingUnspecifiedMatrix(width: frame.width, height: frame.height)
         var image = ColourConverter.image(luma: luma, cb: cb, cr: cr, size: content, bitDepth: frame.bitDepth,
                                           colour: colour, keepsHDR: options.keepsHDR, toneMapping: options.toneMapping)
+        if let alpha = frame.alpha, image.pixelFormat == .rgb8 {
+            try Task.checkCancellation()
+            let scaled = try AreaScaler.scale(alpha, bytesPerSample: source.bytesPerSample, region: shown, to: content)
+            image = image.withAlpha(scaled, maximum: Float((1 << frame.bitDepth) - 1))
+        }
         try Task.checkCancellation()
         image = image.oriented(by: orientation)
         if layout.canvas != layout.content {

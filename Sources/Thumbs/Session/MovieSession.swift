@@ -235,7 +235,7 @@ public actor MovieSession {
     ///   errors; `CancellationError`.
     package nonisolated func decode(_ plan: FramePlan, of track: MovieTrack, limits: ThumbnailLimits,
                                     threading: VideoDecoderFactory.Threading? = nil, maximumGap: UInt64? = nil,
-                                    keepingSamples: Bool = true, permit: inout PicturePermit,
+                                    keepingSamples: Bool = true, permit: inout PicturePermit, alphaTrack: MovieTrack? = nil,
                                     onPicture: ((DecodedFrame) throws -> Void)? = nil) async throws -> DecodedPicture {
         try DecodeSession.checkSampleSizes(of: plan, limits: limits)
         var prefetched: [Int: [UInt8]] = [:]
@@ -258,8 +258,38 @@ public actor MovieSession {
             return try await self.bytes(of: batch, maximumGap: maximumGap, keeping: keepingSamples)
         }
         if onPicture != nil { try session.drain() }
-        return DecodedPicture(frame: frame, samplesAskedFor: asked,
-                              fetchTime: fetchTime + session.fetchTime,
-                              decodeTime: session.decodeTime)
+        var picture = DecodedPicture(frame: frame, samplesAskedFor: asked, fetchTime: fetchTime + session.fetchTime,
+                                     decodeTime: session.decodeTime)
+        if let alphaTrack {
+            do {
+                try await decodeAlpha(of: &picture, plan: plan, in: alphaTrack, limits: limits, maximumGap: maximumGap,
+                                      keepingSamples: keepingSamples)
+            } catch is DecodeError {
+                // An alpha plane the decoder refuses (a damaged BlockAddition) leaves the picture opaque, as a player
+                // that ignores alpha shows it.
+            }
+        }
+        return picture
+    }
+
+    /// Adds the alpha plane to `picture` of `plan`: the same samples of `alphaTrack` (`Movie.alphaTrack(of:)`), decoded
+    /// as pictures of their own, their luma the alpha (kept only at the picture's size and bit depth).
+    private nonisolated func decodeAlpha(of picture: inout DecodedPicture, plan: FramePlan, in alphaTrack: MovieTrack,
+                                         limits: ThumbnailLimits, maximumGap: UInt64?, keepingSamples: Bool) async throws {
+        var alphaPlan = plan
+        alphaPlan.samples = try plan.samples.map { try alphaTrack.samples.sample(at: $0.index) }
+        alphaPlan.target = try alphaTrack.samples.sample(at: plan.target.index)
+        let lease = try decoders.take(for: alphaPlan, of: alphaTrack, threading: .single, limits: limits.decoderLimits)
+        defer { decoders.giveBack(lease) }
+        var session = try DecodeSession(plan: alphaPlan, decoder: lease.decoder, limits: limits)
+        let frame = try await session.run { batch in
+            picture.samplesAskedFor += batch.count
+            return try await self.bytes(of: batch, maximumGap: maximumGap, keeping: keepingSamples)
+        }
+        picture.fetchTime += session.fetchTime
+        picture.decodeTime += session.decodeTime
+        guard let luma = frame.planes.first, luma.width == picture.frame.width, luma.height == picture.frame.height,
+              frame.bitDepth == picture.frame.bitDepth else { return }
+        picture.frame.alpha = luma
     }
 }
