@@ -70,7 +70,10 @@ let package = Package(
 
         // HLS playlists and DASH manifests read into one model of periods, renditions and segments, with URL
         // resolution and exact times. The standard library only: the text comes from whoever fetched it.
-        .target(name: "StreamManifests"),
+        .target(name: "StreamManifests", dependencies: ["XMLDocuments"]),
+
+        // A small, bounded XML reader (DASH manifests, object stores' listings). The standard library only.
+        .target(name: "XMLDocuments"),
 
         // The video of MPEG transport streams (HLS's TS segments): packets, program tables, PES packets, access units
         // with unwrapped times. Sans I/O, the standard library only.
@@ -85,7 +88,8 @@ let package = Package(
         .target(
             name: "RangeFetch",
             dependencies: [
-                "BoundedTasks", "ByteSources", httpTypes, asyncHTTPClient, nioCore, nioHTTP1, nioPosix, logging, crypto, nioSSL,
+                "BoundedTasks", "ByteSources", "XMLDocuments", httpTypes, asyncHTTPClient, nioCore, nioHTTP1, nioPosix, logging, crypto,
+                nioSSL,
             ]
         ),
 

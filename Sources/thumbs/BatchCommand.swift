@@ -61,15 +61,17 @@ struct BatchCommand: AsyncParsableCommand {
     private var formatExtension: String { formatName == "jpeg" ? "jpg" : formatName }
 
     func run() async throws {
+        var fetchOptions = HTTPFetchOptions()
+        fetchOptions.headers = HTTPFields(headers.compactMap(InputOptions.field))
         let listed: BatchInputs
         do {
-            listed = try BatchInputs(arguments: inputs, lists: lists, formatExtension: formatExtension)
+            let arguments = inputs + (try lists.flatMap(BatchInputs.lines(of:)))
+            let objectListings = try await Self.objectListings(of: arguments, options: fetchOptions)
+            listed = try BatchInputs(arguments: arguments, lists: [], formatExtension: formatExtension, objectListings: objectListings)
         } catch let error as BatchInputs.ListingError {
             printError("thumbs: \(error.message)")
             throw ExitCode.validationFailure
         }
-        var fetchOptions = HTTPFetchOptions()
-        fetchOptions.headers = HTTPFields(headers.compactMap(InputOptions.field))
         var items: [BatchItem] = []
         for entry in listed.entries {
             do {
@@ -142,5 +144,24 @@ struct BatchCommand: AsyncParsableCommand {
         }
         if progress.failed > 0 { text += "  \(progress.failed) failed" }
         return text
+    }
+
+    /// The keys under each `s3://bucket/prefix/` argument (`ListObjectsV2`, every page), relative to the prefix,
+    /// signed with the AWS tools' environment.
+    /// - Throws: `BatchInputs.ListingError` when a prefix cannot be listed.
+    static func objectListings(of arguments: [String], options: HTTPFetchOptions) async throws -> [String: [String]] {
+        var listings: [String: [String]] = [:]
+        let store = S3ObjectStore(configuration: S3Configuration(), options: options)
+        for argument in arguments where BatchInputs.isObjectPrefix(argument) && listings[argument] == nil {
+            let rest = argument.dropFirst(S3Location.scheme.count)
+            let bucket = String(rest.prefix { $0 != "/" })
+            let prefix = String(rest.dropFirst(bucket.count + 1))
+            do {
+                listings[argument] = try await store.list(bucket: bucket, prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
+            } catch {
+                throw BatchInputs.ListingError(message: "\(argument): cannot be listed: \(error)")
+            }
+        }
+        return listings
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
+import RangeFetch
 import Thumbs
 import ThumbsBatch
 
 /// The movies `thumbs batch` is given, each with the thumbnail path it gets under the output directory: a directory's
-/// movies (walked through its subdirectories, hidden ones left out) at their paths relative to it; a file or a URL
-/// named directly (or in a `--from` list), at its name; each with the format's extension in place of its own.
+/// movies (walked through its subdirectories, hidden ones left out) at their paths relative to it; an object store's
+/// prefix (`s3://bucket/prefix/`, listed before: `objectListings`) likewise, its movie keys at their paths relative to
+/// the prefix; a file or a URL named directly (or in a `--from` list), at its name; each with the format's extension in place of its own.
 /// Where two would get the same path, each of them keeps its own extension before the format's (`a.mp4.png`,
 /// `a.mov.png`), and where those are still alike (URLs that differ in their query), a digest of the input too. An
 /// input given twice is listed once; a path that names nothing is listed (its movie fails as unreadable).
@@ -22,15 +24,22 @@ struct BatchInputs {
     private(set) var entries: [Entry] = []
 
     /// Lists `arguments` and the lines of each `lists` file (`-`: standard input; empty lines and lines starting with
-    /// `#` left out), the outputs with the extension `formatExtension`.
+    /// `#` left out), the outputs with the extension `formatExtension`; an argument `objectListings` has keys for is
+    /// a prefix, and those keys (relative to it) are its movies.
     /// - Throws: `ListingError` when a list or a directory cannot be read.
-    init(arguments: [String], lists: [String], formatExtension: String) throws {
+    init(arguments: [String], lists: [String], formatExtension: String, objectListings: [String: [String]] = [:]) throws {
         var named: [(input: String, stem: String, ownExtension: String)] = []
         var seen: Set<String> = []
         func add(_ input: String, stem: String, ownExtension: String) {
             if seen.insert(input).inserted { named.append((input, stem, ownExtension)) }
         }
         for argument in arguments + (try lists.flatMap(Self.lines(of:))) {
+            if let keys = objectListings[argument] {
+                for relative in keys where Self.movieExtensions.contains((relative as NSString).pathExtension.lowercased()) {
+                    add(argument + relative, stem: Self.stem(of: relative), ownExtension: Self.ownExtension(of: relative))
+                }
+                continue
+            }
             if InputOptions.isURL(argument) {
                 let path = URLComponents(string: argument)?.path ?? ""
                 let last = (path as NSString).lastPathComponent
@@ -89,8 +98,16 @@ struct BatchInputs {
         return found.sorted()
     }
 
+    /// Whether `argument` names an object store's prefix to list rather than one object: `s3://bucket/` or
+    /// `s3://bucket/prefix/`.
+    static func isObjectPrefix(_ argument: String) -> Bool {
+        guard S3Location.isS3(argument) else { return false }
+        let rest = argument.dropFirst(S3Location.scheme.count)
+        return argument.hasSuffix("/") || !rest.contains("/")
+    }
+
     /// The entries of a list file (`-`: standard input).
-    private static func lines(of list: String) throws -> [String] {
+    static func lines(of list: String) throws -> [String] {
         let data: Data
         do {
             data = list == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: list))

@@ -3,14 +3,17 @@ import Crypto
 import Foundation
 
 /// AWS Signature Version 4 in the Authorization header ("Authenticating Requests: Using the Authorization Header
-/// (AWS Signature Version 4)" in the Amazon S3 API reference), for GETs to S3 and S3-compatible stores: the payload
-/// unsigned (`x-amz-content-sha256: UNSIGNED-PAYLOAD`), and `host`, `range` and the `x-amz-*` headers signed.
+/// (AWS Signature Version 4)" in the Amazon S3 API reference), for requests to S3 and S3-compatible stores: a GET's
+/// payload unsigned (`x-amz-content-sha256: UNSIGNED-PAYLOAD`), a written one by its SHA-256 (`S3ObjectStore`), and
+/// `host`, `range` and the `x-amz-*` headers signed.
 ///
 /// The canonical URI is the request's path exactly as it goes on the wire (S3 encodes it once and does not normalise
 /// it), the canonical query its parameters sorted as written.
 public struct AWSSignatureV4: HTTPRequestSigner {
     /// The payload hash sent and signed for a GET: its body is empty and not signed.
     public static let unsignedPayload = "UNSIGNED-PAYLOAD"
+    /// The SHA-256 of an empty payload, signed for a request without a body that signs its payload.
+    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// Who signs.
     public var credentials: AWSCredentials

@@ -1,3 +1,4 @@
+import XMLDocuments
 /// Reads DASH manifests (ISO/IEC 23009-1): the `MPD` element's periods, their adaptation sets and representations,
 /// with `BaseURL`s resolved down the levels and each representation's segments from its `SegmentBase`,
 /// `SegmentList` or `SegmentTemplate`.
@@ -8,7 +9,17 @@ enum DASHManifestReader {
     ///   not read, `limitExceeded` past `limits`, `empty` when no period has a representation.
     static func read(_ text: String, url: String?, limits: ManifestLimits) throws(ManifestError) -> StreamPresentation {
         do throws(ManifestError) {
-            let root = try XMLReader.root(of: text, maximumDepth: limits.maximumDepth)
+            let root: XMLElement
+            do {
+                root = try XMLReader.root(of: text, maximumDepth: limits.maximumDepth)
+            } catch {
+                let code: ManifestError.Code = switch error.code {
+                case .malformed: .malformed
+                case .unsupported: .unsupported
+                case .limitExceeded: .limitExceeded
+                }
+                throw ManifestError(code, location: error.line, error.detail)
+            }
             guard root.name == "MPD" else {
                 throw ManifestError(.notAManifest, location: root.name, "a DASH manifest's root element is MPD")
             }

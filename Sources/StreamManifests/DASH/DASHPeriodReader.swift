@@ -1,3 +1,4 @@
+import XMLDocuments
 /// The renditions of one DASH Period: each Representation of each AdaptationSet, with what it inherits from them.
 struct DASHPeriodReader {
     let element: XMLElement

@@ -1,3 +1,4 @@
+import XMLDocuments
 /// What a `SegmentBase`, `SegmentList` or `SegmentTemplate` says (ISO/IEC 23009-1 section 5.3.9), merged down the
 /// levels it may stand at: Period, AdaptationSet, Representation. The deepest level's kind of element wins; of that
 /// kind, a deeper element's attributes and children replace a shallower one's.

@@ -1,8 +1,9 @@
-/// A small, bounded XML 1.0 reader for manifests: elements, attributes, character data, CDATA sections, the five
-/// predefined entities and character references; comments, processing instructions and a document type declaration
-/// without an internal subset are skipped. Entity declarations are refused (nothing the text declares is expanded,
-/// so no text can grow past its own bytes), nesting is bounded by `ManifestLimits.maximumDepth`.
-struct XMLReader {
+/// A small, bounded XML 1.0 reader for the documents this package reads (DASH manifests, object stores' listings):
+/// elements, attributes, character data, CDATA sections, the five predefined entities and character references;
+/// comments, processing instructions and a document type declaration without an internal subset are skipped. Entity
+/// declarations are refused (nothing the text declares is expanded, so no text can grow past its own bytes), nesting
+/// is bounded by the caller's `maximumDepth`.
+public struct XMLReader {
     private let bytes: [UInt8]
     private var position = 0
     private let maximumDepth: Int
@@ -13,9 +14,9 @@ struct XMLReader {
     }
 
     /// The root element of the document in `text`.
-    /// - Throws: `ManifestError` `malformed` (with the line) for text that is not well-formed XML as far as this
-    ///   reader checks, `unsupported` for an internal DTD subset, `limitExceeded` past `maximumDepth`.
-    static func root(of text: String, maximumDepth: Int) throws(ManifestError) -> XMLElement {
+    /// - Throws: `XMLError` `malformed` (with the line) for text that is not well-formed XML as far as this reader
+    ///   checks, `unsupported` for an internal DTD subset, `limitExceeded` past `maximumDepth`.
+    public static func root(of text: String, maximumDepth: Int) throws(XMLError) -> XMLElement {
         var reader = XMLReader(Array(text.utf8), maximumDepth: maximumDepth)
         return try reader.document()
     }
@@ -24,8 +25,8 @@ struct XMLReader {
         "line \(1 + bytes[..<min(position, bytes.count)].lazy.filter { $0 == 10 }.count)"
     }
 
-    private func failure(_ detail: String, code: ManifestError.Code = .malformed) -> ManifestError {
-        ManifestError(code, location: line, detail)
+    private func failure(_ detail: String, code: XMLError.Code = .malformed) -> XMLError {
+        XMLError(code, line: line, detail)
     }
 
     private func starts(with literal: String) -> Bool {
@@ -35,7 +36,7 @@ struct XMLReader {
     }
 
     /// Moves past the next `terminator`, or throws.
-    private mutating func skip(past terminator: String, what: String) throws(ManifestError) {
+    private mutating func skip(past terminator: String, what: String) throws(XMLError) {
         while position < bytes.count {
             if starts(with: terminator) {
                 position += terminator.utf8.count
@@ -58,7 +59,7 @@ struct XMLReader {
     }
 
     /// Skips what may stand outside the root element: space, comments, processing instructions, a DOCTYPE.
-    private mutating func skipMisc() throws(ManifestError) {
+    private mutating func skipMisc() throws(XMLError) {
         while true {
             skipSpace()
             if starts(with: "<?") {
@@ -80,7 +81,7 @@ struct XMLReader {
         }
     }
 
-    private mutating func document() throws(ManifestError) -> XMLElement {
+    private mutating func document() throws(XMLError) -> XMLElement {
         if starts(with: "\u{FEFF}") { position += 3 }
         try skipMisc()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else { throw failure("no root element") }
@@ -90,7 +91,7 @@ struct XMLReader {
         return root
     }
 
-    private mutating func name() throws(ManifestError) -> String {
+    private mutating func name() throws(XMLError) -> String {
         let start = position
         while position < bytes.count, Self.isNameByte(bytes[position]) { position += 1 }
         guard position > start else { throw failure("a name is missing") }
@@ -102,7 +103,7 @@ struct XMLReader {
     }
 
     /// The element starting at `<`, with its content and end tag.
-    private mutating func element(depth: Int) throws(ManifestError) -> XMLElement {
+    private mutating func element(depth: Int) throws(XMLError) -> XMLElement {
         guard depth <= maximumDepth else { throw failure("elements nest deeper than \(maximumDepth)", code: .limitExceeded) }
         position += 1
         let qualifiedName = try name()
@@ -177,7 +178,7 @@ struct XMLReader {
     }
 
     /// `raw` with entity and character references replaced.
-    private func decoded(_ raw: ArraySlice<UInt8>) throws(ManifestError) -> String {
+    private func decoded(_ raw: ArraySlice<UInt8>) throws(XMLError) -> String {
         guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(raw.count)
