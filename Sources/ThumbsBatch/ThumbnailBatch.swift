@@ -3,10 +3,11 @@ import ByteSources
 import Foundation
 import Thumbs
 
-/// Thumbnails of a library of movies, written under one directory: a few movies at once within shared bounds on
-/// decodes and fetches (the batch's own `ThumbnailWorkLimits`), each movie opened once (`Media.withMedia`) for its
-/// thumbnail and its companion, each output written whole or not at all, and what was made remembered beside the outputs so
-/// that a later batch skips it (`BatchLedger`) unless its input changed.
+/// Thumbnails of a library of movies, written to one destination (a directory, an object store's prefix: a
+/// `BatchDestination`): a few movies at once within shared bounds on decodes and fetches (the batch's own
+/// `ThumbnailWorkLimits`), each movie opened once (`Media.withMedia`) for its thumbnail and its companion, each output
+/// written whole or not at all, and what was made remembered with the outputs so that a later batch skips it unless
+/// its input changed.
 ///
 /// `results()` gives one `BatchResult` per movie as each finishes, with the batch's progress. Memory stays within
 /// the movies in flight, however many there are: of a finished movie only its ledger entry is kept (a few short
@@ -54,16 +55,21 @@ public struct ThumbnailBatch: Sendable {
 
     /// The movies.
     public let items: [BatchItem]
-    /// Where the outputs go (made when missing); items' outputs are relative to it.
-    public let outputDirectory: URL
+    /// Where the outputs go; items' outputs are relative to it.
+    public let destination: any BatchDestination
     /// What is made and how much at once.
     public let options: Options
 
-    /// A batch of `items` written under `outputDirectory`.
-    public init(items: [BatchItem], outputDirectory: URL, options: Options = Options()) {
+    /// A batch of `items` written to `destination`.
+    public init(items: [BatchItem], destination: any BatchDestination, options: Options = Options()) {
         self.items = items
-        self.outputDirectory = outputDirectory
+        self.destination = destination
         self.options = options
+    }
+
+    /// A batch of `items` written under `outputDirectory` (made when missing), remembered in its ledger.
+    public init(items: [BatchItem], outputDirectory: URL, options: Options = Options()) {
+        self.init(items: items, destination: DirectoryDestination(directory: outputDirectory), options: options)
     }
 
     /// Runs the batch: one result per movie, in the order they finish. Stopping the batch (`BatchResults.cancel()`)
@@ -77,12 +83,11 @@ public struct ThumbnailBatch: Sendable {
         let moviesAtOnce = min(max(1, options.moviesAtOnce), Self.maximumMoviesAtOnce, max(1, items.count))
         let limits = ThumbnailWorkLimits(fetches: max(1, options.maximumConcurrentFetches),
                                          decodes: max(1, options.maximumConcurrentDecodes))
-        let ledger = BatchLedger(directory: outputDirectory)
         let started = ContinuousClock.now
         var progress = BatchProgress(total: items.count)
         // Neither the work nor the result's hand-over throws: a movie's failure is its result.
         try? await BoundedTaskGroup.run(items, atMost: moviesAtOnce, { item in
-            await self.process(item, limits: limits, ledger: ledger)
+            await self.process(item, limits: limits)
         }) { finished in
             guard var result = finished else { return }
             progress.count(result.outcome)
@@ -92,9 +97,9 @@ public struct ThumbnailBatch: Sendable {
         }
     }
 
-    /// One movie: skipped when the ledger says its outputs are current, else made and written; nil when the batch
+    /// One movie: skipped when its record says its outputs are current, else made and written; nil when the batch
     /// was stopped before it was done.
-    private func process(_ item: BatchItem, limits: ThumbnailWorkLimits, ledger: BatchLedger) async -> BatchResult? {
+    private func process(_ item: BatchItem, limits: ThumbnailWorkLimits) async -> BatchResult? {
         let watch = Stopwatch()
         let meter = FetchMeter()
         let key = options.key
@@ -102,12 +107,13 @@ public struct ThumbnailBatch: Sendable {
         var actualTime: Double?
         do {
             try Task.checkCancellation()
-            if !options.remakesAll, let entry = await ledger.entry(for: item.output), entry.key == key,
-               entry.identity == BatchItem.digest(item.input.identity), outputsExist(of: item),
-               try await meter.measure({ try await Self.currentVersion(of: item.input) }) == entry.version {
+            if !options.remakesAll,
+               let record = try await destination.record(of: item.output, companionFolder: options.companion?.folder(of: item)),
+               record.key == key, record.identity == BatchItem.digest(item.input.identity),
+               try await meter.measure({ try await Self.currentVersion(of: item.input) }) == record.version {
                 outcome = .skipped
             } else {
-                actualTime = try await meter.measure { try await make(item, limits: limits, ledger: ledger, key: key) }
+                actualTime = try await meter.measure { try await make(item, limits: limits, key: key) }
                 outcome = .made
             }
         } catch {
@@ -120,38 +126,32 @@ public struct ThumbnailBatch: Sendable {
     }
 
     /// Makes `item`'s outputs and records them; the thumbnail's actual time. The thumbnail is made first (in memory),
-    /// then the ledger's entry voided, the companion folder put in place, the thumbnail written: a movie that fails
-    /// leaves its earlier thumbnail as it was (its companion too, unless that was replaced), never to be skipped.
-    private func make(_ item: BatchItem, limits: ThumbnailWorkLimits, ledger: BatchLedger, key: String) async throws -> Double {
+    /// then its record voided, the companion folder put in place, the thumbnail written with its record: a movie that
+    /// fails leaves its earlier thumbnail as it was (its companion too, unless that was replaced), never to be skipped.
+    private func make(_ item: BatchItem, limits: ThumbnailWorkLimits, key: String) async throws -> Double {
         guard options.thumbnail.format != nil else {
             throw ThumbnailError(.invalidOption, "a batch writes its thumbnails: give them a format", input: item.input.name)
         }
-        let (options, outputDirectory) = (self.options, self.outputDirectory)
+        let (options, destination) = (self.options, self.destination)
         return try await Media.withMedia(of: item.input, sampleCacheBytes: options.thumbnail.limits.sampleCacheBytes,
                                          workLimits: limits) { media in
             let thumbnail = try await ThumbnailGenerator(media: media, options: options.thumbnail).image(at: options.time)
             try Task.checkCancellation()
-            try await ledger.void(item.output)
+            try await destination.void(item.output)
             if let companion = options.companion {
-                try await AtomicOutput.writeFolder(at: outputDirectory.appendingPathComponent(companion.folder(of: item))) { folder in
+                try await destination.writeFolder(companion.folder(of: item)) { folder in
                     try await companion.make(of: media, item: item, into: folder)
                 }
             }
-            try AtomicOutput.write(thumbnail.encoded, to: outputDirectory.appendingPathComponent(item.output))
             // A version the source could not tell (a stream's) is not recorded: such an output is made again next time.
-            if let version = thumbnail.sourceVersion?.version, !version.isEmpty {
-                try await ledger.record(BatchLedger.Entry(output: item.output, input: item.input.name,
-                                                          identity: BatchItem.digest(item.input.identity), version: version,
-                                                          key: key))
+            let record = thumbnail.sourceVersion?.version.flatMap { version in
+                version.isEmpty ? nil : BatchRecord(input: item.input.name, identity: BatchItem.digest(item.input.identity),
+                                                    version: version, key: key)
             }
+            try await destination.write(thumbnail.encoded, to: item.output, contentType: options.thumbnail.format?.mediaType ?? "application/octet-stream",
+                                        record: record)
             return thumbnail.actualTime
         }
-    }
-
-    /// Whether `item`'s thumbnail (and companion folder) are on disk.
-    private func outputsExist(of item: BatchItem) -> Bool {
-        let files = [item.output] + (options.companion.map { [$0.folder(of: item)] } ?? [])
-        return files.allSatisfy { FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent($0).path) }
     }
 
     /// The version of `input`'s bytes now: a file's from one `stat`, else what a source learns from reading its first

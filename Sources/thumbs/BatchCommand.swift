@@ -21,7 +21,7 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(name: .customLong("from"), help: "A file listing more inputs, one a line (- for standard input; repeatable).")
     var lists: [String] = []
 
-    @Option(name: .shortAndLong, help: "The directory to write into: each thumbnail at its input's path relative to the directory given (a file's or URL's name), with the format's extension.")
+    @Option(name: .shortAndLong, help: "The directory to write into, or an s3://bucket/prefix/ (each output an object, its record in its metadata): each thumbnail at its input's path relative to the directory or prefix given (a file's or URL's name), with the format's extension.")
     var output: String
 
     @OptionGroup var picture: ThumbnailFlags
@@ -82,12 +82,22 @@ struct BatchCommand: AsyncParsableCommand {
                 throw ExitCode.validationFailure
             }
         }
-        let directory = URL(fileURLWithPath: output, isDirectory: true)
-        do {  // an output directory that cannot be made is one error, before any movie is read
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            printError("thumbs: \(output): \(fileFailureReason(error))")
-            throw ExitCode.ioError
+        let destination: any BatchDestination
+        if S3Location.isS3(output) {
+            guard let prefix = ObjectStoreDestination(url: output, store: S3ObjectStore(options: fetchOptions)) else {
+                printError("thumbs: \(output): not an s3://bucket/prefix/ url")
+                throw ExitCode.validationFailure
+            }
+            destination = prefix
+        } else {
+            let directory = URL(fileURLWithPath: output, isDirectory: true)
+            do {  // an output directory that cannot be made is one error, before any movie is read
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                printError("thumbs: \(output): \(fileFailureReason(error))")
+                throw ExitCode.ioError
+            }
+            destination = DirectoryDestination(directory: directory)
         }
         var options = ThumbnailBatch.Options()
         options.time = picture.requestedTime
@@ -97,7 +107,7 @@ struct BatchCommand: AsyncParsableCommand {
         if storyboard { options.companion = StoryboardCompanion() }
         let reportFile = try report.map { try BatchReport(path: $0, outputDirectory: output) }
         let interruption = Interruption()
-        let results = ThumbnailBatch(items: items, outputDirectory: directory, options: options).results()
+        let results = ThumbnailBatch(items: items, destination: destination, options: options).results()
         interruption.onSignal { results.cancel() }
         let line = ProgressLine.onTerminal()
         defer {

@@ -21,11 +21,11 @@ struct S3ObjectStoreTests {
         let bytes = (0 ..< 70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         #expect(try await store.head(location) == nil)
         let etag = try await store.put(bytes, at: location, contentType: "image/png", cacheControl: "public, max-age=86400",
-                                       metadata: ["source-etag": "\"abc\"", "options": "sha256:1234"])
+                                       metadata: ["source-etag": "\"abc\"", "options": "sha256:1234", "version": "ETag: \"x\"\nLength: 5 100% é"])
         let head = try #require(try await store.head(location))
         #expect(head.etag != nil && head.etag == etag)
         #expect(head.length == UInt64(bytes.count) && head.contentType == "image/png")
-        #expect(head.metadata == ["source-etag": "\"abc\"", "options": "sha256:1234"])
+        #expect(head.metadata == ["source-etag": "\"abc\"", "options": "sha256:1234", "version": "ETag: \"x\"\nLength: 5 100% é"])
         // The bytes, through the reader of objects.
         let source = try S3Input(location, configuration: configuration).open(known: nil)
         #expect(try await source.read(0 ..< UInt64(bytes.count)) == bytes)

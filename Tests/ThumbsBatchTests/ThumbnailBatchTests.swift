@@ -119,6 +119,20 @@ import Thumbs
     /// Forty forced batches of two movies add four lines each (each output voided, then recorded); a batch that finds
     /// more than twice as many lines as entries, and 64 more, writes the two entries alone first: the ledger never
     /// passes 68 + 4 lines, falls back to 2 + 4 on the way, and a batch after them still skips both movies.
+    /// A Matroska or WebM file (read as a stream of its cue spans) is skipped by a second batch as a movie is: its
+    /// picture's version is the file's, not the movie its span was written as.
+    @Test func aSecondBatchSkipsACurrentMatroskaFile() async throws {
+        let library = try Library([])
+        defer { library.remove() }
+        let copy = library.media.appendingPathComponent("clip.webm")
+        try FileManager.default.copyItem(atPath: MatroskaReferences.folder.appendingPathComponent("vp9-8bit.cues-back.webm").path,
+                                         toPath: copy.path)
+        let batch = ThumbnailBatch(items: [BatchItem(input: FileInput(path: copy.path), output: "clip.png")], outputDirectory: library.out)
+        #expect(await Self.run(batch)["clip.png"]?.outcome.name == "made")
+        let again = await Self.run(batch)
+        #expect(again["clip.png"]?.outcome.name == "skipped" && again["clip.png"]?.bytesFetched == 0)
+    }
+
     @Test func theLedgerIsWrittenAgainWhenMostOfItIsOld() async throws {
         let library = try Library(["h264-faststart", "rotate-90"])
         defer { library.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import MP4BoxTestSupport
+import RangeFetch
 import RangeFetchTestSupport
 import Testing
 
@@ -74,5 +75,45 @@ struct ObjectStoreCommandTests {
                                                                "AWS_ENDPOINT_URL": store.endpoint])
         #expect(run.status != 0)
         #expect(run.stderr.contains("s3://no-such-bucket/videos/: cannot be listed"), "\(run.stderr)")
+    }
+
+    /// `thumbs batch -o s3://bucket/prefix/`: every thumbnail (and storyboard file) an object under the prefix, with
+    /// its media type, Cache-Control and record (the source's ETag as HEAD says it, the options' key) as metadata; a
+    /// second batch skips them all by HEADs; `--force` makes them again.
+    @Test func aBatchWritesToAPrefixAndSkipsWhatIsCurrent() async throws {
+        let moto = try #require(try await MotoServer.guarded.value)
+        let environment = ["AWS_ACCESS_KEY_ID": moto.accessKeyID, "AWS_SECRET_ACCESS_KEY": moto.secretAccessKey,
+                           "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": moto.endpoint]
+        let prefix = "out-\(UUID().uuidString)/"
+        let store = S3ObjectStore(configuration: S3Configuration(endpoint: moto.endpoint, credentials: AWSCredentials(
+            accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)))
+        func batch(_ extra: [String]) async throws -> [String] {
+            let report = ThumbnailCommandTests.temporaryPath("report.jsonl")
+            let run = try await InfoCommandTests.run(["batch", "s3://\(moto.bucket)/videos/", "s3://\(moto.bucket)/clips/",
+                                                      "-o", "s3://\(moto.bucket)/\(prefix)", "--storyboard", "--report", report] + extra,
+                                                     environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").compactMap { line in
+                (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["outcome"] as? String
+            }
+        }
+        #expect(try await batch([]) == ["made", "made"])
+        let thumbnail = try #require(try await store.head(S3Location(bucket: moto.bucket, key: prefix + "a b+c.png")))
+        let source = try #require(try await store.head(S3Location(bucket: moto.bucket, key: "videos/a b+c.mp4")))
+        #expect(thumbnail.contentType == "image/png")
+        #expect(thumbnail.metadata["thumbs-source-version"]?.contains(try #require(source.etag)) == true, "\(thumbnail.metadata)")
+        #expect(thumbnail.metadata["thumbs-options"]?.contains("format=png") == true)
+        let keys = try await store.list(bucket: moto.bucket, prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
+        #expect(keys.contains("a b+c.png") && keys.contains("recording +1.png"))
+        #expect(keys.contains("a b+c.storyboard/storyboard.vtt"), "\(keys)")
+        // The picture is the local file's.
+        let local = ThumbnailCommandTests.temporaryPath("local.png")
+        _ = try await InfoCommandTests.run(["thumbnail", Fixtures.path("h264-faststart"), "-o", local])
+        let written = try await S3Input(S3Location(bucket: moto.bucket, key: prefix + "a b+c.png"), configuration: store.configuration)
+            .open(known: nil).read(0 ..< UInt64(thumbnail.length ?? 0))
+        #expect(Data(written) == (try Data(contentsOf: URL(fileURLWithPath: local))))
+
+        #expect(try await batch([]) == ["skipped", "skipped"])
+        #expect(try await batch(["--force"]) == ["made", "made"])
     }
 }

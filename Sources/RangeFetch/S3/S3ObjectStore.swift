@@ -40,7 +40,7 @@ public struct S3ObjectStore: Sendable {
         public var length: UInt64?
         /// `Content-Type`.
         public var contentType: String?
-        /// The user metadata (`x-amz-meta-NAME`), by lower-case name without the prefix.
+        /// The user metadata (`x-amz-meta-NAME`), by lower-case name without the prefix, `%XX` escapes decoded.
         public var metadata: [String: String]
     }
 
@@ -62,7 +62,7 @@ public struct S3ObjectStore: Sendable {
         guard let response else { return nil }
         var metadata: [String: String] = [:]
         for field in response.headers where field.name.lowercased().hasPrefix("x-amz-meta-") {
-            metadata[String(field.name.lowercased().dropFirst("x-amz-meta-".count))] = field.value
+            metadata[String(field.name.lowercased().dropFirst("x-amz-meta-".count))] = Self.metadataValue(field.value)
         }
         return ObjectHead(etag: response.headers.first(name: "ETag"),
                           length: response.headers.first(name: "Content-Length").flatMap { UInt64($0) },
@@ -70,7 +70,8 @@ public struct S3ObjectStore: Sendable {
     }
 
     /// Writes `bytes` as the object at `location` (`PutObject`), with `contentType`, `cacheControl` and `metadata`
-    /// (names of letters, digits and hyphens; sent as `x-amz-meta-NAME`); the payload is signed by its SHA-256.
+    /// (names of letters, digits and hyphens; sent as `x-amz-meta-NAME`, values with `%`, line breaks or non-ASCII
+    /// percent-encoded, as `head(_:)` decodes them); the payload is signed by its SHA-256.
     /// Returns the new object's entity tag.
     /// - Throws: `FetchError` (`forbidden`, `clientError` for a refused name or value, `serverError`...).
     @discardableResult
@@ -199,9 +200,27 @@ public struct S3ObjectStore: Sendable {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-")
     }
 
-    /// `value` as a header value: printable ASCII kept, anything else percent-encoded.
+    /// `value` as a metadata header value: printable ASCII kept, `%` and anything else (line breaks, non-ASCII) as
+    /// `%XX`; `metadataValue(_:)` reads it back.
     static func headerSafe(_ value: String) -> String {
-        value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? value : S3Location.percentEncoded(value, keeping: " !\"#$&'()*+,/:;<=>?@[]^`{|}")
+        S3Location.percentEncoded(value, keeping: " !\"#$&'()*+,/:;<=>?@[\\]^`{|}")
+    }
+
+    /// A metadata header value as `put` wrote it: its `%XX` escapes decoded (a value that is not such text, as it is).
+    static func metadataValue(_ header: String) -> String {
+        guard header.contains("%") else { return header }
+        var bytes: [UInt8] = []
+        var utf8 = Array(header.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? header
     }
 }
 

@@ -209,6 +209,8 @@ public struct ThumbnailGenerator: Sendable {
                                    options: options)
         }
         thumbnail.count(meter.statistics)
+        // A Matroska file's picture is of the file's bytes, not of the movie its span was written as.
+        if let version = await session.matroskaFileVersion { thumbnail.sourceVersion = version }
         return thumbnail
     }
 

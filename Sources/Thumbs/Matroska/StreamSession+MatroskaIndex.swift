@@ -19,6 +19,15 @@ extension StreamSession {
         return MovieIndexEntry(matroska: index, known: kept.known, indexBytes: kept.indexBytes)
     }
 
+    /// The length and version of the Matroska file the session describes, as its source knows them (nil for a
+    /// manifest's stream, or before the file's index is read): what its pictures' `Thumbnail.sourceVersion` is.
+    var matroskaFileVersion: KnownVersion? {
+        get async {
+            guard let matroska else { return nil }
+            return await KnownVersion(of: matroska.source)
+        }
+    }
+
     /// Reads the Matroska file's first byte (its index from a kept entry, so without a read of its own): a resource
     /// replaced since the entry was kept is noticed.
     func readFirstByte() async throws {
