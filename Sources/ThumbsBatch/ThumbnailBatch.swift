@@ -34,9 +34,9 @@ public struct ThumbnailBatch: Sendable {
         /// The defaults: the default time and look, PNG.
         public init() {}
 
-        /// What the ledger remembers of these options: an output made with other options is made again. Named
+        /// What a record remembers of these options: an output made with other options is made again. Named
         /// fields, so that a field added to `ThumbnailOptions` later does not make every output again.
-        var key: String {
+        public var key: String {
             let look = thumbnail
             var parts = ["time=\(time?.description ?? "default")", "size=\(look.maximumSize)", "fit=\(look.fitMode)",
                          "upscale=\(look.allowsUpscaling)", "aperture=\(look.apertureMode.rawValue)",
@@ -108,9 +108,8 @@ public struct ThumbnailBatch: Sendable {
         do {
             try Task.checkCancellation()
             if !options.remakesAll,
-               let record = try await destination.record(of: item.output, companionFolder: options.companion?.folder(of: item)),
-               record.key == key, record.identity == BatchItem.digest(item.input.identity),
-               try await meter.measure({ try await Self.currentVersion(of: item.input) }) == record.version {
+               try await meter.measure({ try await Self.isCurrent(item, in: destination, key: key,
+                                                                   companionFolder: options.companion?.folder(of: item)) }) {
                 outcome = .skipped
             } else {
                 actualTime = try await meter.measure { try await make(item, limits: limits, key: key) }
@@ -143,15 +142,27 @@ public struct ThumbnailBatch: Sendable {
                     try await companion.make(of: media, item: item, into: folder)
                 }
             }
-            // A version the source could not tell (a stream's) is not recorded: such an output is made again next time.
-            let record = thumbnail.sourceVersion?.version.flatMap { version in
-                version.isEmpty ? nil : BatchRecord(input: item.input.name, identity: BatchItem.digest(item.input.identity),
-                                                    version: version, key: key)
-            }
             try await destination.write(thumbnail.encoded, to: item.output, contentType: options.thumbnail.format?.mediaType ?? "application/octet-stream",
-                                        record: record)
+                                        record: Self.record(of: item, thumbnail: thumbnail, key: key))
             return thumbnail.actualTime
         }
+    }
+
+    /// Whether `item`'s outputs in `destination` (its thumbnail, and its companion's `companionFolder`) are current:
+    /// their record names the options' `key`, the item's input and that input's version now.
+    /// - Throws: what looking at the destination or reading the input's first byte throws.
+    public static func isCurrent(_ item: BatchItem, in destination: any BatchDestination, key: String,
+                                 companionFolder: String? = nil) async throws -> Bool {
+        guard let record = try await destination.record(of: item.output, companionFolder: companionFolder),
+              record.key == key, record.identity == BatchItem.digest(item.input.identity) else { return false }
+        return try await currentVersion(of: item.input) == record.version
+    }
+
+    /// What `item`'s `thumbnail`, made with the options' `key`, is recorded as; nil when its source told no version
+    /// (a stream's): such an output is made again next time.
+    public static func record(of item: BatchItem, thumbnail: Thumbnail, key: String) -> BatchRecord? {
+        guard let version = thumbnail.sourceVersion?.version, !version.isEmpty else { return nil }
+        return BatchRecord(input: item.input.name, identity: BatchItem.digest(item.input.identity), version: version, key: key)
     }
 
     /// The version of `input`'s bytes now: a file's from one `stat`, else what a source learns from reading its first

@@ -66,7 +66,7 @@ struct BatchCommand: AsyncParsableCommand {
         let listed: BatchInputs
         do {
             let arguments = inputs + (try lists.flatMap(BatchInputs.lines(of:)))
-            let objectListings = try await Self.objectListings(of: arguments, options: fetchOptions)
+            let objectListings = try await Self.objectListings(of: arguments)
             listed = try BatchInputs(arguments: arguments, lists: [], formatExtension: formatExtension, objectListings: objectListings)
         } catch let error as BatchInputs.ListingError {
             printError("thumbs: \(error.message)")
@@ -84,7 +84,7 @@ struct BatchCommand: AsyncParsableCommand {
         }
         let destination: any BatchDestination
         if S3Location.isS3(output) {
-            guard let prefix = ObjectStoreDestination(url: output, store: S3ObjectStore(options: fetchOptions)) else {
+            guard let prefix = ObjectStoreDestination(prefix: output, store: S3ObjectStore()) else {
                 printError("thumbs: \(output): not an s3://bucket/prefix/ url")
                 throw ExitCode.validationFailure
             }
@@ -157,11 +157,11 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     /// The keys under each `s3://bucket/prefix/` argument (`ListObjectsV2`, every page), relative to the prefix,
-    /// signed with the AWS tools' environment.
+    /// signed with the AWS tools' environment (the `--header`s are the movies' origins', not the store's).
     /// - Throws: `BatchInputs.ListingError` when a prefix cannot be listed.
-    static func objectListings(of arguments: [String], options: HTTPFetchOptions) async throws -> [String: [String]] {
+    static func objectListings(of arguments: [String]) async throws -> [String: [String]] {
         var listings: [String: [String]] = [:]
-        let store = S3ObjectStore(configuration: S3Configuration(), options: options)
+        let store = S3ObjectStore()
         for argument in arguments where BatchInputs.isObjectPrefix(argument) && listings[argument] == nil {
             let rest = argument.dropFirst(S3Location.scheme.count)
             let bucket = String(rest.prefix { $0 != "/" })

@@ -18,7 +18,7 @@ struct ObjectStoreDestination: BatchDestination {
     static let cacheControl = "public, max-age=86400"
 
     /// The prefix `url` names (`s3://bucket/` or `s3://bucket/prefix/`; a last part without `/` is a folder too).
-    init?(url: String, store: S3ObjectStore) {
+    init?(prefix url: String, store: S3ObjectStore) {
         guard S3Location.isS3(url) else { return nil }
         let rest = url.dropFirst(S3Location.scheme.count)
         let bucket = String(rest.prefix { $0 != "/" })
@@ -28,6 +28,22 @@ struct ObjectStoreDestination: BatchDestination {
         self.store = store
         self.bucket = bucket
         self.prefix = prefix
+    }
+
+    /// The folder of the object `url` names (`s3://bucket/a/b.png`: `s3://bucket/a/`), and the object's name in it.
+    init?(objectURL url: String, store: S3ObjectStore) {
+        guard let object = S3Location(url), let name = Self.objectName(url) else { return nil }
+        self.store = store
+        bucket = object.bucket
+        prefix = String(object.key.dropLast(name.count))
+    }
+
+    /// The object's name in the folder `init(objectURL:store:)` made this for: its key after the last `/`; nil for a
+    /// key that ends in `/`.
+    static func objectName(_ url: String) -> String? {
+        guard let key = S3Location(url)?.key, let name = key.split(separator: "/", omittingEmptySubsequences: false).last,
+              !name.isEmpty else { return nil }
+        return String(name)
     }
 
     private func location(_ relative: String) -> S3Location {
@@ -44,10 +60,23 @@ struct ObjectStoreDestination: BatchDestination {
     func void(_ output: String) async throws {}
 
     func writeFolder(_ folder: String, _ fill: (URL) async throws -> Void) async throws {
+        try await withLocalFolder { local in
+            try await fill(local)
+            try await upload(local, to: folder)
+        }
+    }
+
+    /// Runs `body` with a new, empty local folder, removed after.
+    func withLocalFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
         let local = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-upload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: local) }
-        try await fill(local)
+        return try await body(local)
+    }
+
+    /// Puts every file under `local` at its path relative to it under `folder` (empty: the prefix itself), in path
+    /// order, each with the media type its extension says.
+    func upload(_ local: URL, to folder: String) async throws {
         let root = local.standardizedFileURL.path
         guard let walker = FileManager.default.enumerator(at: local, includingPropertiesForKeys: [.isRegularFileKey]) else { return }
         var files: [URL] = []
@@ -56,7 +85,7 @@ struct ObjectStoreDestination: BatchDestination {
         }
         for file in files.sorted(by: { $0.path < $1.path }) {
             let relative = String(file.standardizedFileURL.path.dropFirst(root.count).drop { $0 == "/" })
-            try await store.put([UInt8](try Data(contentsOf: file)), at: location(folder + "/" + relative),
+            try await store.put([UInt8](try Data(contentsOf: file)), at: location(folder.isEmpty ? relative : folder + "/" + relative),
                                 contentType: Self.mediaType(ofExtension: file.pathExtension), cacheControl: Self.cacheControl)
         }
     }

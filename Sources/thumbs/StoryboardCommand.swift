@@ -2,6 +2,7 @@ import ArgumentParser
 import ByteSources
 import Foundation
 import MP4Box
+import RangeFetch
 import Storyboards
 import Thumbs
 
@@ -55,7 +56,7 @@ struct StoryboardCommand: AsyncParsableCommand {
     @Option(help: "Which tracks to write, comma-separated: vtt (storyboard.vtt), json (storyboard.json), hls (storyboard.m3u8), dash (storyboard.mpd), bif (storyboard.bif, Roku).")
     var manifests: String = "vtt,json"
 
-    @Option(name: .shortAndLong, help: "The directory to write into (made when missing).")
+    @Option(name: .shortAndLong, help: "The directory to write into (made when missing), or an s3://bucket/prefix/ to put each file under.")
     var output: String
 
     /// The tracks `--manifests` names, each with the file it is written to.
@@ -117,6 +118,18 @@ struct StoryboardCommand: AsyncParsableCommand {
     mutating func run() async throws {
         source.makesManyPictures()
         let started = ContinuousClock.now
+        if S3Location.isS3(output) {
+            // Made in a local folder, then each file put under the prefix.
+            guard let prefix = ObjectStoreDestination(prefix: output, store: S3ObjectStore()) else {
+                throw ValidationError("\(output): not an s3://bucket/prefix/ url")
+            }
+            let command = self
+            try await prefix.withLocalFolder { local in
+                try await command.make(into: local, started: started)
+                try await command.source.reportingErrors(statisticsOf: { nil }) { try await prefix.upload(local, to: "") }
+            }
+            return
+        }
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -124,6 +137,11 @@ struct StoryboardCommand: AsyncParsableCommand {
             printError("thumbs: \(output): \(fileFailureReason(error))")
             throw ExitCode.ioError
         }
+        try await make(into: directory, started: started)
+    }
+
+    /// Makes the storyboard's sheets and tracks in `directory`, and prints what was made and its `--stats`.
+    private func make(into directory: URL, started: ContinuousClock.Instant) async throws {
         let meter = FetchMeter()
         let (storyboard, media) = try await source.withMedia(sampleCacheBytes: 0, fragments: .all) { media in
             let line = ProgressLine.onTerminal()

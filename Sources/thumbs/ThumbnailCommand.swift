@@ -2,7 +2,9 @@ import ArgumentParser
 import ByteSources
 import Foundation
 import MP4Box
+import RangeFetch
 import Thumbs
+import ThumbsBatch
 
 /// `thumbs thumbnail`: an upright, well-scaled thumbnail of one frame.
 struct ThumbnailCommand: AsyncParsableCommand {
@@ -29,7 +31,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-size"), help: "Megabytes the --cache-dir directory may hold (the least recently used indexes go first).")
     var cacheSize: Int = 64
 
-    @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg, .webp or .avif file name (or another with --format), or - for standard output.")
+    @Option(name: .shortAndLong, help: "Where to write the image: a .png, .jpg, .webp or .avif file name (or another with --format), - for standard output, or an s3://bucket/key object (not made again while current, by its metadata).")
     var output: String?
 
     func validate() throws {
@@ -63,6 +65,22 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let cache = source.isURL ? try openedCacheDirectory() : nil
         let originsFile = cache?.directory.appendingPathComponent(Self.originsFileName)
         if let originsFile { source.rangeSupport.learn(contentsOf: originsFile) }
+        // An object output: skipped when its record says it is current (a HEAD and the input's first byte).
+        let objectOutput = try await source.reportingErrors(statisticsOf: { nil }) { try objectDestination() }
+        let record = try await source.reportingErrors(statisticsOf: { nil }) { () -> (item: BatchItem, key: String)? in
+            guard let objectOutput else { return nil }
+            var batchOptions = ThumbnailBatch.Options()
+            batchOptions.time = time
+            batchOptions.thumbnail = options
+            return (BatchItem(input: try source.movieInput(), output: objectOutput.name), batchOptions.key)
+        }
+        if let objectOutput, let record,
+           try await source.reportingErrors(statisticsOf: { nil }, {
+               try await ThumbnailBatch.isCurrent(record.item, in: objectOutput.destination, key: record.key)
+           }) {
+            printError("thumbs: \(output ?? ""): current (made from this version of the input with these options), not made again")
+            return
+        }
         let meter = FetchMeter()
         let (thumbnail, media) = try await source.withMedia(indexes: cache, sampleCacheBytes: options.limits.sampleCacheBytes,
                                                             onStoreFailure: { error in
@@ -77,7 +95,14 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 printError("thumbs: warning: --cache-dir \(cache.directory.path): what origins answer was not kept: \(fileFailureReason(error))")
             }
         }
-        try await source.reportingErrors(statisticsOf: { nil }) { try write(thumbnail) }
+        try await source.reportingErrors(statisticsOf: { nil }) {
+            if let objectOutput, let record {
+                try await objectOutput.destination.write(thumbnail.encoded, to: objectOutput.name,
+                                                         contentType: options.format?.mediaType ?? "application/octet-stream",
+                                                         record: ThumbnailBatch.record(of: record.item, thumbnail: thumbnail, key: record.key))
+            }
+            try write(thumbnail)
+        }
         var extra = figures(of: thumbnail, started: started)
         var labels = ["placeholder": thumbnail.placeholder?.base64]
         if let position = thumbnail.streamPosition {
@@ -90,9 +115,21 @@ struct ThumbnailCommand: AsyncParsableCommand {
         source.printStats(await media.statistics(measuredBy: meter), extra: extra, labels: labels, candidates: thumbnail.candidates)
     }
 
-    /// Writes the picture and the placeholder where the flags ask.
+    /// The object `-o s3://bucket/key` names, as its folder and its name in it; nil for a file or standard output.
+    /// - Throws: `ValidationError` for an `s3://` URL whose key ends in `/`.
+    private func objectDestination() throws -> (destination: ObjectStoreDestination, name: String)? {
+        guard let output, S3Location.isS3(output) else { return nil }
+        guard let name = ObjectStoreDestination.objectName(output),
+              let destination = ObjectStoreDestination(objectURL: output, store: S3ObjectStore()) else {
+            throw ValidationError("\(output): not an s3://bucket/key url of an object")
+        }
+        return (destination, name)
+    }
+
+    /// Writes the picture (to a file or standard output; an object's is written before) and the placeholder where the
+    /// flags ask.
     private func write(_ thumbnail: Thumbnail) throws {
-        if let output { try writeOutput(thumbnail.encoded, to: output) }
+        if let output, !S3Location.isS3(output) { try writeOutput(thumbnail.encoded, to: output) }
         if placeholder, let hash = thumbnail.placeholder { print(hash.base64) }
         if let placeholderImage, let hash = thumbnail.placeholder {
             try writeOutput(try ImageFormat.png.encode(hash.image()), to: placeholderImage)

@@ -116,4 +116,35 @@ struct ObjectStoreCommandTests {
         #expect(try await batch([]) == ["skipped", "skipped"])
         #expect(try await batch(["--force"]) == ["made", "made"])
     }
+
+    /// `thumbs thumbnail -o s3://bucket/key` puts the picture with its record; run again, it says the object is current
+    /// and makes nothing (the object is the same one); `storyboard -o s3://bucket/prefix/` puts every sheet and track.
+    @Test func aThumbnailAndAStoryboardWrittenToTheStore() async throws {
+        let moto = try #require(try await MotoServer.guarded.value)
+        let environment = ["AWS_ACCESS_KEY_ID": moto.accessKeyID, "AWS_SECRET_ACCESS_KEY": moto.secretAccessKey,
+                           "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": moto.endpoint]
+        let store = S3ObjectStore(configuration: S3Configuration(endpoint: moto.endpoint, credentials: AWSCredentials(
+            accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)))
+        let folder = "single-\(UUID().uuidString)/"
+        let target = "s3://\(moto.bucket)/\(folder)movie.jpg"
+        let first = try await InfoCommandTests.run(["thumbnail", "s3://\(moto.bucket)/movie.mp4", "-o", target], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let written = try #require(try await store.head(S3Location(bucket: moto.bucket, key: folder + "movie.jpg")))
+        #expect(written.contentType == "image/jpeg" && written.metadata["thumbs-options"]?.contains("format=jpeg") == true)
+        let again = try await InfoCommandTests.run(["thumbnail", "s3://\(moto.bucket)/movie.mp4", "-o", target], environment: environment)
+        #expect(again.status == 0 && again.stderr.contains("current"), "\(again.stderr)")
+        #expect(try await store.head(S3Location(bucket: moto.bucket, key: folder + "movie.jpg"))?.etag == written.etag)
+        // Other options: made again.
+        let larger = try await InfoCommandTests.run(["thumbnail", "s3://\(moto.bucket)/movie.mp4", "-o", target, "--max-size", "64"],
+                                                    environment: environment)
+        #expect(larger.status == 0 && !larger.stderr.contains("current"), "\(larger.stderr)")
+
+        let sheets = try await InfoCommandTests.run(["storyboard", Fixtures.path(Self.name), "-o", "s3://\(moto.bucket)/\(folder)board/"],
+                                                    environment: environment)
+        #expect(sheets.status == 0, "\(sheets.stderr)")
+        let keys = try await store.list(bucket: moto.bucket, prefix: folder + "board/").map { String($0.key.dropFirst(folder.count + 6)) }
+        #expect(keys.contains("storyboard.vtt") && keys.contains { $0.hasSuffix(".jpg") }, "\(keys)")
+        let vtt = try #require(try await store.head(S3Location(bucket: moto.bucket, key: folder + "board/storyboard.vtt")))
+        #expect(vtt.contentType == "text/vtt")
+    }
 }
