@@ -166,7 +166,7 @@ let package = Package(
                 asyncHTTPClient, nioConcurrencyHelpers, nioCore, nioPosix, nioHTTP1,
             ],
             path: "Tests/RangeFetchTestSupport",
-            exclude: ["moto-setup.py"]
+            exclude: ["moto-setup.py", "moto-sqs.py"]
         ),
         .testTarget(name: "RangeFetchTests", dependencies: ["RangeFetch", "ByteSources", "MP4Box", "Thumbs", "MP4BoxTestSupport",
                                                           "RangeFetchTestSupport", httpTypes]),

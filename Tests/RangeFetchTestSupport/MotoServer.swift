@@ -136,6 +136,23 @@ public final class MotoServer: @unchecked Sendable {
         Self.stop(process)
     }
 
+    /// Runs `moto-sqs.py` (boto3, as the test user: making queues, sending messages) with `arguments` after the
+    /// endpoint and the user's keys, on a thread of its own; what it printed, decoded as `T`.
+    public func sqs<T: Decodable & Sendable>(_ arguments: [String], as type: T.Type = T.self) async throws -> T {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("moto-sqs.py").path
+        let python = Self.environment.appendingPathComponent("bin/python")
+        let all = [script, endpoint, accessKeyID, secretAccessKey] + arguments
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    let run = try CapturedRun.waiting(python, all)
+                    guard run.status == 0 else { throw MotoError("moto-sqs.py \(arguments.first ?? ""): \(String(decoding: run.stderr, as: UTF8.self))") }
+                    return try JSONDecoder().decode(T.self, from: run.stdout)
+                })
+            }
+        }
+    }
+
     /// Stops the shell and the moto it started, outright: the test process may block SIGTERM, and moto inherits the mask.
     private static func stop(_ process: Process) {
         let shell = process.processIdentifier

@@ -1,7 +1,4 @@
-import AsyncHTTPClient
-import Crypto
 import Foundation
-import NIOCore
 import NIOHTTP1
 import XMLDocuments
 
@@ -19,8 +16,6 @@ public struct S3ObjectStore: Sendable {
     /// The client the requests go through.
     public let client: RangeFetchClient
 
-    /// Most bytes of a response body read (a listing page of 1,000 keys is a few hundred KB).
-    static let maximumResponseBytes = 16 << 20
     /// Most keys a listing gathers.
     public static let maximumListedKeys = 10_000_000
 
@@ -58,7 +53,7 @@ public struct S3ObjectStore: Sendable {
     /// - Throws: `FetchError` (`forbidden`, `serverError`, connection failures...).
     public func head(_ location: S3Location) async throws -> ObjectHead? {
         let url = try configuration.url(of: location)
-        let (response, _) = try await send(.HEAD, url: url, name: location.description, allowsNotFound: true)
+        let (response, _) = try await requests.send(.HEAD, url: url, name: location.description, allowsNotFound: true)
         guard let response else { return nil }
         var metadata: [String: String] = [:]
         for field in response.headers where field.name.lowercased().hasPrefix("x-amz-meta-") {
@@ -86,7 +81,7 @@ public struct S3ObjectStore: Sendable {
             }
             headers.append(("x-amz-meta-" + name.lowercased(), Self.headerSafe(value)))
         }
-        let (response, _) = try await send(.PUT, url: url, name: location.description, headers: headers, body: bytes)
+        let (response, _) = try await requests.send(.PUT, url: url, name: location.description, headers: headers, body: bytes)
         return response?.headers.first(name: "ETag")
     }
 
@@ -104,7 +99,7 @@ public struct S3ObjectStore: Sendable {
             if let token { query.append(("continuation-token", token)) }
             if let pageSize { query.append(("max-keys", String(max(1, pageSize)))) }
             let encoded = query.map { "\($0.0)=\(S3Location.percentEncoded($0.1, keeping: ""))" }.joined(separator: "&")
-            let (_, body) = try await send(.GET, url: bucketURL + "?" + encoded, name: name)
+            let (_, body) = try await requests.send(.GET, url: bucketURL + "?" + encoded, name: name)
             let page = try ListPage(body, name: name)
             objects += page.objects
             guard objects.count <= Self.maximumListedKeys else {
@@ -144,56 +139,18 @@ public struct S3ObjectStore: Sendable {
         }
     }
 
-    /// Sends one signed request, retrying transient failures; the response (nil for a 404 that `allowsNotFound`) and
-    /// its body.
-    private func send(_ method: HTTPMethod, url: String, name: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
-                      allowsNotFound: Bool = false) async throws -> (HTTPClientResponse?, [UInt8]) {
-        var attempt = 0
-        while true {
-            var request = HTTPClientRequest(url: url)
-            request.method = method
-            for (field, value) in headers { request.headers.add(name: field, value: value) }
-            for field in options.headers { request.headers.add(name: field.name.rawName, value: field.value) }
-            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-            if let credentials = configuration.credentials {
-                let hash = body.map { AWSSignatureV4.hex(SHA256.hash(data: $0)) } ?? AWSSignatureV4.emptyPayloadHash
-                try AWSSignatureV4(credentials: credentials, region: configuration.region, payloadHash: hash).sign(&request, at: Date())
-            }
-            let transient: FetchError
-            do {
-                let response = try await client.transport.execute(request, timeout: .milliseconds(options.readTimeout.whole(unitsPerSecond: 1000)))
-                let bytes = try await Array(buffer: response.body.collect(upTo: Self.maximumResponseBytes))
-                let status = Int(response.status.code)
-                switch status {
-                case 200 ..< 300: return (response, bytes)
-                case 404 where allowsNotFound: return (nil, bytes)
-                case 404: throw FetchError(.notFound, url: name, status: status, Self.reason(bytes, status: status))
-                case 401, 403: throw FetchError(.forbidden, url: name, status: status, Self.reason(bytes, status: status))
-                case 429, 500...: transient = FetchError(.serverError, url: name, status: status, Self.reason(bytes, status: status))
-                default: throw FetchError(.clientError, url: name, status: status, Self.reason(bytes, status: status))
-                }
-            } catch let error as FetchError {
-                throw error
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch let error as HTTPClientError where error == .connectTimeout || error == .readTimeout || error == .deadlineExceeded {
-                transient = FetchError(.timedOut, url: name, "timed out (\(error))")
-            } catch {
-                let (code, what) = HTTPByteSource.connectionFailure(error)
-                transient = FetchError(code, url: name, what)
-            }
-            guard attempt < options.maximumRetries else { throw transient }
-            try await Task.sleep(for: options.retryBackoff * (1 << min(attempt, 6)))
-            attempt += 1
-        }
+    /// Requests to the store, signed for `s3`.
+    private var requests: AWSServiceRequests {
+        AWSServiceRequests(client: client, options: options, credentials: configuration.credentials, region: configuration.region,
+                           service: "s3", reason: Self.reason)
     }
 
-    /// The store's error code and message where its body has them (`<Code>`, `<Message>`), else the status.
-    static func reason(_ body: [UInt8], status: Int) -> String {
+    /// The store's error code and message where its body has them (`<Code>`, `<Message>`).
+    @Sendable static func reason(_ body: [UInt8]) -> String? {
         guard let root = try? XMLReader.root(of: String(decoding: body.prefix(64 << 10), as: UTF8.self), maximumDepth: 8),
-              let code = root.child(named: "Code")?.text else { return "status \(status)" }
+              let code = root.child(named: "Code")?.text else { return nil }
         let message = root.child(named: "Message")?.text
-        return "status \(status): \(code)" + (message.map { ": \($0)" } ?? "")
+        return code + (message.map { ": \($0)" } ?? "")
     }
 
     static func isMetadataNameByte(_ byte: UInt8) -> Bool {
