@@ -7,6 +7,6 @@ struct ThumbsCommand: AsyncParsableCommand {
         commandName: "thumbs",
         abstract: "Video thumbnails from MP4 files, fetching only the bytes they need.",
         version: ThumbsVersion.text,
-        subcommands: [ThumbnailCommand.self, BatchCommand.self, AnimateCommand.self, StoryboardCommand.self, InfoCommand.self, DecodeCommand.self, ServeCommand.self]
+        subcommands: [ThumbnailCommand.self, BatchCommand.self, AnimateCommand.self, StoryboardCommand.self, InfoCommand.self, DecodeCommand.self, ServeCommand.self, WorkerCommand.self]
     )
 }

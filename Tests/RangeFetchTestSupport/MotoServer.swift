@@ -136,6 +136,23 @@ public final class MotoServer: @unchecked Sendable {
         Self.stop(process)
     }
 
+    /// A queue `moto-sqs.py create` made: its URL, and its dead-letter queue's when asked for.
+    public struct CreatedQueue: Decodable, Sendable {
+        public var url: String
+        public var deadLetterUrl: String?
+    }
+
+    /// What `moto-sqs.py count` says of a queue: messages visible, and received but not deleted.
+    public struct QueueCounts: Decodable, Sendable, Equatable {
+        public var visible: Int
+        public var inFlight: Int
+
+        public init(visible: Int, inFlight: Int) {
+            self.visible = visible
+            self.inFlight = inFlight
+        }
+    }
+
     /// Runs `moto-sqs.py` (boto3, as the test user: making queues, sending messages) with `arguments` after the
     /// endpoint and the user's keys, on a thread of its own; what it printed, decoded as `T`.
     public func sqs<T: Decodable & Sendable>(_ arguments: [String], as type: T.Type = T.self) async throws -> T {

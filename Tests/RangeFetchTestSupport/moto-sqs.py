@@ -4,6 +4,8 @@ worker under test. Prints one JSON value.
   moto-sqs.py ENDPOINT KEY SECRET create NAME [--dead-letter-after N]   {"url": ..., "deadLetterUrl": ...}
   moto-sqs.py ENDPOINT KEY SECRET send URL BODY...                      {"sent": N}
   moto-sqs.py ENDPOINT KEY SECRET count URL                             {"visible": N, "inFlight": N}
+  moto-sqs.py ENDPOINT KEY SECRET notify BUCKET PREFIX URL               {"notified": true}  (ObjectCreated under PREFIX)
+  moto-sqs.py ENDPOINT KEY SECRET upload BUCKET KEY=FILE...             {"uploaded": N}
 """
 import json
 import sys
@@ -37,6 +39,23 @@ def main():
             "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"])["Attributes"]
         print(json.dumps({"visible": int(attributes["ApproximateNumberOfMessages"]),
                           "inFlight": int(attributes["ApproximateNumberOfMessagesNotVisible"])}))
+    elif action == "notify":
+        bucket, prefix, url = rest[:3]
+        arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key,
+                          aws_secret_access_key=secret)
+        s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={"QueueConfigurations": [{
+            "QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
+            "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": prefix}]}}}]})
+        print(json.dumps({"notified": True}))
+    elif action == "upload":
+        s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key,
+                          aws_secret_access_key=secret)
+        for pair in rest[1:]:
+            name, path = pair.split("=", 1)
+            with open(path, "rb") as f:
+                s3.put_object(Bucket=rest[0], Key=name, Body=f.read())
+        print(json.dumps({"uploaded": len(rest) - 1}))
     else:
         sys.exit(f"unknown action {action}")
 

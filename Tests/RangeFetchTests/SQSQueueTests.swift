@@ -8,20 +8,10 @@ import Testing
 /// visibility of 0, and is gone once deleted; a message received too often moves to the dead-letter queue.
 @Suite(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), .timeLimit(.minutes(2)))
 struct SQSQueueTests {
-    struct Made: Decodable, Sendable {
-        var url: String
-        var deadLetterUrl: String?
-    }
-
-    struct Counts: Decodable, Sendable, Equatable {
-        var visible: Int
-        var inFlight: Int
-    }
-
-    static func queue(_ moto: MotoServer, deadLetterAfter: Int? = nil) async throws -> (SQSQueue, Made) {
+    static func queue(_ moto: MotoServer, deadLetterAfter: Int? = nil) async throws -> (SQSQueue, MotoServer.CreatedQueue) {
         var arguments = ["create", "q-\(UUID().uuidString.prefix(8))"]
         if let deadLetterAfter { arguments += ["--dead-letter-after", String(deadLetterAfter)] }
-        let made = try await moto.sqs(arguments, as: Made.self)
+        let made = try await moto.sqs(arguments, as: MotoServer.CreatedQueue.self)
         let configuration = S3Configuration(endpoint: moto.endpoint, credentials: AWSCredentials(
             accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey))
         return (try SQSQueue(url: made.url, configuration: configuration), made)
@@ -41,14 +31,14 @@ struct SQSQueueTests {
         }
         #expect(Set(received.map(\.body)) == Set(bodies))
         #expect(received.allSatisfy { $0.receiveCount == 1 && $0.sentAt != nil })
-        #expect(try await moto.sqs(["count", made.url], as: Counts.self) == Counts(visible: 0, inFlight: 12))
+        #expect(try await moto.sqs(["count", made.url], as: MotoServer.QueueCounts.self) == MotoServer.QueueCounts(visible: 0, inFlight: 12))
         // One handed back at once, one kept hidden longer, the rest deleted.
         try await queue.changeVisibility(received[0].receiptHandle, seconds: 0)
         try await queue.changeVisibility(received[1].receiptHandle, seconds: 600)
         for message in received.dropFirst(2) { try await queue.delete(message.receiptHandle) }
         let again = try await queue.receive(maximum: 10, waitSeconds: 1)
         #expect(again.map(\.body) == [received[0].body] && again.first?.receiveCount == 2)
-        #expect(try await moto.sqs(["count", made.url], as: Counts.self) == Counts(visible: 0, inFlight: 2))
+        #expect(try await moto.sqs(["count", made.url], as: MotoServer.QueueCounts.self) == MotoServer.QueueCounts(visible: 0, inFlight: 2))
     }
 
     @Test func aMessageReceivedTooOftenGoesToTheDeadLetterQueue() async throws {
@@ -60,7 +50,7 @@ struct SQSQueueTests {
             try await queue.changeVisibility(message.receiptHandle, seconds: 0)
         }
         #expect(try await queue.receive(maximum: 1, waitSeconds: 1).isEmpty)
-        let dead = try await moto.sqs(["count", try #require(made.deadLetterUrl)], as: Counts.self)
+        let dead = try await moto.sqs(["count", try #require(made.deadLetterUrl)], as: MotoServer.QueueCounts.self)
         #expect(dead.visible == 1)
     }
 

@@ -64,4 +64,23 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// `text` with its `%XX` escapes decoded (and, with `plusIsSpace`, `+` as a space: how S3 event notifications
+    /// write keys); nil when an escape is malformed or the bytes are not UTF-8.
+    public static func percentDecoded(_ text: String, plusIsSpace: Bool = false) -> String? {
+        var bytes: [UInt8] = []
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "+"), plusIsSpace {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%") {
+                guard rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(value)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
 }

@@ -165,19 +165,7 @@ public struct S3ObjectStore: Sendable {
 
     /// A metadata header value as `put` wrote it: its `%XX` escapes decoded (a value that is not such text, as it is).
     static func metadataValue(_ header: String) -> String {
-        guard header.contains("%") else { return header }
-        var bytes: [UInt8] = []
-        var utf8 = Array(header.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self) ?? header
+        S3Location.percentDecoded(header) ?? header
     }
 }
 
