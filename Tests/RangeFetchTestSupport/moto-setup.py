@@ -24,7 +24,7 @@ def main():
     iam.create_user(UserName="thumbs")
     iam.put_user_policy(UserName="thumbs", PolicyName="read", PolicyDocument=json.dumps({
         "Version": "2012-10-17",
-        "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject", "s3:PutObject", "s3:ListBucket", "s3:PutBucketNotification", "sqs:*"], "Resource": "*"}],
+        "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject", "s3:PutObject", "s3:ListBucket", "s3:PutBucketNotification", "s3:GetBucketNotification", "sqs:*"], "Resource": "*"}],
     }))
     key = iam.create_access_key(UserName="thumbs")["AccessKey"]
     s3.create_bucket(Bucket=bucket)

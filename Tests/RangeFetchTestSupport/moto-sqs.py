@@ -4,7 +4,8 @@ worker under test. Prints one JSON value.
   moto-sqs.py ENDPOINT KEY SECRET create NAME [--dead-letter-after N]   {"url": ..., "deadLetterUrl": ...}
   moto-sqs.py ENDPOINT KEY SECRET send URL BODY...                      {"sent": N}
   moto-sqs.py ENDPOINT KEY SECRET count URL                             {"visible": N, "inFlight": N}
-  moto-sqs.py ENDPOINT KEY SECRET notify BUCKET PREFIX URL               {"notified": true}  (ObjectCreated under PREFIX)
+  moto-sqs.py ENDPOINT KEY SECRET notify BUCKET PREFIX URL               {"notified": true}  (ObjectCreated under PREFIX,
+                                                                        beside the bucket's other notifications)
   moto-sqs.py ENDPOINT KEY SECRET upload BUCKET KEY=FILE...             {"uploaded": N}
 """
 import json
@@ -44,7 +45,9 @@ def main():
         arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
         s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key,
                           aws_secret_access_key=secret)
-        s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={"QueueConfigurations": [{
+        # Added to the bucket's other notifications (a configuration is replaced whole by each put).
+        existing = s3.get_bucket_notification_configuration(Bucket=bucket).get("QueueConfigurations", [])
+        s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={"QueueConfigurations": existing + [{
             "QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
             "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": prefix}]}}}]})
         print(json.dumps({"notified": True}))

@@ -7,7 +7,8 @@ import Testing
 /// `thumbs worker` against moto's S3 and SQS: a bucket notifies a queue (with a dead-letter queue) of each upload,
 /// boto3 uploads as a user would, and the worker writes each picture under its prefix, a failure record for what
 /// cannot make one, deletes every message, and exits 0 on SIGTERM.
-@Suite(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), .timeLimit(.minutes(3)))
+/// The tests take turns: each adds a notification to the one bucket (read, then written whole).
+@Suite(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"), .timeLimit(.minutes(3)), .serialized)
 struct WorkerCommandTests {
     @Test func uploadsBecomePicturesAndFailureRecords() async throws {
         let moto = try #require(try await MotoServer.guarded.value)
@@ -29,18 +30,7 @@ struct WorkerCommandTests {
         _ = try await moto.sqs(["send", queue.url, #"{"input": "s3://\#(moto.bucket)/movie.mp4", "output": "s3://\#(moto.bucket)/\#(outputs)jobs/"}"#],
                                as: [String: Int].self)
 
-        let process = Process()
-        process.executableURL = InfoCommandTests.binary
-        process.arguments = ["worker", "--queue-url", queue.url, "-o", "s3://\(moto.bucket)/\(outputs)", "--wait", "1",
-                             "--visibility", "30", "--max-size", "96"]
-        process.environment = ProcessInfo.processInfo.environment.merging([
-            "AWS_ACCESS_KEY_ID": moto.accessKeyID, "AWS_SECRET_ACCESS_KEY": moto.secretAccessKey,
-            "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": moto.endpoint,
-        ]) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, errors) = try Self.worker(moto, queue: queue.url, output: "s3://\(moto.bucket)/\(outputs)")
 
         let store = S3ObjectStore(configuration: S3Configuration(endpoint: moto.endpoint, credentials: AWSCredentials(
             accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)))
@@ -63,7 +53,7 @@ struct WorkerCommandTests {
 
         // The pictures are the files' own, with their records; the failure records name the error.
         let local = ThumbnailCommandTests.temporaryPath("local.png")
-        _ = try await InfoCommandTests.run(["thumbnail", Fixtures.path("h264-faststart"), "-o", local, "--max-size", "96"])
+        _ = try await InfoCommandTests.run(["thumbnail", Fixtures.path("h264-faststart"), "-o", local, "--max-size", "64"])
         let picture = try #require(try await store.head(S3Location(bucket: moto.bucket, key: outputs + uploads + "a b+c.png")))
         let bytes = try await S3Input(S3Location(bucket: moto.bucket, key: outputs + uploads + "a b+c.png"), configuration: store.configuration)
             .open(known: nil).read(0 ..< UInt64(picture.length ?? 0))
@@ -74,5 +64,83 @@ struct WorkerCommandTests {
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(record)) as? [String: String])
         #expect(failure["type"] == "ThumbnailError" && failure["text"]?.contains("video") == true, "\(failure)")
         #expect(!said.contains(moto.secretAccessKey))
+    }
+
+    /// A worker process on the queue, with the store's environment.
+    static func worker(_ moto: MotoServer, queue: String, output: String, extra: [String] = []) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = InfoCommandTests.binary
+        process.arguments = ["worker", "--queue-url", queue, "-o", output, "--wait", "1", "--visibility", "6", "--max-size", "64",
+                             "--jobs", "2"] + extra
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "AWS_ACCESS_KEY_ID": moto.accessKeyID, "AWS_SECRET_ACCESS_KEY": moto.secretAccessKey,
+            "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": moto.endpoint,
+        ]) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, errors)
+    }
+
+    /// The issue's run: 200 uploads (fixtures in several copies, two text files, one audio-only file) and three
+    /// workers, one killed with SIGKILL and one stopped with SIGTERM while the uploads are being worked on: every
+    /// picture is there, a failure record for each of the three that cannot make one, both queues empty; the stopped
+    /// worker exits 0 within its grace period.
+    @Test func twoHundredUploadsThreeWorkersOneKilledOneStopped() async throws {
+        let moto = try #require(try await MotoServer.guarded.value)
+        let run = UUID().uuidString.prefix(8)
+        let (uploads, outputs) = ("many-\(run)/", "many-pictures-\(run)/")
+        let queue = try await moto.sqs(["create", "many-\(run)", "--dead-letter-after", "5"], as: MotoServer.CreatedQueue.self)
+        _ = try await moto.sqs(["notify", moto.bucket, uploads, queue.url], as: [String: Bool].self)
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(run).txt")
+        try Data("not a movie\n".utf8).write(to: text)
+        let movies = [Fixtures.path("h264-faststart"), Fixtures.path("hevc-8bit"), Fixtures.path("rotate-90"), Fixtures.path("h264-bframes"),
+                      Fixtures.directory.appendingPathComponent("matroska/vp9-8bit.cues-back.webm").path]
+        var files: [String: String] = [:]
+        for index in 0 ..< 197 {
+            let movie = movies[index % movies.count]
+            files["\(uploads)\(index / 50)/clip \(index).\((movie as NSString).pathExtension)"] = movie
+        }
+        files["\(uploads)notes-1.txt"] = text.path
+        files["\(uploads)notes-2.txt"] = text.path
+        files["\(uploads)sound.mp4"] = Fixtures.path("audio-only")
+        let store = S3ObjectStore(configuration: S3Configuration(endpoint: moto.endpoint, credentials: AWSCredentials(
+            accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)))
+        func written() async throws -> Set<String> {
+            Set(try await store.list(bucket: moto.bucket, prefix: outputs).map { String($0.key.dropFirst(outputs.count)) })
+        }
+        let output = "s3://\(moto.bucket)/\(outputs)"
+        let workers = try (0 ..< 3).map { _ in try Self.worker(moto, queue: queue.url, output: output, extra: ["--grace", "3"]) }
+        _ = try await moto.sqs(["upload", moto.bucket] + files.map { "\($0.key)=\($0.value)" }, as: [String: Int].self)
+
+        // At most a minute for each stage: a stage that does not come fails the test rather than hanging it.
+        var done = try await written()
+        for _ in 0 ..< 600 where done.count < 20 { try await Task.sleep(for: .milliseconds(100)); done = try await written() }
+        kill(workers[0].0.processIdentifier, SIGKILL)
+        for _ in 0 ..< 600 where done.count < 60 { try await Task.sleep(for: .milliseconds(100)); done = try await written() }
+        #expect(done.count >= 60, "\(done.count) pictures after a minute")
+        let stopped = ContinuousClock.now
+        workers[1].0.terminate()
+        let status = await Task.detached { workers[1].0.waitUntilExit(); return workers[1].0.terminationStatus }.value
+        #expect(status == 0 && ContinuousClock.now - stopped < .seconds(6), "\(ContinuousClock.now - stopped)")
+
+        let expected = Set(files.keys.map { key in
+            let stem = (key as NSString).deletingPathExtension + ".png"
+            return key.hasSuffix(".txt") || key.hasSuffix("sound.mp4") ? stem + ".error.json" : stem
+        }.map { uploads + String($0.dropFirst(uploads.count)) })
+        for _ in 0 ..< 1200 where done != expected {
+            try await Task.sleep(for: .milliseconds(100))
+            done = try await written()
+        }
+        workers[2].0.terminate()
+        let last = await Task.detached { workers[2].0.waitUntilExit(); return workers[2].0.terminationStatus }.value
+        let said = String(decoding: workers[2].1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(done == expected, "missing: \(expected.subtracting(done).sorted().prefix(5)); \(said)")
+        #expect(last == 0)
+        #expect(done.filter { $0.hasSuffix(".error.json") }.count == 3)
+        #expect(try await moto.sqs(["count", queue.url], as: MotoServer.QueueCounts.self) == MotoServer.QueueCounts(visible: 0, inFlight: 0))
+        #expect(try await moto.sqs(["count", try #require(queue.deadLetterUrl)], as: MotoServer.QueueCounts.self)
+                == MotoServer.QueueCounts(visible: 0, inFlight: 0))
     }
 }
