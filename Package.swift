@@ -136,7 +136,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "ByteSources", "MP4Box", "StreamManifests", "RangeFetch", "FrameDecode", "Thumbs", "Storyboards",
-                "ThumbsBatch", "ThumbsServer", httpTypes, argumentParser, logging,
+                "ThumbsBatch", "ThumbsServer", httpTypes, argumentParser, logging, hummingbird, nioCore,
             ],
             plugins: ["BuildVersion"]
         ),

@@ -30,6 +30,8 @@ final class QueueWorker: Sendable {
         var handedBack = 0
         /// Messages being worked on.
         var inFlight = 0
+        /// The age, when received, of the oldest message the last receive gave (0 when it gave none), in seconds.
+        var oldestMessageAgeSeconds: Double = 0
     }
 
     let queue: SQSQueue
@@ -104,9 +106,11 @@ final class QueueWorker: Sendable {
                     }
                     continue
                 }
+                let now = Date()
                 count {
                     $0.received += messages.count
                     $0.inFlight += messages.count
+                    $0.oldestMessageAgeSeconds = messages.compactMap(\.sentAt).map { max(0, now.timeIntervalSince($0)) }.max() ?? 0
                 }
                 for message in messages {
                     group.addTask {

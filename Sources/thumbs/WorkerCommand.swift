@@ -33,6 +33,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds the work under way may take to finish after SIGTERM or Ctrl-C before the rest is handed back (default 25).")
     var grace: Double = 25
 
+    @Option(name: .customLong("metrics-port"), help: "Serve GET /metrics (Prometheus text) and /healthz on this port.")
+    var metricsPort: Int?
+
+    @Option(name: .customLong("metrics-host"), help: "The address the metrics listen on (default 127.0.0.1; 0.0.0.0 in a container).")
+    var metricsHost = "127.0.0.1"
+
     /// --format, else png.
     private var formatName: String { picture.format?.lowercased() ?? "png" }
 
@@ -70,7 +76,18 @@ struct WorkerCommand: AsyncParsableCommand {
         interruption.onSignal { worker.stop() }
         defer { interruption.end() }
         printError("thumbs worker: taking messages from \(queueURL), writing under \(output)")
+        let metrics = metricsPort.map { port in
+            Task { [metricsHost] in
+                do {
+                    try await WorkerMetricsServer.run(host: metricsHost, port: port, worker: worker)
+                } catch {
+                    printError("thumbs worker: metrics on \(metricsHost):\(port): \(error)")
+                }
+            }
+        }
         await worker.run()
+        metrics?.cancel()
+        _ = await metrics?.value
         let counts = worker.counts
         printError("thumbs worker: stopped: \(counts.received) messages, \(counts.made) made, \(counts.current) current, "
                    + "\(counts.failed) failed, \(counts.gone) gone, \(counts.ignored) ignored, \(counts.retried) left to the queue, "

@@ -30,7 +30,9 @@ struct WorkerCommandTests {
         _ = try await moto.sqs(["send", queue.url, #"{"input": "s3://\#(moto.bucket)/movie.mp4", "output": "s3://\#(moto.bucket)/\#(outputs)jobs/"}"#],
                                as: [String: Int].self)
 
-        let (process, errors) = try Self.worker(moto, queue: queue.url, output: "s3://\(moto.bucket)/\(outputs)")
+        let metricsPort = try Nginx.freePort()
+        let (process, errors) = try Self.worker(moto, queue: queue.url, output: "s3://\(moto.bucket)/\(outputs)",
+                                                extra: ["--metrics-port", String(metricsPort)])
 
         let store = S3ObjectStore(configuration: S3Configuration(endpoint: moto.endpoint, credentials: AWSCredentials(
             accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)))
@@ -42,6 +44,11 @@ struct WorkerCommandTests {
             try await Task.sleep(for: .milliseconds(250))
             written = Set(try await store.list(bucket: moto.bucket, prefix: outputs).map { String($0.key.dropFirst(outputs.count)) })
         }
+        // What the worker says of itself: 4 pictures made, 2 failure records, nothing in flight.
+        let metrics = try await HTTPInput(url: "http://127.0.0.1:\(metricsPort)/metrics").open(known: nil).read(0 ..< 65_536)
+        let exposition = String(decoding: metrics, as: UTF8.self)
+        #expect(exposition.contains("thumbs_worker_made_total 4\n") && exposition.contains("thumbs_worker_failed_total 2\n")
+                && exposition.contains("thumbs_worker_in_flight 0\n"), "\(exposition)")
         process.terminate()  // SIGTERM
         let exited = Task.detached { process.waitUntilExit(); return process.terminationStatus }
         let status = await exited.value
