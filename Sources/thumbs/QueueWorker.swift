@@ -4,7 +4,8 @@ import Synchronization
 import Thumbs
 import ThumbsBatch
 
-/// `thumbs worker`'s loop: messages taken from an SQS queue by long polling, as many at once as `jobs` allows, each
+/// `thumbs worker`'s loop: messages taken from an SQS queue by long polling, as many at once as `jobs` allows (their
+/// decodes within one per core, their fetches within eight, as a batch's), each
 /// message's pictures made and written under an `s3://` prefix (`ObjectStoreDestination`, the batch's records: an
 /// output that is current is not made again), and the message deleted only once every output is written, so a crash
 /// at any point loses nothing (delivery is at least once; outputs are idempotent).
@@ -45,6 +46,8 @@ final class QueueWorker: Sendable {
     let grace: Duration
     let log: @Sendable (String) -> Void
 
+    /// The bounds every message's picture decodes and fetches within: one decode per core, as a batch's.
+    private let limits = ThumbnailWorkLimits(fetches: 8, decodes: ThumbnailService.coreCount)
     private let state = Mutex<(counts: Counts, stopping: Bool, receiving: Task<[SQSQueue.Message], any Error>?)>((Counts(), false, nil))
 
     init(queue: SQSQueue, destination: ObjectStoreDestination, store: S3ObjectStore, options: ThumbnailBatch.Options,
@@ -182,7 +185,8 @@ final class QueueWorker: Sendable {
                 count { $0.current += 1 }
                 return true
             }
-            let thumbnail = try await Media.withMedia(of: input, sampleCacheBytes: options.thumbnail.limits.sampleCacheBytes) { media in
+            let thumbnail = try await Media.withMedia(of: input, sampleCacheBytes: options.thumbnail.limits.sampleCacheBytes,
+                                                      workLimits: limits) { media in
                 try await ThumbnailGenerator(media: media, options: options.thumbnail).image(at: options.time)
             }
             try await target.write(thumbnail.encoded, to: output, contentType: options.thumbnail.format?.mediaType ?? "image/png",

@@ -26,6 +26,8 @@ struct WorkerCommandTests {
             "\(uploads)sound.mp4": Fixtures.path("audio-only"),
         ]
         _ = try await moto.sqs(["upload", moto.bucket] + files.map { "\($0.key)=\($0.value)" }, as: [String: Int].self)
+        // A job for an object under the output prefix: never made (a worker does not react to its own outputs).
+        _ = try await moto.sqs(["send", queue.url, #"{"input": "s3://\#(moto.bucket)/\#(outputs)x.mp4"}"#], as: [String: Int].self)
         // A job message too, with an output prefix of its own.
         _ = try await moto.sqs(["send", queue.url, #"{"input": "s3://\#(moto.bucket)/movie.mp4", "output": "s3://\#(moto.bucket)/\#(outputs)jobs/"}"#],
                                as: [String: Int].self)
@@ -44,11 +46,12 @@ struct WorkerCommandTests {
             try await Task.sleep(for: .milliseconds(250))
             written = Set(try await store.list(bucket: moto.bucket, prefix: outputs).map { String($0.key.dropFirst(outputs.count)) })
         }
-        // What the worker says of itself: 4 pictures made, 2 failure records, nothing in flight.
+        // What the worker says of itself: 4 pictures made, 2 failure records, 1 event ignored, nothing in flight.
         let metrics = try await HTTPInput(url: "http://127.0.0.1:\(metricsPort)/metrics").open(known: nil).read(0 ..< 65_536)
         let exposition = String(decoding: metrics, as: UTF8.self)
         #expect(exposition.contains("thumbs_worker_made_total 4\n") && exposition.contains("thumbs_worker_failed_total 2\n")
-                && exposition.contains("thumbs_worker_in_flight 0\n"), "\(exposition)")
+                && exposition.contains("thumbs_worker_ignored_total 1\n") && exposition.contains("thumbs_worker_in_flight 0\n"),
+                "\(exposition)")
         process.terminate()  // SIGTERM
         let exited = Task.detached { process.waitUntilExit(); return process.terminationStatus }
         let status = await exited.value
@@ -102,8 +105,11 @@ struct WorkerCommandTests {
         _ = try await moto.sqs(["notify", moto.bucket, uploads, queue.url], as: [String: Bool].self)
         let text = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(run).txt")
         try Data("not a movie\n".utf8).write(to: text)
+        // Fixtures and real-world files (Media3's rotated and slow-motion MP4s, ts-ebml's Chrome 57 recording).
         let movies = [Fixtures.path("h264-faststart"), Fixtures.path("hevc-8bit"), Fixtures.path("rotate-90"), Fixtures.path("h264-bframes"),
-                      Fixtures.directory.appendingPathComponent("matroska/vp9-8bit.cues-back.webm").path]
+                      Fixtures.directory.appendingPathComponent("matroska/vp9-8bit.cues-back.webm").path,
+                      RealWorldCorpus.path("media3-sample_rotate_and_reflect.mp4"), RealWorldCorpus.path("media3-sample_sef_slow_motion.mp4"),
+                      RealWorldCorpus.path("tsebml-chrome57.webm")]
         var files: [String: String] = [:]
         for index in 0 ..< 197 {
             let movie = movies[index % movies.count]
@@ -146,6 +152,18 @@ struct WorkerCommandTests {
         #expect(done == expected, "missing: \(expected.subtracting(done).sorted().prefix(5)); \(said)")
         #expect(last == 0)
         #expect(done.filter { $0.hasSuffix(".error.json") }.count == 3)
+        // Every picture records the ETag of the upload it was made from.
+        let sources = Dictionary(uniqueKeysWithValues: try await store.list(bucket: moto.bucket, prefix: uploads).map {
+            ((String($0.key.dropFirst(uploads.count)) as NSString).deletingPathExtension, $0.etag ?? "")
+        })
+        var recorded = 0
+        for picture in done where picture.hasSuffix(".png") {
+            let stem = (String(picture.dropFirst(uploads.count)) as NSString).deletingPathExtension
+            let head = try await store.head(S3Location(bucket: moto.bucket, key: outputs + picture))
+            let source = try #require(sources[stem])
+            if !source.isEmpty, head?.metadata["thumbs-source-version"]?.contains(source) == true { recorded += 1 }
+        }
+        #expect(recorded == 197)
         #expect(try await moto.sqs(["count", queue.url], as: MotoServer.QueueCounts.self) == MotoServer.QueueCounts(visible: 0, inFlight: 0))
         #expect(try await moto.sqs(["count", try #require(queue.deadLetterUrl)], as: MotoServer.QueueCounts.self)
                 == MotoServer.QueueCounts(visible: 0, inFlight: 0))
