@@ -163,11 +163,12 @@ struct BatchCommand: AsyncParsableCommand {
         var listings: [String: [String]] = [:]
         let store = S3ObjectStore()
         for argument in arguments where BatchInputs.isObjectPrefix(argument) && listings[argument] == nil {
-            let rest = argument.dropFirst(S3Location.scheme.count)
-            let bucket = String(rest.prefix { $0 != "/" })
-            let prefix = String(rest.dropFirst(bucket.count + 1))
+            guard let folder = ObjectStoreDestination(prefix: argument, store: store) else {
+                throw BatchInputs.ListingError(message: "\(argument): not an s3://bucket/prefix/ url")
+            }
             do {
-                listings[argument] = try await store.list(bucket: bucket, prefix: prefix).map { String($0.key.dropFirst(prefix.count)) }
+                listings[argument] = try await store.list(bucket: folder.bucket, prefix: folder.prefix)
+                    .map { String($0.key.dropFirst(folder.prefix.count)) }
             } catch {
                 throw BatchInputs.ListingError(message: "\(argument): cannot be listed: \(error)")
             }
