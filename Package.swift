@@ -105,8 +105,9 @@ let package = Package(
         .systemLibrary(name: "CVpx", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
         .systemLibrary(name: "CMalloc"),
 
-        // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d, VP8 and VP9 through libvpx.
-        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d", "CVpx"]),
+        // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d, VP8 and VP9 through libvpx, Motion JPEG
+        // through libjpeg-turbo and PNG frames through libpng.
+        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d", "CVpx", "CTurboJPEG", "CPNG"]),
 
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so

@@ -5,6 +5,8 @@
     Fixtures/real-world/make-expectations.py --report   REPORT.md only (from the expectations already here)
     options: --thumbs PATH   the thumbs binary REPORT.md runs (default: .build/debug/thumbs)
              --only NAME     one file (expectations and report lines for it alone; REPORT.md is not rewritten)
+             --corpus DIR    another corpus laid out as this one (media/, outcomes.json; expectations/,
+                             references/ and REPORT.md written): Fixtures/codecs, whose files we make
 
 Needs ffmpeg (with zscale), ffprobe and python3 (standard library only). For every file in media/:
 
@@ -48,6 +50,7 @@ from movie_boxes import MovieBoxes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+CORPUS = HERE  # --corpus moves it (and the three folders below) before anything is read
 MEDIA = os.path.join(HERE, "media")
 EXPECT = os.path.join(HERE, "expectations")
 REFS = os.path.join(HERE, "references")
@@ -100,6 +103,14 @@ def display_matrix_of(stream):
     for side in stream.get("side_data_list", []):
         if "displaymatrix" in side:
             return side["displaymatrix"]
+    return None
+
+
+def dolby_vision_of(stream):
+    """ffprobe's Dolby Vision configuration record of the stream: its profile and compatibility ID, or None."""
+    for side in stream.get("side_data_list", []):
+        if "dv_profile" in side:
+            return {"profile": side["dv_profile"], "compatibility": side.get("dv_bl_signal_compatibility_id")}
     return None
 
 
@@ -186,6 +197,8 @@ def expect(name, expects_error):
     }
     if width and height:
         video["displayWidth"], video["displayHeight"] = refs.display_size(width, height, sar, rotation)
+    if dolby_vision_of(stream):
+        video["dolbyVision"] = dolby_vision_of(stream)
     movie = MovieBoxes(path)
     counts = movie.fragment_sample_counts(video["trackID"]) if video["trackID"] is not None else None
     if counts:  # read here from the boxes: what the index says, where ffprobe counts what it could read
@@ -299,11 +312,15 @@ def main():
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--thumbs", default=os.path.join(ROOT, ".build", "debug", "thumbs"))
     parser.add_argument("--only")
+    parser.add_argument("--corpus", default=HERE)
     options = parser.parse_args()
+    global CORPUS, MEDIA, EXPECT, REFS
+    CORPUS = os.path.abspath(options.corpus)
+    MEDIA, EXPECT, REFS = (os.path.join(CORPUS, folder) for folder in ("media", "expectations", "references"))
     os.makedirs(EXPECT, exist_ok=True)
     os.makedirs(REFS, exist_ok=True)
     names = sorted(os.listdir(MEDIA)) if not options.only else [options.only]
-    outcomes = json.load(open(os.path.join(HERE, "outcomes.json")))
+    outcomes = json.load(open(os.path.join(CORPUS, "outcomes.json")))
     if not options.report:
         for name in names:
             for stale in glob.glob(os.path.join(REFS, glob.escape(name) + ".*.png")):
@@ -327,8 +344,9 @@ def main():
     if options.only:
         return
     version = run(["ffmpeg", "-hide_banner", "-version"]).stdout.splitlines()[0]
-    with open(os.path.join(HERE, "REPORT.md"), "w") as out:
-        out.write("# Real-world corpus: outcomes\n\n")
+    with open(os.path.join(CORPUS, "REPORT.md"), "w") as out:
+        title = "Real-world corpus" if CORPUS == HERE else f"Corpus {os.path.relpath(CORPUS, ROOT)}"
+        out.write(f"# {title}: outcomes\n\n")
         out.write("Written by `Fixtures/real-world/make-expectations.py` (do not edit). Each file is asked for the\n"
                   "exact frame at each role's time (`thumbs thumbnail --exact --max-size 160`); the picture is\n"
                   f"compared with ffmpeg's ({version}) by PSNR over RGB. A line is ok when every role\n"

@@ -4,9 +4,9 @@ import MP4Box
 public struct CodecConfiguration: Sendable {
     /// The codecs decoded here.
     public enum Codec: Sendable {
-        case h264, hevc, av1, vp8, vp9
+        case h264, hevc, av1, vp8, vp9, motionJPEG, png
 
-        /// The codec's name as its standard gives it: H.264, HEVC, AV1, VP8, VP9.
+        /// The codec's name as its standard gives it: H.264, HEVC, AV1, VP8, VP9, Motion JPEG, PNG.
         public var displayName: String {
             switch self {
             case .h264: "H.264"
@@ -14,17 +14,27 @@ public struct CodecConfiguration: Sendable {
             case .av1: "AV1"
             case .vp8: "VP8"
             case .vp9: "VP9"
+            case .motionJPEG: "Motion JPEG"
+            case .png: "PNG"
             }
         }
 
-        /// The codec a sample entry code (or an encrypted entry's original format) names; nil for one not decoded here.
+        /// The codec of a sample entry code (or an encrypted entry's original format), Dolby Vision's codes by their base
+        /// layer's codec; nil for one not decoded here.
         public init?(codingFormat: FourCC) {
-            switch codingFormat {
-            case "avc1", "avc3": self = .h264
-            case "hvc1", "hev1": self = .hevc
-            case "av01": self = .av1
-            case "vp08": self = .vp8
-            case "vp09": self = .vp9
+            self.init(family: VideoCodecDescription.named(codingFormat: codingFormat).family)
+        }
+
+        /// The codec of a family; nil for one not decoded here.
+        public init?(family: VideoCodecDescription.Family) {
+            switch family {
+            case .h264: self = .h264
+            case .hevc: self = .hevc
+            case .av1: self = .av1
+            case .vp8: self = .vp8
+            case .vp9: self = .vp9
+            case .motionJPEG: self = .motionJPEG
+            case .png: self = .png
             default: return nil
             }
         }
@@ -51,12 +61,18 @@ public struct CodecConfiguration: Sendable {
     /// What the first SPS (AV1: the sequence header) says, when there is one out of band.
     public var videoParameters: VideoParameters?
 
+    /// What the entry is coded as, in words (`VisualSampleEntry.codecDescription`).
+    public var codecDescription: VideoCodecDescription
+
     /// Reads the configuration of a visual sample entry.
-    /// - Throws: `DecodeError` `unsupportedCodec` or `badConfiguration`, or `unsupportedFeature` for interlaced H.264.
+    /// - Throws: `DecodeError` `unsupportedCodec` (naming the codec and its profile) or `badConfiguration`, or
+    ///   `unsupportedFeature` for H.264 that openh264 does not decode (interlaced, 4:2:2, 4:4:4, above 8 bits).
     public init(entry: VisualSampleEntry) throws(DecodeError) {
         codingFormat = entry.codingFormat
-        guard let codec = Codec(codingFormat: codingFormat) else {
-            throw DecodeError(.unsupportedCodec, "no decoder for \(codingFormat)")
+        codecDescription = entry.codecDescription
+        // An mp4v entry may hold JPEG (its object type says so).
+        guard let codec = Codec(family: codecDescription.family) else {
+            throw DecodeError(.unsupportedCodec, "this build has no decoder for \(codecDescription)")
         }
         self.codec = codec
         switch codec {
@@ -71,7 +87,7 @@ public struct CodecConfiguration: Sendable {
             case .failure(let error): throw DecodeError(.badConfiguration, "avcC sequence parameter set: \(error.detail)")
             case nil: break
             }
-            try Self.checkDecodable(videoParameters)
+            try Self.checkDecodable(videoParameters, description: codecDescription)
         case .hevc:
             guard let hvcC = entry.hevcConfiguration else {
                 throw DecodeError(.badConfiguration, "\(codingFormat) sample entry has no hvcC")
@@ -96,18 +112,18 @@ public struct CodecConfiguration: Sendable {
             nalUnitLengthSize = 0
             parameterSets = []
             if case .success(let parameters) = entry.sequenceParameters { videoParameters = parameters }
+        case .motionJPEG, .png:
+            // Every sample is a whole image with its own header.
+            nalUnitLengthSize = 0
+            parameterSets = []
         }
     }
 
     /// openh264 decodes progressive 8-bit 4:2:0 only: refuse the rest before decoding.
-    static func checkDecodable(_ parameters: VideoParameters?) throws(DecodeError) {
+    static func checkDecodable(_ parameters: VideoParameters?, description: VideoCodecDescription) throws(DecodeError) {
         guard let parameters else { return }
-        if parameters.isInterlaced {
-            throw DecodeError(.unsupportedFeature, "interlaced h.264 (field or mbaff coding) is not supported by openh264")
-        }
-        if parameters.chromaFormat != 1 || parameters.bitDepthLuma != 8 {
-            throw DecodeError(.unsupportedFeature,
-                              "h.264 with chroma format \(parameters.chromaFormat) at \(parameters.bitDepthLuma) bits is not supported by openh264")
+        if parameters.isInterlaced || parameters.chromaFormat != 1 || parameters.bitDepthLuma != 8 {
+            throw DecodeError(.unsupportedFeature, "openh264 decodes progressive 4:2:0 8-bit H.264 only, not \(description.stating(parameters))")
         }
     }
 }

@@ -32,7 +32,7 @@ public struct DecoderLimits: Sendable, Hashable {
             for parameterSet in configuration.parameterSets where Self.isBaseLayerSequenceParameterSet(parameterSet, codec: codec) {
                 try check(sequenceParameterSet: parameterSet, codec: codec, sampleIndex: nil)
             }
-        case .av1, .vp8, .vp9:
+        case .av1, .vp8, .vp9, .motionJPEG, .png:
             if let parameters = configuration.videoParameters {
                 try check(parameters, sampleIndex: nil)
             }
@@ -58,6 +58,9 @@ public struct DecoderLimits: Sendable, Hashable {
                 let header = try VPFrameHeader.parse(nal, vp9: codec == .vp9)
                 guard let header else { throw MP4Error(.malformed, path: "", offset: 0, "not a key frame") }
                 parameters = header
+            case .motionJPEG, .png:
+                // Their decoders check each image's header: there is no parameter set to read.
+                throw MP4Error(.unsupported, path: "", offset: 0, "\(codec.displayName) has no sequence parameter sets")
             }
         } catch {
             throw DecodeError(sampleIndex == nil ? .badConfiguration : .malformedSample, sampleIndex: sampleIndex,
@@ -70,11 +73,16 @@ public struct DecoderLimits: Sendable, Hashable {
     /// Checks the picture size `parameters` state.
     /// - Throws: `DecodeError` `limitExceeded` past `maximumLumaSamples`.
     func check(_ parameters: VideoParameters, sampleIndex: Int?) throws(DecodeError) {
-        let (samples, overflow) = parameters.codedWidth.multipliedReportingOverflow(by: parameters.codedHeight)
+        try check(width: parameters.codedWidth, height: parameters.codedHeight, sampleIndex: sampleIndex, by: "the sequence parameter set")
+    }
+
+    /// Checks a picture size that `source` (a sequence parameter set, an image's header) asks for.
+    /// - Throws: `DecodeError` `limitExceeded` past `maximumLumaSamples`.
+    func check(width: Int, height: Int, sampleIndex: Int?, by source: String) throws(DecodeError) {
+        let (samples, overflow) = width.multipliedReportingOverflow(by: height)
         guard overflow || samples > maximumLumaSamples else { return }
         throw DecodeError(.limitExceeded, sampleIndex: sampleIndex,
-                          "the sequence parameter set asks for \(parameters.codedWidth)x\(parameters.codedHeight) pictures, "
-                              + "more than the limit of \(maximumLumaSamples) luma samples")
+                          "\(source) asks for \(width)x\(height) pictures, more than the limit of \(maximumLumaSamples) luma samples")
     }
 
     /// Checks every sequence parameter set among `units` (ranges of `bytes`, each a NAL unit with its header).
@@ -101,7 +109,7 @@ public struct DecoderLimits: Sendable, Hashable {
             guard (first >> 1) & 0x3F == 33 else { return false }
             let second = nal.dropFirst().first ?? 0
             return (first & 1) == 0 && (second >> 3) == 0
-        case .av1, .vp8, .vp9:
+        case .av1, .vp8, .vp9, .motionJPEG, .png:
             return false  // AV1 samples are OBUs and VP8/VP9 samples frames, not NAL units: their decoders check them
         }
     }

@@ -41,9 +41,12 @@ public enum VideoDecoderFactory {
     /// Makes a decoder for the sample entry of `track` that samples with `descriptionIndex` use (1-based; the first
     /// visual entry when that one is not visual). A track may carry an encrypted entry beside a clear one, with
     /// clear samples pointing at the clear one (Shaka's clear-lead streams).
-    /// - Throws: `DecodeError` `unsupportedCodec` for anything but avc1/avc3/hvc1/hev1/av01/vp08/vp09 (and encrypted entries),
-    ///   `badConfiguration` when avcC/hvcC/av1C is missing or its sequence header cannot be read, `unsupportedFeature` for interlaced H.264, `limitExceeded` when
-    ///   its sequence parameter set asks for pictures past `limits`.
+    /// - Throws: `DecodeError` `unsupportedCodec` for a codec without a decoder here (its error names the codec and
+    ///   profile) and for encrypted entries, `badConfiguration` when avcC/hvcC/av1C is missing or its sequence header
+    ///   cannot be read, `unsupportedFeature` for H.264 openh264 does not decode (interlaced, 4:2:2, 4:4:4, above 8
+    ///   bits), `limitExceeded` when its sequence parameter set asks for pictures past `limits`.
+    /// Decoded here: H.264 (`avc1`, `avc3`; Dolby Vision's `dvav`, `dva1`), HEVC (`hvc1`, `hev1`; `dvhe`, `dvh1`), AV1
+    /// (`av01`, `dav1`), VP8, VP9, Motion JPEG (`jpeg`, `mjpa`, `AVDJ`, `dmb1`) and PNG (`png `).
     /// With `keyframesOnly`, every sample the decoder is given is a sync sample decoded on its own (a thumbnail's
     /// nearest keyframe, a storyboard's tiles): a decoder that sizes its picture pool by the stream's reference
     /// frames is told there are none (openh264), which leaves the pictures the same in less memory.
@@ -67,6 +70,11 @@ public enum VideoDecoderFactory {
             return try Dav1dDecoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
         case .vp8, .vp9:
             return try VPXDecoder(configuration: configuration, colour: colour, threading: threading, limits: limits)
+        case .motionJPEG:
+            return try MotionJPEGDecoder(configuration: configuration, colour: colour,
+                                         bottomFieldFirst: entry.fieldHandling?.bottomFieldFirst ?? false, limits: limits)
+        case .png:
+            return try PNGFrameDecoder(configuration: configuration, limits: limits)
         }
     }
 }

@@ -88,6 +88,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }) { media in
             (try await meter.measure { try await ThumbnailGenerator(media: media, options: options).image(at: time) }, media)
         }
+        for warning in thumbnail.warnings { printError("thumbs: warning: \(source.input): \(warning)") }
         if let originsFile, let cache {
             do {
                 try source.rangeSupport.write(to: originsFile)

@@ -8,12 +8,22 @@ import Testing
         try #require(try MovieParser.parse(fileBytes: SyntheticMovie(sampleEntry: entry).bytes()).tracks.first)
     }
 
-    @Test(arguments: ["mp4v", "s263"])
-    func otherCodecsAreUnsupported(_ code: String) throws {
+    /// A codec without a decoder here is named, with its entry's code, in the error.
+    @Test(arguments: [("mp4v", "MPEG-4 Part 2 Visual"), ("s263", "H.263"), ("apch", "Apple ProRes 422 HQ"), ("vvc1", "VVC (H.266)"),
+                      ("xdv7", "MPEG-2 Video"), ("zzzz", "unknown video codec 'zzzz'")])
+    func otherCodecsAreUnsupported(_ code: String, _ name: String) throws {
         let track = try Self.track(entry: SyntheticMovie.visualEntry(code, children: []))
-        #expect(throws: DecodeError(.unsupportedCodec, "no decoder for \(code)")) {
+        #expect(throws: DecodeError(.unsupportedCodec, "this build has no decoder for \(name) (\(code))")) {
             _ = try VideoDecoderFactory.makeDecoder(for: track)
         }
+    }
+
+    /// Motion JPEG and PNG samples are whole images: their entries need no configuration.
+    @Test(arguments: [("jpeg", true), ("mjpa", true), ("AVDJ", true), ("dmb1", true), ("png ", false)])
+    func imageEntriesGetTheirDecoders(_ code: String, _ isJPEG: Bool) throws {
+        let track = try Self.track(entry: SyntheticMovie.visualEntry(code, children: []))
+        let decoder = try VideoDecoderFactory.makeDecoder(for: track)
+        #expect(isJPEG ? decoder is MotionJPEGDecoder : decoder is PNGFrameDecoder)
     }
 
     /// VP8 and VP9 key frames state their picture: an entry without vpcC is decoded all the same (by libvpx).

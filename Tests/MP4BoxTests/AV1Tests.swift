@@ -102,14 +102,14 @@ import Testing
     }
 
     /// Real AV1 movies: their sequence header (in av1C, else in the first sample) against ffprobe.
-    static let realWorldAV1 = RealWorldCorpus.names.filter {
-        !RealWorldCorpus.isMatroska($0) && (try? RealWorldCorpus.expectation($0))?.video?.codecName == "av1"
+    static let realWorldAV1 = MediaCorpus.realWorld.names.filter {
+        !MediaCorpus.isMatroska($0) && (try? MediaCorpus.realWorld.expectation($0))?.video?.codecName == "av1"
     }
 
     @Test(arguments: realWorldAV1)
     func realFilesSequenceHeadersMatchFFprobe(_ name: String) async throws {
-        let expected = try #require(try RealWorldCorpus.expectation(name).video)
-        let source = try MemoryFile(path: RealWorldCorpus.path(name))
+        let expected = try #require(try MediaCorpus.realWorld.expectation(name).video)
+        let source = try MemoryFile(path: MediaCorpus.realWorld.path(name))
         let movie = try MovieLocator().locate(in: source).movie
         let track = try #require(movie.tracks.first { $0.id == expected.trackID })
         var parameters = track.videoParameters

@@ -156,8 +156,8 @@ import Testing
     }
 
     @Test func oneSegmentsOwnIndexIsNotTakenForTheFilesIndex() async throws {
-        // Shaka Packager's segments each start with a sidx of their own (RealWorldCorpus: shaka-h264-288p-colr-sidx-5seg).
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: RealWorldCorpus.path("shaka-h264-288p-colr-sidx-5seg.mp4"))))
+        // Shaka Packager's segments each start with a sidx of their own (the real-world corpus: shaka-h264-288p-colr-sidx-5seg).
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: MediaCorpus.realWorld.path("shaka-h264-288p-colr-sidx-5seg.mp4"))))
         let located = try MovieLocator(options: MovieLocator.Options(fragmentReading: .onDemand))
             .locate(in: MemoryFile(bytes))
         let whole = try MovieParser.parse(fileBytes: bytes)

@@ -42,6 +42,7 @@ import Testing
             var id: Int
             var kind: String
             var codec: String?
+            var codecName: String?
             var sampleEntry: String?
             var encrypted: Bool
             var codedWidth: Int?

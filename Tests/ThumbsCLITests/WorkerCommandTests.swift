@@ -108,8 +108,8 @@ struct WorkerCommandTests {
         // Fixtures and real-world files (Media3's rotated and slow-motion MP4s, ts-ebml's Chrome 57 recording).
         let movies = [Fixtures.path("h264-faststart"), Fixtures.path("hevc-8bit"), Fixtures.path("rotate-90"), Fixtures.path("h264-bframes"),
                       Fixtures.directory.appendingPathComponent("matroska/vp9-8bit.cues-back.webm").path,
-                      RealWorldCorpus.path("media3-sample_rotate_and_reflect.mp4"), RealWorldCorpus.path("media3-sample_sef_slow_motion.mp4"),
-                      RealWorldCorpus.path("tsebml-chrome57.webm")]
+                      MediaCorpus.realWorld.path("media3-sample_rotate_and_reflect.mp4"), MediaCorpus.realWorld.path("media3-sample_sef_slow_motion.mp4"),
+                      MediaCorpus.realWorld.path("tsebml-chrome57.webm")]
         var files: [String: String] = [:]
         for index in 0 ..< 197 {
             let movie = movies[index % movies.count]

@@ -124,9 +124,9 @@ import Testing
     /// A movie whose every keyframe is black (by ffmpeg's filters too) still gets its picture: the best of the refused
     /// ones.
     @Test func aMovieWithOnlyRefusedKeyframesStillGetsOne() async throws {
-        let looks = try #require(try RealWorldCorpus.keyframeLooks()["gst-av1-only.mp4"])
+        let looks = try #require(try MediaCorpus.realWorld.keyframeLooks()["gst-av1-only.mp4"])
         #expect(!looks.isEmpty && looks.allSatisfy(\.isNearBlackOrFlat))
-        let thumbnail = try await ThumbnailGenerator(path: RealWorldCorpus.path("gst-av1-only.mp4")).image(at: .best)
+        let thumbnail = try await ThumbnailGenerator(path: MediaCorpus.realWorld.path("gst-av1-only.mp4")).image(at: .best)
         #expect(!thumbnail.candidates.isEmpty)
         #expect(thumbnail.candidates.allSatisfy { $0.score?.rejection != nil })
         #expect(thumbnail.candidates.contains { $0.isChosen && $0.time == thumbnail.actualTime })

@@ -35,7 +35,7 @@ import Thumbs
         // it. At 0.26 s the frame on screen is one of them: it needs the samples before the CRA, as ffmpeg decodes
         // them (from the start); from the CRA alone libde265 drops it and there was no picture.
         let name = "media3-sample_edit_list_no_sync_frame_before_edit.mp4"
-        let source = try FileByteSource(path: RealWorldCorpus.path(name))
+        let source = try FileByteSource(path: MediaCorpus.realWorld.path(name))
         let track = try #require(try await MovieLocator().locate(in: source).movie.primaryVideoTrack)
         let plan = try FramePlanner.plan(track: track, time: track.presentationTime(seconds: 0.26), selection: .exact)
         let firstSync = try track.samples.sample(at: track.samples.sampleIndex(ofSyncSample: 0))

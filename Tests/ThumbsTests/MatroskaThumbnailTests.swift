@@ -60,7 +60,7 @@ import Thumbs
         let input = CustomInput(key: "renamed.mkv") { MemoryByteSource(renamed) }
         await #expect { try await Media.withMedia(of: input) { try await ThumbnailGenerator(media: $0).image() } } throws: { error in
             guard let error = error as? MatroskaError else { return false }
-            return error.code == .unsupported && error.description.contains("V_MPEG4/ISO/ASP")
+            return error.code == .unsupported && error.description.contains("MPEG-4 Part 2 Visual, V_MPEG4/ISO/ASP")
         }
     }
 

@@ -7,7 +7,7 @@ import Thumbs
 ///
 /// Serialized, as the conformance suite is: a hundred movies decoded at once would starve other suites' timers.
 @Suite(.serialized) struct RealWorldBestFrameTests {
-    static let looks = (try? RealWorldCorpus.keyframeLooks()) ?? [:]
+    static let looks = (try? MediaCorpus.realWorld.keyframeLooks()) ?? [:]
 
     @Test func everyDecodableMovieIsJudged() {
         #expect(Self.looks.count >= 60, "\(Self.looks.count) movies in keyframe-looks.json")
@@ -17,7 +17,7 @@ import Thumbs
     func neverPicksANearBlackOrFlatKeyframeWhenThereIsAnother(_ name: String) async throws {
         var options = ThumbnailOptions()
         options.maximumSize = PixelSize(width: 160, height: 160)
-        let thumbnail = try await ThumbnailGenerator(path: RealWorldCorpus.path(name), options: options).image(at: .best)
+        let thumbnail = try await ThumbnailGenerator(path: MediaCorpus.realWorld.path(name), options: options).image(at: .best)
         let keyframes = Self.looks[name] ?? []
         // ffmpeg's keyframe at each candidate's time (none for one it does not decode, as a preroll sample).
         let judged = thumbnail.candidates.compactMap { candidate in

@@ -6,8 +6,9 @@ import MP4BoxTestSupport
 import Testing
 import Thumbs
 
-/// Every file of the real-world corpus (`Fixtures/real-world`) gives ffmpeg's picture, or the typed error
-/// `outcomes.json` expects: never a crash, a hang, a wrong frame or a wrong size.
+/// Every file of the real-world corpus (`Fixtures/real-world`) and of the codec corpus (`Fixtures/codecs`) gives
+/// ffmpeg's picture, or the typed error its `outcomes.json` expects: never a crash, a hang, a wrong frame or a wrong
+/// size.
 ///
 /// Serialized: decoding runs on the cooperative thread pool (one thread per core), and 108 files decoded at
 /// once would starve the other suites' timers (a 0.3 s deadline was seen to fire after 10 s).
@@ -24,19 +25,23 @@ import Thumbs
         return options
     }
 
-    @Test func theCorpusIsThere() {
-        #expect(RealWorldCorpus.names.count >= 60, "\(RealWorldCorpus.names.count) files in Fixtures/real-world/media")
-        for name in RealWorldCorpus.outcomes.keys {
-            #expect(RealWorldCorpus.names.contains(name), "outcomes.json names \(name), which is not in media/")
+    @Test func theCorporaAreThere() {
+        #expect(MediaCorpus.realWorld.names.count >= 60, "\(MediaCorpus.realWorld.names.count) files in Fixtures/real-world/media")
+        #expect(MediaCorpus.codecs.names.count >= 20, "\(MediaCorpus.codecs.names.count) files in Fixtures/codecs/media")
+        for corpus in [MediaCorpus.realWorld, MediaCorpus.codecs] {
+            for name in corpus.outcomes.keys {
+                #expect(corpus.names.contains(name), "\(corpus)/outcomes.json names \(name), which is not in media/")
+            }
         }
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: RealWorldCorpus.names)
-    func givesTheExpectedOutcome(_ name: String) async throws {
-        let outcome = RealWorldCorpus.outcomes[name]
-        let expectation = try RealWorldCorpus.expectation(name)
+    @Test(.timeLimit(.minutes(2)), arguments: MediaCorpus.allFiles)
+    func givesTheExpectedOutcome(_ file: MediaCorpus.File) async throws {
+        let (corpus, name) = (file.corpus, file.name)
+        let outcome = corpus.outcomes[name]
+        let expectation = try corpus.expectation(name)
         // Through the one media rule, as the command line reads a file: an MP4 or QuickTime movie, or Matroska.
-        let input = FileInput(path: RealWorldCorpus.path(name))
+        let input = FileInput(path: file.path)
         if let expected = outcome?.error {
             do {
                 let thumbnail = try await Media.withMedia(of: input) { media in
@@ -60,7 +65,7 @@ import Thumbs
             #expect(abs(thumbnail.actualTime - role.ptsSeconds) < 0.0005,
                     "\(name) \(role.role): actual time \(thumbnail.actualTime), ffmpeg's frame starts at \(role.ptsSeconds)")
             let reference = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath:
-                RealWorldCorpus.referencePath(name, role: role.role)))))
+                corpus.referencePath(name, role: role.role)))))
             let image = thumbnail.image
             if let directory = ProcessInfo.processInfo.environment["THUMBS_DUMP_DIR"] {
                 let url = URL(fileURLWithPath: directory).appendingPathComponent("\(name).\(role.role).png")

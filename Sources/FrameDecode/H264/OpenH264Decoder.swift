@@ -140,7 +140,7 @@ public final class OpenH264Decoder: VideoDecoder {
     private func checkInBandParameterSets(_ bytes: [UInt8], units: [Range<Int>], sampleIndex: Int) throws(DecodeError) {
         let parameters = try limits.checkInBand(bytes, units: units, codec: .h264, sampleIndex: sampleIndex)
         guard configuration.videoParameters == nil, !parameterSetsSent else { return }
-        for sequence in parameters { try CodecConfiguration.checkDecodable(sequence) }
+        for sequence in parameters { try CodecConfiguration.checkDecodable(sequence, description: configuration.codecDescription) }
     }
 
     private func copy(_ picture: OpenH264Handle.Picture) -> DecodedFrame {

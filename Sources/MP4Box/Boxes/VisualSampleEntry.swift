@@ -41,6 +41,14 @@ public struct VisualSampleEntry: Sendable {
     }
     /// The bit rates, if stated.
     public var bitRate: BitRateBox? { first(BitRateBox.self) }
+    /// The Dolby Vision configuration (dvcC, dvvC or dvwC), if any.
+    public var dolbyVisionConfiguration: DolbyVisionConfigurationBox? { first(DolbyVisionConfigurationBox.self) }
+    /// The MPEG-4 elementary stream descriptor (esds) of an mp4v entry, if any.
+    public var elementaryStreamDescriptor: ElementaryStreamDescriptorBox? { first(ElementaryStreamDescriptorBox.self) }
+    /// The H.263 configuration (d263), if any.
+    public var h263Configuration: H263SpecificBox? { first(H263SpecificBox.self) }
+    /// QuickTime's field handling (fiel), if any.
+    public var fieldHandling: FieldHandlingBox? { first(FieldHandlingBox.self) }
     /// The protection scheme for encv/resv entries.
     public var protectionInfo: ProtectionSchemeInfo? {
         guard let sinf = children.compactMap({ $0 as? ContainerBox }).first(where: { $0.header.type == "sinf" || $0.header.type == "rinf" }) else { return nil }

@@ -1,11 +1,5 @@
 /// Parses an H.264 sequence parameter set (ITU-T H.264, 7.3.2.1.1 and E.1.1) as far as the picture needs.
 public enum H264SequenceParameterSet {
-    /// Sample aspect ratios for aspect_ratio_idc 1...16 (Table E-1).
-    static let sampleAspectRatios: [(Int, Int)] = [
-        (1, 1), (12, 11), (10, 11), (16, 11), (40, 33), (24, 11), (20, 11), (32, 11),
-        (80, 33), (18, 11), (15, 11), (64, 33), (160, 99), (4, 3), (3, 2), (2, 1),
-    ]
-
     /// Parses the SPS NAL unit `nal` (with its one-byte NAL header).
     /// - Throws: `MP4Error` `malformed` or `needMoreBytes` when the SPS is cut off or out of range.
     public static func parse<C: Collection>(_ nal: C) throws(MP4Error) -> VideoParameters where C.Element == UInt8 {
@@ -37,7 +31,7 @@ public enum H264SequenceParameterSet {
         }
         // VUI, when present: aspect ratio and colour. A VUI cut short leaves what was read.
         if (try? bits.flag()) == true {
-            try? readVUI(&bits, into: &parameters)
+            try? VideoUsabilityInformation.read(&bits, into: &parameters)
         }
         return parameters
     }
@@ -135,29 +129,6 @@ public enum H264SequenceParameterSet {
         guard let field = (try? readHead(&bits))?.maxNumRefFrames, let stop = bits.lastSetBit, stop >= field.upperBound
         else { return nil }
         return (bits.rbsp, field, stop)
-    }
-
-    private static func readVUI(_ bits: inout BitReader, into parameters: inout VideoParameters) throws(MP4Error) {
-        if try bits.flag() {  // aspect_ratio_info_present_flag
-            let idc = Int(try bits.bits(8))
-            if idc == 255 {
-                let width = Int(try bits.bits(16)), height = Int(try bits.bits(16))
-                if width > 0 && height > 0 { parameters.sampleAspectRatio = (width, height) }
-            } else if idc >= 1 && idc <= sampleAspectRatios.count {
-                parameters.sampleAspectRatio = sampleAspectRatios[idc - 1]
-            }
-        }
-        if try bits.flag() { try bits.skip(1) }  // overscan
-        if try bits.flag() {  // video_signal_type_present_flag
-            try bits.skip(3)  // video_format
-            let fullRange = try bits.flag()
-            if try bits.flag() {
-                parameters.colour = ColourDescription(primaries: Int(try bits.bits(8)), transfer: Int(try bits.bits(8)),
-                                                      matrix: Int(try bits.bits(8)), fullRange: fullRange)
-            } else {
-                parameters.colour = ColourDescription(primaries: 2, transfer: 2, matrix: 2, fullRange: fullRange)
-            }
-        }
     }
 
     private static func skipScalingList(_ bits: inout BitReader, size: Int) throws(MP4Error) {

@@ -43,6 +43,12 @@ enum BoxRegistry {
         OriginalFormatBox.fourCC: OriginalFormatBox.self,
         SchemeTypeBox.fourCC: SchemeTypeBox.self,
         TrackReferenceTypeBox.auxiliaryFourCC: TrackReferenceTypeBox.self,
+        DolbyVisionConfigurationBox.fourCC: DolbyVisionConfigurationBox.self,
+        "dvvC": DolbyVisionConfigurationBox.self,
+        "dvwC": DolbyVisionConfigurationBox.self,
+        ElementaryStreamDescriptorBox.fourCC: ElementaryStreamDescriptorBox.self,
+        H263SpecificBox.fourCC: H263SpecificBox.self,
+        FieldHandlingBox.fourCC: FieldHandlingBox.self,
     ].merging(EntryTableBox.Kind.allCases.flatMap(\.fourCCs).map { ($0, EntryTableBox.self) }) { first, _ in first }
 
     /// Parses the payload of a box of any type; unknown types become `UnknownBox`.

@@ -1,28 +1,5 @@
 internal import CPNG
-
-/// Owns one libpng simplified-API `png_image`; `deinit` frees what libpng still holds for it.
-///
-/// Only the simplified `png_image_*` API is used: libpng reports errors in the
-/// struct instead of longjmp-ing across Swift frames.
-final class PNGImageHandle {
-    var image: png_image
-
-    init() {
-        image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-    }
-
-    deinit {
-        png_image_free(&image)
-    }
-
-    /// libpng's message for the last warning or error.
-    var message: String {
-        withUnsafeBytes(of: image.message) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-    }
-}
+import FrameDecode
 
 /// Every call into libpng.
 enum LibPNG {

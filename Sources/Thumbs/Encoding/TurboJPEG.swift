@@ -1,33 +1,10 @@
 internal import CTurboJPEG
+import FrameDecode
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-
-/// Owns one TurboJPEG instance (`tjInitCompress` or `tjInitDecompress`); `deinit` destroys it.
-final class TurboJPEGHandle {
-    let handle: tjhandle
-
-    /// A compressor, or a decompressor.
-    /// - Throws: `ThumbnailError` `encodingFailed` when libjpeg-turbo cannot make one.
-    init(compressing: Bool) throws(ThumbnailError) {
-        guard let handle = compressing ? tjInitCompress() : tjInitDecompress() else {
-            throw ThumbnailError(.encodingFailed, "jpeg: libjpeg-turbo could not make an instance")
-        }
-        self.handle = handle
-    }
-
-    deinit {
-        tjDestroy(handle)
-    }
-
-    /// libjpeg-turbo's message for the last error on this instance.
-    var message: String {
-        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
-        return String(cString: text)
-    }
-}
 
 /// Every call into libjpeg-turbo (the TurboJPEG 2 API: `tjCompress2`, `tjDecompress2`).
 enum TurboJPEG {
@@ -35,7 +12,9 @@ enum TurboJPEG {
     /// - Throws: `ThumbnailError` `encodingFailed` for a 16-bit or ill-formed image, or when libjpeg-turbo fails.
     static func compress(_ image: RGBImage, quality: Int, subsampling: JPEGEncoder.ChromaSubsampling) throws(ThumbnailError) -> [UInt8] {
         let (width, height, pitch) = try image.eightBitEncoderInput(for: "jpeg")
-        let handle = try TurboJPEGHandle(compressing: true)
+        guard let handle = TurboJPEGHandle(compressing: true) else {
+            throw ThumbnailError(.encodingFailed, "jpeg: libjpeg-turbo could not make an instance")
+        }
         let sampling: Int32 = switch subsampling {
         case .yuv420: Int32(TJSAMP_420.rawValue)
         case .yuv422: Int32(TJSAMP_422.rawValue)
@@ -67,11 +46,8 @@ enum TurboJPEG {
     /// The `.rgb8` image in a JPEG file.
     /// - Throws: `ThumbnailError` `invalidImage` for bytes libjpeg-turbo cannot read or an image above `maximumPixelCount`.
     static func decompress(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> RGBImage {
-        let handle: TurboJPEGHandle
-        do {
-            handle = try TurboJPEGHandle(compressing: false)
-        } catch {
-            throw ThumbnailError(.invalidImage, error.detail)
+        guard let handle = TurboJPEGHandle(compressing: false) else {
+            throw ThumbnailError(.invalidImage, "jpeg: libjpeg-turbo could not make an instance")
         }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
         let headerStatus = bytes.withUnsafeBufferPointer { source in

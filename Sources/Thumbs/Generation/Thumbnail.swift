@@ -67,6 +67,9 @@ public struct Thumbnail: Sendable {
     /// (`requestedTime`, `actualTime`, `keyframeTime`) are then on the stream's timeline (the playlist's, or the
     /// presentation's for DASH), and its cost (`bytesFetched`, `requests`) includes the playlists and the init segment.
     public var streamPosition: StreamPosition?
+    /// What a viewer should know about the picture that does not stop it being made: a Dolby Vision profile 5 track's
+    /// colours, which only a Dolby Vision decoder converts (`VideoCodecDescription.caveats`). Empty for most.
+    public var warnings: [String] = []
 
     /// Makes a thumbnail: the generator does; an app's tests may, to stand in for one.
     public init(image: RGBImage, encoded: [UInt8] = [], placeholder: ThumbHash? = nil, requestedTime: MediaTime,

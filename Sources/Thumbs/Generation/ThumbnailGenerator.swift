@@ -315,12 +315,14 @@ public struct ThumbnailGenerator: Sendable {
                            timings: Thumbnail.Timings) -> Thumbnail {
         let (plan, track) = (made.plan, made.track)
         let time = { (value: Int64) in MediaTime(value: value, timescale: track.timescale) }
-        return Thumbnail(image: made.image, encoded: made.encoded, placeholder: made.placeholder,
-                         requestedTime: time(requestedTime), actualTime: time(plan.targetPresentationTime),
-                         keyframeTime: time(plan.keyframePresentationTime), isSyncSample: plan.target.isSync,
-                         orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
-                         isCoverArt: false, decodedSamples: plan.samples.count,
-                         bytesFetched: 0, requests: 0, timings: timings)
+        var thumbnail = Thumbnail(image: made.image, encoded: made.encoded, placeholder: made.placeholder,
+                                  requestedTime: time(requestedTime), actualTime: time(plan.targetPresentationTime),
+                                  keyframeTime: time(plan.keyframePresentationTime), isSyncSample: plan.target.isSync,
+                                  orientation: options.appliesPreferredTrackTransform ? (track.orientation ?? .identity) : .identity,
+                                  isCoverArt: false, decodedSamples: plan.samples.count,
+                                  bytesFetched: 0, requests: 0, timings: timings)
+        thumbnail.warnings = track.visualEntry?.codecDescription.caveats ?? []
+        return thumbnail
     }
 
     /// What the picture stage made: the thumbnail's image, its file and placeholder, and the plan and track of the

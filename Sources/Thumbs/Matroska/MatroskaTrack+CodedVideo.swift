@@ -5,7 +5,8 @@ import TransportStream
 extension MatroskaTrack {
     /// The sample entry and the boxes in it that the track's frames decode with, as an MP4 writes them: CodecPrivate
     /// is the `avcC`, `hvcC` or `av1C` record itself; VP8 and VP9 get a `vpcC` from VP9's CodecPrivate features (its
-    /// profile and bit depth, when given) and the Colour element; the Video element's display size becomes a `pasp`
+    /// profile and bit depth, when given) and the Colour element; Motion JPEG a `jpeg` entry (or the Video for Windows
+    /// code's: `AVDJ`, `dmb1`) with nothing in it; the Video element's display size becomes a `pasp`
     /// box and its Colour a `colr` box of type `nclx`.
     /// - Throws: `MatroskaError` `unsupported` for a codec without a decoder here, `malformed` for one without its
     ///   CodecPrivate.
@@ -37,7 +38,13 @@ extension MatroskaTrack {
             }
             boxes = codecPrivate.isEmpty ? [] : [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
         default:
-            throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number) is \(codecID), which has no decoder here")
+            // Motion JPEG (V_MJPEG, or MJPG under V_MS/VFW/FOURCC): every frame a JPEG image, nothing out of band.
+            guard let code = codingFormat, VideoCodecDescription.named(codingFormat: code).family == .motionJPEG else {
+                let name = codingFormat.map { VideoCodecDescription.named(codingFormat: $0).name + ", " } ?? ""
+                throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry",
+                                    "track \(number) is \(name)\(codecID), which this build has no decoder for")
+            }
+            (type, boxes) = (code, [])
         }
         return (type, boxes + displayBoxes)
     }

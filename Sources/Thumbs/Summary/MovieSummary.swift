@@ -9,6 +9,8 @@ public struct MovieSummary: Encodable, Sendable {
         public var kind: String
         public var handler: String
         public var codec: String?
+        /// The codec in words, with its profile, format and Dolby Vision configuration (`VideoCodecDescription.summary`).
+        public var codecName: String?
         public var sampleEntry: String?
         public var encrypted: Bool
         public var enabled: Bool
@@ -85,7 +87,8 @@ public struct MovieSummary: Encodable, Sendable {
             encrypted: track.isEncrypted, enabled: track.trackHeader.isEnabled,
             timescale: track.timescale, duration: track.durationSeconds,
             sampleCount: track.samples.count, syncSampleCount: track.samples.syncSampleCount)
-        if track.visualEntry != nil {
+        if let entry = track.visualEntry {
+            summary.codecName = entry.codecDescription.summary
             summary.codedWidth = track.codedSize?.width
             summary.codedHeight = track.codedSize?.height
             summary.croppedWidth = track.croppedSize?.width
@@ -133,7 +136,7 @@ public struct MovieSummary: Encodable, Sendable {
         lines.append("read: \(bytesRead) bytes in \(reads) reads")
         if artworkCount > 0 { lines.append("cover art: \(artworkFormats.joined(separator: ", "))") }
         for track in tracks {
-            var line = "track \(track.id) \(track.kind) \(track.codec ?? "?")"
+            var line = "track \(track.id) \(track.kind) \(track.codec ?? "?")" + (track.codecName.map { " (\($0))" } ?? "")
             if track.encrypted { line += " (encrypted, \(track.sampleEntry ?? "?"))" }
             if let width = track.codedWidth, let height = track.codedHeight {
                 line += ", coded \(width)x\(height)"

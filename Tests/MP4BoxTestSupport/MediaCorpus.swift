@@ -1,47 +1,70 @@
 import Foundation
 
-/// The real-world corpus in `Fixtures/real-world`: files from other projects' test data, what ffprobe and
-/// ffmpeg say about them (written by `make-expectations.py`), and the outcomes that are typed errors.
-public enum RealWorldCorpus {
+/// A corpus of movies laid out as `Fixtures/real-world` is: `media/` (the files), what ffprobe and ffmpeg say about
+/// them (`expectations/`, `references/`, written by `Fixtures/real-world/make-expectations.py`), and the outcomes that
+/// are typed errors (`outcomes.json`). Two such corpora: the real-world files from other projects' test data, and the
+/// codec files made by `Fixtures/codecs/make-codecs.sh`.
+public struct MediaCorpus: Sendable, CustomStringConvertible {
+    /// Files from other projects' test data (`Fixtures/real-world`).
+    public static let realWorld = MediaCorpus(folder: "real-world")
+    /// One movie per codec, profile and sample entry beyond the default decoders' (`Fixtures/codecs`).
+    public static let codecs = MediaCorpus(folder: "codecs")
+    /// Every file of both corpora.
+    public static let allFiles: [File] = [realWorld, codecs].flatMap { corpus in corpus.names.map { File(corpus: corpus, name: $0) } }
+
+    /// One file of a corpus, named by its corpus folder and name.
+    public struct File: Sendable, CustomStringConvertible {
+        public var corpus: MediaCorpus
+        public var name: String
+        public var description: String { "\(corpus.folder)/\(name)" }
+        /// The file's path.
+        public var path: String { corpus.path(name) }
+    }
+
+    /// The corpus folder's name in `Fixtures`.
+    public let folder: String
     /// The corpus folder.
-    public static let directory = Fixtures.directory.appendingPathComponent("real-world")
-
+    public let directory: URL
     /// Every file in `media/`, sorted.
-    public static let names: [String] = {
-        let media = directory.appendingPathComponent("media").path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: media)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-    }()
+    public let names: [String]
+    /// What `outcomes.json` says of the files that do not give ffmpeg's picture, by name.
+    public let outcomes: [String: Outcome]
 
-    /// Whether a corpus file is Matroska or WebM (by its name: the corpus names them so), not an MP4 or QuickTime movie.
+    init(folder: String) {
+        self.folder = folder
+        directory = Fixtures.directory.appendingPathComponent(folder)
+        let media = directory.appendingPathComponent("media").path
+        names = ((try? FileManager.default.contentsOfDirectory(atPath: media)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        let data = try? Data(contentsOf: directory.appendingPathComponent("outcomes.json"))
+        outcomes = data.flatMap { try? JSONDecoder().decode([String: Outcome].self, from: $0) } ?? [:]
+    }
+
+    public var description: String { folder }
+
+    /// Whether a corpus file is Matroska or WebM (by its name: the corpora name them so), not an MP4 or QuickTime movie.
     public static func isMatroska(_ name: String) -> Bool {
         [".mkv", ".webm", ".mka"].contains(where: name.hasSuffix)
     }
 
     /// The path of a corpus file.
-    public static func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         directory.appendingPathComponent("media/\(name)").path
     }
 
     /// The path of ffmpeg's reference picture of `role` for `name`.
-    public static func referencePath(_ name: String, role: String) -> String {
+    public func referencePath(_ name: String, role: String) -> String {
         directory.appendingPathComponent("references/\(name).\(role).png").path
     }
 
     /// What ffprobe and ffmpeg said about `name`.
-    public static func expectation(_ name: String) throws -> RealWorldExpectation {
+    public func expectation(_ name: String) throws -> RealWorldExpectation {
         let data = try Data(contentsOf: directory.appendingPathComponent("expectations/\(name).json"))
         return try JSONDecoder().decode(RealWorldExpectation.self, from: data)
     }
 
-    /// What `outcomes.json` says of the files that do not give ffmpeg's picture, by name.
-    public static let outcomes: [String: Outcome] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("outcomes.json")) else { return [:] }
-        return (try? JSONDecoder().decode([String: Outcome].self, from: data)) ?? [:]
-    }()
-
     /// How each keyframe of each movie looks to ffmpeg's filters (`keyframe-looks.json`, written by
     /// `make-keyframe-looks.py`), by file name, in time order.
-    public static func keyframeLooks() throws -> [String: [KeyframeLook]] {
+    public func keyframeLooks() throws -> [String: [KeyframeLook]] {
         let data = try Data(contentsOf: directory.appendingPathComponent("keyframe-looks.json"))
         return try JSONDecoder().decode([String: [KeyframeLook]].self, from: data)
     }
@@ -106,6 +129,10 @@ public struct RealWorldExpectation: Decodable, Sendable {
         public var trackID: UInt32?
         public var codecName: String?
         public var codecTag: String?
+        /// ffprobe's profile name (`High 4:4:4 Predictive`, `Main 10`, `HQ`), where it names one.
+        public var profile: String?
+        /// ffprobe's reading of a Dolby Vision configuration record: its profile and compatibility ID.
+        public var dolbyVision: DolbyVision?
         public var pixFmt: String?
         /// ffprobe's colour names (`bt709`, `bt2020`, `smpte2084`, `bt2020nc`, ...; range `tv` or `pc`), nil when unspecified.
         public var colorPrimaries: String?
@@ -127,6 +154,12 @@ public struct RealWorldExpectation: Decodable, Sendable {
         public var roles: [Role]?
 
         /// The display matrix's linear part (a, b, c, d) divided by 65536, or identity when ffprobe reported none.
+        /// A Dolby Vision configuration record, as ffprobe reads it.
+        public struct DolbyVision: Decodable, Sendable {
+            public var profile: Int
+            public var compatibility: Int?
+        }
+
         public var matrixLinearPart: (Double, Double, Double, Double) { FFprobeDisplayMatrix.linearPart(displayMatrix) }
     }
 
