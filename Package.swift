@@ -38,6 +38,14 @@ let package = Package(
         // For tests and fuzzing (as swift-nio's NIOTestUtils): the fault-injecting server, the scripted transport.
         .library(name: "RangeFetchTestSupport", targets: ["RangeFetchTestSupport"]),
     ],
+    // FFmpegDecoders: libavcodec decodes what the default decoders refuse (interlaced H.264, its 4:2:2, 4:4:4 and 10-bit
+    // profiles, MPEG-2, MPEG-4 Part 2, H.263, ProRes, VC-1, DV, ...). Off by default: Debian's libavcodec is built with
+    // --enable-gpl, so a binary built with it is GPL; the default build links none of it.
+    traits: [
+        .trait(name: "FFmpegDecoders",
+               description: "Decode the codecs and profiles the default decoders refuse with libavcodec (a GPL build on Debian)."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -104,10 +112,13 @@ let package = Package(
         .systemLibrary(name: "CDav1d", pkgConfig: "dav1d", providers: [.apt(["libdav1d-dev"])]),
         .systemLibrary(name: "CVpx", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        // libavcodec and libavutil (Debian's libavcodec-dev), for the FFmpegDecoders trait only.
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
 
         // Decoders: H.264 through openh264, HEVC through libde265, AV1 through dav1d, VP8 and VP9 through libvpx, Motion JPEG
         // through libjpeg-turbo and PNG frames through libpng.
-        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d", "CVpx", "CTurboJPEG", "CPNG"]),
+        .target(name: "FrameDecode", dependencies: ["MP4Box", "COpenH264", "CDe265", "CDav1d", "CVpx", "CTurboJPEG", "CPNG",
+                                                   .target(name: "CAVCodec", condition: .when(traits: ["FFmpegDecoders"]))]),
 
         // The thumbnail API: locating (the one driver of MP4Box's index readers), planning, fetching, rendering,
         // encoding, caches. Byte sources only through ByteSources' protocols (ByteSource, MovieInput): no HTTP here, so

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the package builds and tests against, when it is missing: Debian packages, then moto.
-# Runs `apt-get update` once, and only if a package has to be installed: the C libraries, nginx (the origin of
+# Runs `apt-get update` once, and only if a package has to be installed: the C libraries (libavcodec-dev for the
+# FFmpegDecoders trait's build, which scripts/test.sh tests too), nginx (the origin of
 # the integration tests and the cache in front of replicas in DeployTests), chromium and chromium-driver (the
 # service's page tested in a real browser), python3-venv. Then moto's S3-compatible server and boto3 (the
 # object-store tests) from PyPI into .build/moto-venv, a virtual environment of the checkout's own (never the system
@@ -10,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 required=(pkg-config libde265-dev libopenh264-dev libpng-dev libturbojpeg0-dev libwebp-dev libdav1d-dev libvpx-dev libavif-dev
-          libavif-bin nginx chromium chromium-driver python3-venv)
+          libavif-bin libavcodec-dev nginx chromium chromium-driver python3-venv)
 optional=()
 
 missing() {

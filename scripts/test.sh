@@ -17,12 +17,15 @@ fi
 # Our own targets build without warnings (dependencies' warnings are theirs). A fresh clone compiles every file, so
 # every warning shows here; an incremental build shows only those of the files it recompiles.
 log="$(mktemp)"
-swift build --build-tests 2>&1 | tee "$log"
-# (A warning inside a macro's expansion, such as swift-testing's #expect in our tests, is reported as "macro expansion".)
-if grep -E "^$(pwd)/(Sources|Tests|Examples)/.*: warning:|^macro expansion .*: warning:" "$log"; then
-    echo "test.sh: our targets have the warnings above" >&2
-    exit 1
-fi
+build_without_warnings() {  # swift build arguments...
+    swift build "$@" 2>&1 | tee "$log"
+    # (A warning inside a macro's expansion, such as swift-testing's #expect in our tests, is "macro expansion".)
+    if grep -E "^$(pwd)/(Sources|Tests|Examples)/.*: warning:|^macro expansion .*: warning:" "$log"; then
+        echo "test.sh: our targets have the warnings above" >&2
+        exit 1
+    fi
+}
+build_without_warnings --build-tests
 if [ $# -eq 0 ]; then
     swift test --skip-build --skip "ServeBurstTests|ReadTimeoutTimingTests|CancellationTimingTests"
     # The burst tests keep both cores busy while they measure a server's memory: run alone, so neither they nor
@@ -47,4 +50,12 @@ if [ $# -eq 0 ]; then
     FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=200000 FUZZ_PRODUCTS=ManifestFuzzer Fuzz/run-fuzzer.sh 120 ManifestFuzzer
     FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=60000 FUZZ_PRODUCTS=TransportStreamFuzzer Fuzz/run-fuzzer.sh 150 TransportStreamFuzzer
     FUZZ_FORK=0 FUZZ_SEED=1 FUZZ_RUNS=60000 FUZZ_PRODUCTS=MatroskaFuzzer Fuzz/run-fuzzer.sh 120 MatroskaFuzzer
+fi
+# The FFmpegDecoders trait's build (libavcodec for what the default decoders refuse), into the same .build, where only
+# our own targets compile again, and the suites it changes: the decoders', both media corpora's (pictures where the
+# default build gives errors), the interlaced stream's, Matroska's, the streams', the reference thumbnails' and the
+# command line's thumbnail and info. The .build is left with the trait's build.
+if [ $# -eq 0 ]; then
+    build_without_warnings --build-tests --traits FFmpegDecoders
+    swift test --skip-build --filter "FrameDecodeTests\\.|RealWorldConformanceTests|RealWorldInfoTests|InterlacedStreamTests|MatroskaThumbnailTests|StreamThumbnailTests|ReferenceThumbnailTests|ThumbnailCommandTests|InfoCommandTests"
 fi

@@ -18,7 +18,8 @@
 #   dv*.mp4         Dolby Vision entries over x264/x265 streams (dolby_vision_entry.py renames the entry and adds the
 #                   dvcC/dvvC record): dvh1 profile 8.1 (PQ, BT.2020), dvhe 8.4 (HLG), dva1 and dvav profile 9 (SDR)
 # Refused with a typed error naming the codec (outcomes.json):
-#   h264-high10, h264-422, h264-444, h264-mbaff (interlaced, -flags +ildct+ilme), prores-422hq, prores-4444,
+#   h264-high10, h264-422, h264-444, h264-mbaff (interlaced, -flags +ildct+ilme, both fields of one instant),
+#   h264-interlaced-motion (MBAFF, fields of two instants), prores-422hq, prores-4444,
 #   mpeg4-part2 (and in Matroska, V_MPEG4/ISO/ASP), h263, mpeg2
 #
 # ffmpeg's encoders run single-threaded with bitexact flags: the same build gives the same bytes (mkvmerge writes a new
@@ -75,6 +76,10 @@ ff -f lavfi -i "$(src 160x120 25 1)" -c:v libx264 "${gop[@]}" -pix_fmt yuv422p10
 ff -f lavfi -i "$(src 160x120 25 1)" -c:v libx264 "${gop[@]}" -pix_fmt yuv444p "${exact[@]}" "$MEDIA/h264-444.mp4"
 ff -f lavfi -i "$(src 160x120 25 1)" -c:v libx264 "${gop[@]}" -flags +ildct+ilme -x264-params tff=1 "${exact[@]}" \
   "$MEDIA/h264-mbaff.mp4"
+# ... and fields from two instants: testsrc2 at 50 frames a second, woven two by two (top first) into 25 interlaced
+# frames of 640x360, coded MBAFF: a moving edge combs.
+ff -f lavfi -i "$(src 640x360 50 1)" -vf "tinterlace=mode=interleave_top,setfield=tff" -c:v libx264 "${gop[@]}" \
+  -flags +ildct+ilme -x264-params tff=1 "${exact[@]}" "$MEDIA/h264-interlaced-motion.mp4"
 ff -f lavfi -i "$(src 160x120 25 0.4)" -c:v prores_ks -profile:v 3 "${exact[@]}" "$MEDIA/prores-422hq.mov"
 ff -f lavfi -i "$(src 160x120 25 0.4)" -c:v prores_ks -profile:v 4 -pix_fmt yuva444p10le "${exact[@]}" "$MEDIA/prores-4444.mov"
 ff -f lavfi -i "$(src 160x120 25 1)" -c:v mpeg4 "${gop[@]}" -q:v 4 "${exact[@]}" "$MEDIA/mpeg4-part2.mp4"

@@ -13,6 +13,8 @@
 #   ffmpeg-hls-ts-iframes           audio-video.mp4, two GOPs a segment, with an I-frame playlist and a master
 #   ffmpeg-hls-fmp4-best-frame-stretches  best-frame-stretches.mp4 as fragmented MP4 segments of four 0.48 s GOPs
 #                                   (segments start at 0, 1.92, 3.84, 5.76, 7.68, 9.6 and 11.52 s)
+#   ffmpeg-hls-ts-h264-mbaff        codecs/media/h264-mbaff.mp4 (interlaced H.264, MBAFF), a segment per 0.48 s GOP:
+#                                   what only a build with the FFmpegDecoders trait decodes
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 fixtures="$here/.."
@@ -26,6 +28,7 @@ hls() {  # folder, source, extra hls options...
 }
 
 hls ffmpeg-hls-ts-h264-bframes h264-bframes.mp4 -hls_segment_filename segment%d.ts
+hls ffmpeg-hls-ts-h264-mbaff codecs/media/h264-mbaff.mp4 -hls_segment_filename segment%d.ts
 hls ffmpeg-hls-ts-hevc-single-file hevc-8bit.mp4 -hls_flags single_file
 hls ffmpeg-hls-ts-muxed-aac audio-video.mp4 -hls_segment_filename segment%d.ts
 hls ffmpeg-hls-fmp4-h264-bframes h264-bframes.mp4 -hls_segment_type fmp4 -hls_segment_filename segment%d.m4s \

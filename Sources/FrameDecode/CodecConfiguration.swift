@@ -72,7 +72,7 @@ public struct CodecConfiguration: Sendable {
         codecDescription = entry.codecDescription
         // An mp4v entry may hold JPEG (its object type says so).
         guard let codec = Codec(family: codecDescription.family) else {
-            throw DecodeError(.unsupportedCodec, "this build has no decoder for \(codecDescription)")
+            throw DecodeError(.unsupportedCodec, "this build has no decoder for \(codecDescription)" + Self.traitHint(codecDescription))
         }
         self.codec = codec
         switch codec {
@@ -123,7 +123,17 @@ public struct CodecConfiguration: Sendable {
     static func checkDecodable(_ parameters: VideoParameters?, description: VideoCodecDescription) throws(DecodeError) {
         guard let parameters else { return }
         if parameters.isInterlaced || parameters.chromaFormat != 1 || parameters.bitDepthLuma != 8 {
-            throw DecodeError(.unsupportedFeature, "openh264 decodes progressive 4:2:0 8-bit H.264 only, not \(description.stating(parameters))")
+            throw DecodeError(.unsupportedFeature, "openh264 decodes progressive 4:2:0 8-bit H.264 only, not \(description.stating(parameters))"
+                                  + traitHint(description))
         }
+    }
+
+    /// What a build without the `FFmpegDecoders` trait adds to its refusal of a codec libavcodec decodes.
+    static func traitHint(_ description: VideoCodecDescription) -> String {
+        #if FFmpegDecoders
+        return ""
+        #else
+        return LibAVCodecDecoders.name(for: description) == nil ? "" : "; a build with the FFmpegDecoders trait decodes it"
+        #endif
     }
 }

@@ -22,6 +22,11 @@ public struct DecodedFrame: Sendable {
         }
     }
 
+    /// Which field of an interlaced frame comes first in time.
+    public enum FieldOrder: Sendable, Equatable {
+        case topFieldFirst, bottomFieldFirst
+    }
+
     /// The chroma subsampling.
     public enum ChromaFormat: Int, Sendable {
         case monochrome = 0, yuv420 = 1, yuv422 = 2, yuv444 = 3
@@ -46,6 +51,9 @@ public struct DecodedFrame: Sendable {
     /// The picture's alpha plane, at the luma plane's size and bit depth (0 transparent, the largest value opaque): the
     /// luma of its auxiliary alpha picture, where the movie has one and it was asked for; nil for an opaque picture.
     public var alpha: Plane?
+    /// For an interlaced frame (two fields woven line by line, each from its own instant), which field comes first;
+    /// nil for a progressive one. The renderer shows such a frame deinterlaced.
+    public var fieldOrder: FieldOrder?
 
     /// Makes a frame (decoders do; tests and synthetic pictures may too).
     public init(planes: [Plane], bitDepth: Int, chromaFormat: ChromaFormat, colour: ColourDescription,

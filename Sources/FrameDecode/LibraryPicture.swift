@@ -1,6 +1,6 @@
 import MP4Box
 
-/// A picture copied out of a decoder library (libde265, dav1d) into Swift-owned planes, before it becomes a
+/// A picture copied out of a decoder library (libde265, dav1d, libavcodec) into Swift-owned planes, before it becomes a
 /// `DecodedFrame`: the libraries' pictures are valid only until their next call.
 struct LibraryPicture {
     var planes: [DecodedFrame.Plane]
@@ -13,6 +13,10 @@ struct LibraryPicture {
     /// Whether `streamColour.fullRange` is what the bitstream states, not a default: always for AV1's sequence
     /// header; for HEVC only when it says full, as libde265 gives 0 both for a limited-range flag and for none.
     var streamStatesRange: Bool
+    /// The picture's alpha plane, where the library gives one (libavcodec's formats with alpha).
+    var alpha: DecodedFrame.Plane? = nil
+    /// Which field comes first, for an interlaced picture (libavcodec says so).
+    var fieldOrder: DecodedFrame.FieldOrder? = nil
 
     /// One plane of `height` rows of `width` samples, `stride` bytes apart in the library's memory, packed.
     static func copyPlane(from source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
@@ -33,7 +37,10 @@ struct LibraryPicture {
     func frame(containerColour: ColourDescription?, compositionTime: Int64) -> DecodedFrame {
         var colour = containerColour?.filling(from: streamColour) ?? streamColour
         if streamStatesRange { colour.fullRange = streamColour.fullRange }
-        return DecodedFrame(planes: planes, bitDepth: bitDepth, chromaFormat: chromaFormat, colour: colour,
-                            sampleIndex: sampleIndex, compositionTime: compositionTime)
+        var frame = DecodedFrame(planes: planes, bitDepth: bitDepth, chromaFormat: chromaFormat, colour: colour,
+                                 sampleIndex: sampleIndex, compositionTime: compositionTime)
+        frame.alpha = alpha
+        frame.fieldOrder = fieldOrder
+        return frame
     }
 }

@@ -59,7 +59,18 @@ public enum VideoDecoderFactory {
         if entry.isProtected {
             throw DecodeError(.unsupportedCodec, "track \(track.id) is encrypted (\(entry.header.type), original format \(entry.codingFormat))")
         }
-        let configuration = try CodecConfiguration(entry: entry)
+        let configuration: CodecConfiguration
+        do {
+            configuration = try CodecConfiguration(entry: entry)
+        } catch where error.code == .unsupportedCodec || error.code == .unsupportedFeature {
+            #if FFmpegDecoders
+            // What the default decoders refuse, libavcodec decodes where it has a decoder for it.
+            if LibAVCodecDecoders.name(for: entry.codecDescription) != nil {
+                return try FFmpegDecoder(entry: entry, colour: track.colour, threading: threading, limits: limits)
+            }
+            #endif
+            throw error
+        }
         let colour = track.colour
         switch configuration.codec {
         case .h264:

@@ -27,7 +27,8 @@ public struct MediaCorpus: Sendable, CustomStringConvertible {
     public let directory: URL
     /// Every file in `media/`, sorted.
     public let names: [String]
-    /// What `outcomes.json` says of the files that do not give ffmpeg's picture, by name.
+    /// What `outcomes.json` says of the files that do not give ffmpeg's picture, by name, in this build: a build with
+    /// the `FFmpegDecoders` trait leaves out the errors of the files it decodes.
     public let outcomes: [String: Outcome]
 
     init(folder: String) {
@@ -36,7 +37,11 @@ public struct MediaCorpus: Sendable, CustomStringConvertible {
         let media = directory.appendingPathComponent("media").path
         names = ((try? FileManager.default.contentsOfDirectory(atPath: media)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
         let data = try? Data(contentsOf: directory.appendingPathComponent("outcomes.json"))
-        outcomes = data.flatMap { try? JSONDecoder().decode([String: Outcome].self, from: $0) } ?? [:]
+        var outcomes = data.flatMap { try? JSONDecoder().decode([String: Outcome].self, from: $0) } ?? [:]
+        #if FFmpegDecoders
+        for (name, outcome) in outcomes where outcome.withFFmpegDecoders == "picture" { outcomes[name]?.error = nil }
+        #endif
+        self.outcomes = outcomes
     }
 
     public var description: String { folder }
@@ -104,6 +109,10 @@ public struct MediaCorpus: Sendable, CustomStringConvertible {
         public var error: ExpectedError?
         /// Why the file cannot give a thumbnail.
         public var why: String?
+        /// `picture` where a build with the `FFmpegDecoders` trait decodes the file: it then gives ffmpeg's picture.
+        public var withFFmpegDecoders: String?
+        /// Whether the file is interlaced: its picture is deinterlaced, ffmpeg's is not, so it is compared at 30 dB.
+        public var interlaced: Bool?
         /// Why ffprobe's packet or keyframe count is not the index's on this file (it counts what it could read):
         /// the info test compares the counts with the ones read from the fragments' boxes by make-expectations.py.
         public var ffprobeCountsDiffer: String?

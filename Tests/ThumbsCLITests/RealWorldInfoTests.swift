@@ -29,7 +29,8 @@ import Testing
 
     /// The CodecIDs of the codecs ffprobe names.
     static let codecIDs = ["h264": "V_MPEG4/ISO/AVC", "hevc": "V_MPEGH/ISO/HEVC", "av1": "V_AV1", "vp8": "V_VP8", "vp9": "V_VP9",
-                           "mpeg4": "V_MPEG4/ISO/ASP", "msmpeg4v3": "V_MS/VFW/FOURCC", "mjpeg": "V_MJPEG"]
+                           "mpeg4": "V_MPEG4/ISO/ASP", "msmpeg4v3": "V_MS/VFW/FOURCC", "mjpeg": "V_MJPEG",
+                           "mpeg2video": "V_MPEG2"]
 
     @Test(.timeLimit(.minutes(1)), arguments: files)
     func infoAgreesWithFFprobe(_ file: MediaCorpus.File) async throws {

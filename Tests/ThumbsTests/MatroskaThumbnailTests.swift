@@ -49,20 +49,37 @@ import Thumbs
         #expect(made.isSyncSample)
     }
 
-    /// A codec without a decoder here is a typed error naming it.
-    @Test func anUnknownCodecIsNamed() async throws {
+    /// A file whose CodecID is renamed to `codecID` (as long as H.264's, which it replaces).
+    static func renamed(to codecID: String) throws -> CustomInput {
         let reference = try #require(MatroskaReferences.all.first { $0.name == "h264-bframes.cues-back.mkv" })
         var bytes = try reference.bytes()
         let codec = Array("V_MPEG4/ISO/AVC".utf8)
         let at = try #require((0 ..< bytes.count - codec.count).first { Array(bytes[$0 ..< $0 + codec.count]) == codec })
-        bytes.replaceSubrange(at ..< at + codec.count, with: Array("V_MPEG4/ISO/ASP".utf8))
+        bytes.replaceSubrange(at ..< at + codec.count, with: Array(codecID.utf8))
         let renamed = bytes
-        let input = CustomInput(key: "renamed.mkv") { MemoryByteSource(renamed) }
+        return CustomInput(key: "renamed.mkv") { MemoryByteSource(renamed) }
+    }
+
+    /// A CodecID no MP4 code stands for is a typed error naming it.
+    @Test func anUnknownCodecIsNamed() async throws {
+        let input = try Self.renamed(to: "V_UNKNOWN/ABCDE")
         await #expect { try await Media.withMedia(of: input) { try await ThumbnailGenerator(media: $0).image() } } throws: { error in
             guard let error = error as? MatroskaError else { return false }
-            return error.code == .unsupported && error.description.contains("MPEG-4 Part 2 Visual, V_MPEG4/ISO/ASP")
+            return error.code == .unsupported && error.description.contains("V_UNKNOWN/ABCDE")
         }
     }
+
+    #if !FFmpegDecoders
+    /// A known codec without a decoder in this build is refused by FrameDecode, which names it and the trait.
+    @Test func aCodecWithoutADecoderIsNamed() async throws {
+        let input = try Self.renamed(to: "V_MPEG4/ISO/ASP")
+        await #expect { try await Media.withMedia(of: input) { try await ThumbnailGenerator(media: $0).image() } } throws: { error in
+            guard let error = error as? DecodeError else { return false }
+            return error.code == .unsupportedCodec && error.description.contains("MPEG-4 Part 2 Visual")
+                && error.description.contains("FFmpegDecoders")
+        }
+    }
+    #endif
 
     /// DASH with WebM (Fixtures/matroska/dash: ffmpeg's `-dash 1` cut of vp9-8bit.cues-back.webm, its Cues after the
     /// Clusters or before them, a SegmentBase manifest): every role's picture is ffmpeg's of that frame in the WebM.

@@ -3,7 +3,8 @@ import MP4Box
 
 /// Motion JPEG (`jpeg`, `mjpa`, `AVDJ`, `dmb1`; Matroska's `V_MJPEG`) through libjpeg-turbo: every sample is one
 /// intra-coded picture, or two fields (two JPEG images, one after the other), which are woven into one frame line by
-/// line in the order the track's `fiel` box gives (top field first when it says nothing).
+/// line in the order the track's `fiel` box gives (top field first when it says nothing), and the frame says which
+/// field comes first (the renderer deinterlaces it).
 ///
 /// Pictures come out as the JPEG codes them: 8-bit Y'CbCr planes at full range (JFIF), 4:2:0, 4:2:2, 4:4:4 or grey;
 /// BT.601 unless the track's colr box names another matrix. JPEGs of other samplings (4:4:0, 4:1:1) or of RGB come out
@@ -41,15 +42,19 @@ public final class MotionJPEGDecoder: VideoDecoder {
         // Two images of one size are a frame's fields; with a second of another size, or one libjpeg-turbo refuses (a
         // damaged field, as ffmpeg shows what it can), the first is the picture.
         var picture = try picture(Array(input.bytes[images[0]]), sampleIndex: index)
+        var fieldOrder: DecodedFrame.FieldOrder?
         if images.count == 2, let second = try? self.picture(Array(input.bytes[images[1]]), sampleIndex: index),
            second.isField(of: picture) {
             picture = bottomFieldFirst ? second.woven(below: picture) : picture.woven(below: second)
+            fieldOrder = bottomFieldFirst ? .bottomFieldFirst : .topFieldFirst
         }
         var streamColour = ColourDescription(primaries: 2, transfer: 2, matrix: picture.isRGB ? 0 : 6, fullRange: true)
         if !picture.isRGB, let colour { streamColour = colour.filling(from: streamColour) }
         streamColour.fullRange = true  // JPEG's samples use the whole range, whatever the container says
-        return [DecodedFrame(planes: picture.planes, bitDepth: 8, chromaFormat: picture.chromaFormat, colour: streamColour,
-                             sampleIndex: index, compositionTime: input.sample.compositionTime)]
+        var frame = DecodedFrame(planes: picture.planes, bitDepth: 8, chromaFormat: picture.chromaFormat, colour: streamColour,
+                                 sampleIndex: index, compositionTime: input.sample.compositionTime)
+        frame.fieldOrder = fieldOrder
+        return [frame]
     }
 
     public func flush() throws(DecodeError) -> [DecodedFrame] { [] }

@@ -62,4 +62,21 @@ public struct ElementaryStreamDescriptorBox: ParsableFullBox {
         }
         return (tag, try reader.child(byteCount: min(size, reader.remaining), path: reader.path))
     }
+
+    /// An `esds` payload (version and flags included) for a video stream of `objectTypeIndication` whose decoder
+    /// configuration is `decoderSpecificInfo` (an MPEG-4 Visual stream's VOS and VOL headers): what a movie written from
+    /// another container's track carries.
+    public static func payload(objectTypeIndication: UInt8, decoderSpecificInfo: [UInt8]) -> [UInt8] {
+        func descriptor(_ tag: UInt8, _ body: [UInt8]) -> [UInt8] {
+            // The size in four bytes of seven bits each (the form every writer accepts).
+            let size = body.count
+            return [tag, UInt8(size >> 21 & 0x7F) | 0x80, UInt8(size >> 14 & 0x7F) | 0x80, UInt8(size >> 7 & 0x7F) | 0x80,
+                    UInt8(size & 0x7F)] + body
+        }
+        let specific = decoderSpecificInfo.isEmpty ? [] : descriptor(decoderSpecificInfoTag, decoderSpecificInfo)
+        // streamType 4 (visual) << 2 | upStream 0 | reserved 1; no buffer size or bit rates.
+        let configuration = descriptor(decoderConfigTag, [objectTypeIndication, 0x11] + [UInt8](repeating: 0, count: 11) + specific)
+        let slConfig = descriptor(0x06, [0x02])
+        return [0, 0, 0, 0] + descriptor(esDescriptorTag, [0, 1, 0] + configuration + slConfig)
+    }
 }

@@ -47,6 +47,8 @@ public struct VisualSampleEntry: Sendable {
     public var elementaryStreamDescriptor: ElementaryStreamDescriptorBox? { first(ElementaryStreamDescriptorBox.self) }
     /// The H.263 configuration (d263), if any.
     public var h263Configuration: H263SpecificBox? { first(H263SpecificBox.self) }
+    /// A configuration kept whole (glbl, dvc1), if any.
+    public var codecPrivate: CodecPrivateBox? { first(CodecPrivateBox.self) }
     /// QuickTime's field handling (fiel), if any.
     public var fieldHandling: FieldHandlingBox? { first(FieldHandlingBox.self) }
     /// The protection scheme for encv/resv entries.

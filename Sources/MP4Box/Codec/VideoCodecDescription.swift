@@ -135,6 +135,8 @@ public struct VideoCodecDescription: Sendable, Equatable, CustomStringConvertibl
         names["rle "] = (.other, "QuickTime Animation")
         names["icod"] = (.other, "Apple Intermediate Codec")
         names["lvc1"] = (.other, "LCEVC")
+        names["WMV3"] = (.other, "Windows Media Video 9")
+        names["DIV3"] = (.other, "Microsoft MPEG-4 version 3")
         return names
     }()
 }

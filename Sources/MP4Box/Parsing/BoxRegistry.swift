@@ -49,6 +49,8 @@ enum BoxRegistry {
         ElementaryStreamDescriptorBox.fourCC: ElementaryStreamDescriptorBox.self,
         H263SpecificBox.fourCC: H263SpecificBox.self,
         FieldHandlingBox.fourCC: FieldHandlingBox.self,
+        "glbl": CodecPrivateBox.self,
+        "dvc1": CodecPrivateBox.self,
     ].merging(EntryTableBox.Kind.allCases.flatMap(\.fourCCs).map { ($0, EntryTableBox.self) }) { first, _ in first }
 
     /// Parses the payload of a box of any type; unknown types become `UnknownBox`.

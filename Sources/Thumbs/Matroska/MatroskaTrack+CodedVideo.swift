@@ -5,11 +5,11 @@ import TransportStream
 extension MatroskaTrack {
     /// The sample entry and the boxes in it that the track's frames decode with, as an MP4 writes them: CodecPrivate
     /// is the `avcC`, `hvcC` or `av1C` record itself; VP8 and VP9 get a `vpcC` from VP9's CodecPrivate features (its
-    /// profile and bit depth, when given) and the Colour element; Motion JPEG a `jpeg` entry (or the Video for Windows
-    /// code's: `AVDJ`, `dmb1`) with nothing in it; the Video element's display size becomes a `pasp`
+    /// profile and bit depth, when given) and the Colour element; another codec its MP4 code (`codingFormat`: `jpeg`,
+    /// `mp4v`, `mp2v`, `apch`, ...) with its CodecPrivate as an `esds` (MPEG-4 Visual) or a `glbl` box; the Video element's display size becomes a `pasp`
     /// box and its Colour a `colr` box of type `nclx`.
-    /// - Throws: `MatroskaError` `unsupported` for a codec without a decoder here, `malformed` for one without its
-    ///   CodecPrivate.
+    /// - Throws: `MatroskaError` `unsupported` for a CodecID no MP4 code stands for, `malformed` for H.264, HEVC or AV1
+    ///   without its CodecPrivate where it needs one.
     func sampleEntry() throws(MatroskaError) -> (type: FourCC, boxes: [CodedVideoTrack.EntryBox]) {
         if isEncrypted {
             throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number)'s frames are encrypted")
@@ -38,13 +38,20 @@ extension MatroskaTrack {
             }
             boxes = codecPrivate.isEmpty ? [] : [CodedVideoTrack.EntryBox(type: record, payload: codecPrivate)]
         default:
-            // Motion JPEG (V_MJPEG, or MJPG under V_MS/VFW/FOURCC): every frame a JPEG image, nothing out of band.
-            guard let code = codingFormat, VideoCodecDescription.named(codingFormat: code).family == .motionJPEG else {
-                let name = codingFormat.map { VideoCodecDescription.named(codingFormat: $0).name + ", " } ?? ""
-                throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry",
-                                    "track \(number) is \(name)\(codecID), which this build has no decoder for")
+            // Another codec: its MP4 code, with CodecPrivate (after Video for Windows' BITMAPINFOHEADER) as an MPEG-4
+            // Visual stream's esds or as QuickTime's glbl; whether a decoder reads it is FrameDecode's to say.
+            guard let code = codingFormat else {
+                throw MatroskaError(.unsupported, path: "Segment/Tracks/TrackEntry", "track \(number) is \(codecID), which no decoder here reads")
             }
-            (type, boxes) = (code, [])
+            let configuration = codecID == "V_MS/VFW/FOURCC" ? Array(codecPrivate.dropFirst(40))
+                : codecID == "V_PRORES" || codecID == "V_QUICKTIME" ? [] : codecPrivate
+            type = code
+            if code == "mp4v" {
+                boxes = [CodedVideoTrack.EntryBox(type: "esds", payload: ElementaryStreamDescriptorBox.payload(
+                    objectTypeIndication: 0x20, decoderSpecificInfo: configuration))]
+            } else {
+                boxes = configuration.isEmpty ? [] : [CodedVideoTrack.EntryBox(type: "glbl", payload: configuration)]
+            }
         }
         return (type, boxes + displayBoxes)
     }

@@ -37,7 +37,7 @@ extension MatroskaTrack {
         "MJPG": "jpeg", "mjpg": "jpeg", "AVRn": "jpeg", "AVDJ": "AVDJ", "dmb1": "dmb1",
         "XVID": "mp4v", "xvid": "mp4v", "DIVX": "mp4v", "divx": "mp4v", "DX50": "mp4v", "FMP4": "mp4v", "MP4V": "mp4v",
         "H264": "avc1", "h264": "avc1", "X264": "avc1", "x264": "avc1", "AVC1": "avc1",
-        "HEVC": "hvc1", "H265": "hvc1", "WVC1": "vc-1", "WMV3": "vc-1", "MPG2": "mp2v", "mpg2": "mp2v", "MPNG": "png ",
+        "HEVC": "hvc1", "H265": "hvc1", "WVC1": "vc-1", "WMV3": "WMV3", "DIV3": "DIV3", "div3": "DIV3", "MPG2": "mp2v", "mpg2": "mp2v", "MPNG": "png ",
         "H263": "s263", "h263": "s263", "s263": "s263",
     ]
 

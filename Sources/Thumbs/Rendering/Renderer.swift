@@ -15,7 +15,7 @@ import MP4Box
 /// BT.709 from HD up (1280 wide or more than 576 high), as CoreVideo and mpv guess.
 /// A frame with an alpha plane (transparent VP8 and VP9 in WebM) gives `.rgba8`: the plane is scaled as the luma
 /// is, straight (not premultiplied); the black a canvas adds around the picture stays opaque. An HDR picture kept
-/// as `.rgb16` has no alpha.
+/// as `.rgb16` has no alpha. An interlaced frame (`DecodedFrame.fieldOrder`) is deinterlaced first (`Deinterlacer`).
 public enum Renderer {
     /// Output images are refused above this many pixels (8192 x 8192).
     public static let maximumOutputPixelCount = 1 << 26
@@ -26,6 +26,7 @@ public enum Renderer {
     ///   `maximumOutputPixelCount`; `CancellationError` when the task is cancelled, between stages (a 4K picture
     ///   takes a few tenths of a second a stage in a debug build).
     public static func render(_ frame: DecodedFrame, options: RenderOptions) throws -> RGBImage {
+        let frame = Deinterlacer.deinterlaced(frame)
         let source = try SourcePicture(frame)
         let region = try cropRegion(source, options: options)
         let layout = try self.layout(croppedWidth: region.width, croppedHeight: region.height, options: options)
