@@ -96,6 +96,10 @@ REFERENCES = [
     # 0.1 s), 6.467 s on the stream, inside its only 10 s segment; the tests ask for 6.4 s, nearer it than the one
     # before at 4.467 s.
     ("lcevc-ts-iframe-6.467s", "shaka-lcevc-sei-ts/1.ts", 6.5, -0.1),
+    # file-type's 1080i camcorder clip (H.264 field pictures, each field a PES packet of its own), as the one segment
+    # of our playlist: its first picture is at 1.433 s in the file, 0 s on the stream. Decoded only by a build with
+    # the FFmpegDecoders trait.
+    ("mts-interlaced-0s", "filetype-mts-interlaced/raw.mts", 1.43, -1.433367),
 ]
 
 

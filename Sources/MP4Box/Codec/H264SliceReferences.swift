@@ -69,6 +69,26 @@ public struct H264SliceReferences: Sendable {
         return try? readCounts(&bits, isIDR: header & 0x1F == 5)
     }
 
+    /// frame_num and bottom_field_flag of the slice NAL unit `nal` (type 1 or 5, with its header) when it codes one
+    /// field (field_pic_flag 1); nil for a frame's slice, other units, and a slice whose header or parameter sets
+    /// cannot be read.
+    public func field<C: Collection>(ofSlice nal: C) -> (frameNumber: Int, isBottom: Bool)? where C.Element == UInt8 {
+        guard let header = nal.first, [1, 5].contains(header & 0x1F) else { return nil }
+        var bits = BitReader(nal: nal.prefix(64), headerBytes: 1, name: "slice header")
+        return try? readField(&bits)
+    }
+
+    private func readField(_ bits: inout BitReader) throws(MP4Error) -> (frameNumber: Int, isBottom: Bool)? {
+        _ = try bits.ue()  // first_mb_in_slice
+        _ = try bits.ue(max: 9, "slice_type")
+        let pictureID = Int(try bits.ue(max: 255, "pic_parameter_set_id"))
+        guard let picture = pictures[pictureID], let sequence = sequences[picture.sequence], !sequence.frameMBsOnly else { return nil }
+        if sequence.separateColourPlanes { try bits.skip(2) }  // colour_plane_id
+        let frameNumber = Int(try bits.bits(sequence.log2MaxFrameNum))
+        guard try bits.flag() else { return nil }  // field_pic_flag
+        return (frameNumber, try bits.flag())
+    }
+
     private func readCounts(_ bits: inout BitReader, isIDR: Bool) throws(MP4Error) -> Counts? {
         _ = try bits.ue()  // first_mb_in_slice
         let sliceType = try bits.ue(max: 9, "slice_type") % 5

@@ -154,11 +154,13 @@ package actor TransportSegment {
         guard let keyframe = units.firstIndex(where: \.isKeyframe), let first = Self.firstPresentation(of: units) else {
             throw ThumbnailError(.noSamples, "segment \(name) has no keyframe in its \(units.count) pictures", input: name)
         }
-        let kept = units[keyframe...]
+        let parameterSets = video.codec.parameterSets(in: units[...keyframe])
+        // A field-coded H.264 stream's fields, paired into frames (each field is an access unit of its own in TS).
+        let kept = video.codec == .h264 ? FieldPairs.frames(of: units[keyframe...], parameterSets: parameterSets)[...] : units[keyframe...]
         let next = demuxer.accessUnits.dropFirst(units.count).first
         let track = ElementaryVideoTrack(
             coding: video.codec == .h264 ? .h264 : .hevc, timescale: 90_000,
-            parameterSets: video.codec.parameterSets(in: units[...keyframe]),
+            parameterSets: parameterSets,
             samples: kept.map {
                 ElementaryVideoTrack.Sample(decodeTime: $0.decodeTime, presentationTime: $0.presentationTime,
                                             isSync: $0.isKeyframe, nalUnits: $0.nalUnits, isDisposable: $0.isDisposable)
