@@ -119,10 +119,10 @@ final class AVCodecHandle {
             | UInt64(AV_PIX_FMT_FLAG_HWACCEL) | UInt64(AV_PIX_FMT_FLAG_FLOAT) | UInt64(AV_PIX_FMT_FLAG_BAYER)
         let components = Int(descriptor.nb_components)
         let layout = withUnsafeBytes(of: descriptor.comp) { Array($0.bindMemory(to: AVComponentDescriptor.self)) }
+        let depth = Int(layout[0].depth)
         guard descriptor.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, descriptor.flags & unsupported == 0,
               (0..<components).allSatisfy({ layout[$0].plane == Int32($0) && layout[$0].shift == 0 && layout[$0].offset == 0 }),
-              let depth = Optional(Int(layout[0].depth)), (8...16).contains(depth),
-              layout[0].step == (depth > 8 ? 2 : 1) else {
+              (8...16).contains(depth), layout[0].step == (depth > 8 ? 2 : 1) else {
             return .failure(Failure(text: "frames in pixel format \(name) are not converted here"))
         }
         let bytesPerSample = depth > 8 ? 2 : 1

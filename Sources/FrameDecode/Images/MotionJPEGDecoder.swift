@@ -93,17 +93,14 @@ public final class MotionJPEGDecoder: VideoDecoder {
 
     /// Decodes one JPEG image: to its own Y'CbCr planes where the frame model has its sampling, else to RGB planes.
     private func picture(_ bytes: [UInt8], sampleIndex: Int) throws(DecodeError) -> Picture {
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
-        let headerStatus = bytes.withUnsafeBufferPointer { source in
-            tjDecompressHeader3(handle.handle, source.baseAddress, UInt(source.count), &width, &height, &subsampling, &colourspace)
-        }
-        guard headerStatus == 0 else {
+        guard let header = handle.header(of: bytes) else {
             throw DecodeError(.decoderRejected, decoder: "libjpeg-turbo", sampleIndex: sampleIndex, "refused the image header: \(handle.message)")
         }
-        guard width > 0, height > 0 else {
-            throw DecodeError(.malformedSample, sampleIndex: sampleIndex, "the JPEG image is \(width)x\(height)")
+        guard header.width > 0, header.height > 0 else {
+            throw DecodeError(.malformedSample, sampleIndex: sampleIndex, "the JPEG image is \(header.width)x\(header.height)")
         }
-        try limits.check(width: Int(width), height: Int(height), sampleIndex: sampleIndex, by: "the JPEG image's header")
+        try limits.check(width: header.width, height: header.height, sampleIndex: sampleIndex, by: "the JPEG image's header")
+        let (width, height, subsampling, colourspace) = (Int32(header.width), Int32(header.height), header.subsampling, header.colourspace)
         let format: DecodedFrame.ChromaFormat? = switch UInt32(subsampling) {
         case TJSAMP_420.rawValue: .yuv420
         case TJSAMP_422.rawValue: .yuv422
@@ -114,7 +111,7 @@ public final class MotionJPEGDecoder: VideoDecoder {
         if let format, UInt32(colourspace) == TJCS_YCbCr.rawValue || UInt32(colourspace) == TJCS_GRAY.rawValue {
             return try yuvPicture(bytes, width: width, height: height, subsampling: subsampling, format: format, sampleIndex: sampleIndex)
         }
-        return try rgbPicture(bytes, width: width, height: height, sampleIndex: sampleIndex)
+        return try rgbPicture(bytes, header: header, sampleIndex: sampleIndex)
     }
 
     private func yuvPicture(_ bytes: [UInt8], width: Int32, height: Int32, subsampling: Int32, format: DecodedFrame.ChromaFormat,
@@ -147,18 +144,11 @@ public final class MotionJPEGDecoder: VideoDecoder {
     }
 
     /// The image as RGB, stored as G, B and R planes (matrix 0) so that the renderer reads it as any 4:4:4 frame.
-    private func rgbPicture(_ bytes: [UInt8], width: Int32, height: Int32, sampleIndex: Int) throws(DecodeError) -> Picture {
-        let (columns, rows) = (Int(width), Int(height))
-        var pixels = [UInt8](repeating: 0, count: columns * rows * 3)
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { source in
-                tjDecompress2(handle.handle, source.baseAddress, UInt(source.count), out.baseAddress, width, width * 3, height,
-                              Int32(TJPF_RGB.rawValue), TJFLAG_ACCURATEDCT)
-            }
-        }
-        guard status == 0 else {
+    private func rgbPicture(_ bytes: [UInt8], header: TurboJPEGHandle.Header, sampleIndex: Int) throws(DecodeError) -> Picture {
+        guard let pixels = handle.rgbPixels(of: bytes, header: header) else {
             throw DecodeError(.decoderRejected, decoder: "libjpeg-turbo", sampleIndex: sampleIndex, "refused the image: \(handle.message)")
         }
+        let (columns, rows) = (header.width, header.height)
         return Picture(planes: RGBPlanes.planes(interleaved: pixels, width: columns, height: rows, channels: 3),
                        chromaFormat: .yuv444, isRGB: true)
     }

@@ -19,8 +19,7 @@ public final class PNGFrameDecoder: VideoDecoder {
     public func decode(_ input: DecoderInput) throws(DecodeError) -> [DecodedFrame] {
         let index = input.sample.index
         let handle = PNGImageHandle()
-        let began = input.bytes.withUnsafeBytes { png_image_begin_read_from_memory(&handle.image, $0.baseAddress, $0.count) }
-        guard began != 0 else {
+        guard handle.beginReading(input.bytes) else {
             throw DecodeError(.decoderRejected, decoder: "libpng", sampleIndex: index, "refused the image: \(handle.message)")
         }
         let (width, height) = (Int(handle.image.width), Int(handle.image.height))
@@ -35,14 +34,8 @@ public final class PNGFrameDecoder: VideoDecoder {
         // rounded to 8 bits, as video decoders give them. (A transparent one would come premultiplied that way.)
         let readsStoredSamples = handle.image.format & PNG_FORMAT_FLAG_LINEAR != 0 && !hasAlpha
             && !Self.namesColourSpace(input.bytes)
-        let bytesPerSample = readsStoredSamples ? 2 : 1
-        handle.image.format = PNG_FORMAT_FLAG_COLOR | (hasAlpha ? PNG_FORMAT_FLAG_ALPHA : 0)
-            | (readsStoredSamples ? PNG_FORMAT_FLAG_LINEAR : 0)
-        var samples = [UInt8](repeating: 0, count: width * height * channels * bytesPerSample)
-        let finished = samples.withUnsafeMutableBytes { out in
-            png_image_finish_read(&handle.image, nil, out.baseAddress, Int32(width * channels), nil)
-        }
-        guard finished != 0 else {
+        let format = PNG_FORMAT_FLAG_COLOR | (hasAlpha ? PNG_FORMAT_FLAG_ALPHA : 0) | (readsStoredSamples ? PNG_FORMAT_FLAG_LINEAR : 0)
+        guard let samples = handle.finishReading(format: format, channels: channels, bytesPerSample: readsStoredSamples ? 2 : 1) else {
             throw DecodeError(.decoderRejected, decoder: "libpng", sampleIndex: index, "refused the image: \(handle.message)")
         }
         let pixels = readsStoredSamples ? Self.rounded16(samples) : samples

@@ -57,8 +57,7 @@ enum LibPNG {
     /// - Throws: `ThumbnailError` `invalidImage` for bytes libpng cannot read or an image above `maximumPixelCount`.
     static func decode(_ bytes: [UInt8], maximumPixelCount: Int) throws(ThumbnailError) -> RGBImage {
         let handle = PNGImageHandle()
-        let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&handle.image, $0.baseAddress, $0.count) }
-        guard began != 0 else {
+        guard handle.beginReading(bytes) else {
             throw ThumbnailError(.invalidImage, "png: \(handle.message)")
         }
         let width = Int(handle.image.width)
@@ -68,28 +67,15 @@ enum LibPNG {
             throw ThumbnailError(.invalidImage, "png: a \(width)x\(height) image is larger than \(maximumPixelCount) pixels")
         }
         let fileFormat = handle.image.format
-        let pixelFormat: RGBImage.PixelFormat
-        if fileFormat & PNG_FORMAT_FLAG_ALPHA != 0 {
-            pixelFormat = .rgba8
-            handle.image.format = PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA
-        } else if fileFormat & PNG_FORMAT_FLAG_LINEAR != 0 {
-            pixelFormat = .rgb16
-            handle.image.format = PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_LINEAR
-        } else {
-            pixelFormat = .rgb8
-            handle.image.format = PNG_FORMAT_FLAG_COLOR
-        }
-        let rowBytes = width * pixelFormat.bytesPerPixel
-        guard let stride = Int32(exactly: width * pixelFormat.channelCount) else {
-            throw ThumbnailError(.invalidImage, "png: rows of \(width) pixels are too long")
-        }
-        var pixels = [UInt8](repeating: 0, count: rowBytes * height)
-        let finished = pixels.withUnsafeMutableBytes { out in
-            png_image_finish_read(&handle.image, nil, out.baseAddress, stride, nil)
-        }
-        guard finished != 0 else {
+        let (pixelFormat, format): (RGBImage.PixelFormat, UInt32) =
+            fileFormat & PNG_FORMAT_FLAG_ALPHA != 0 ? (.rgba8, PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+            : fileFormat & PNG_FORMAT_FLAG_LINEAR != 0 ? (.rgb16, PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_LINEAR)
+            : (.rgb8, PNG_FORMAT_FLAG_COLOR)
+        guard var pixels = handle.finishReading(format: format, channels: pixelFormat.channelCount,
+                                                bytesPerSample: pixelFormat.bytesPerSample) else {
             throw ThumbnailError(.invalidImage, "png: \(handle.message)")
         }
+        let rowBytes = width * pixelFormat.bytesPerPixel
         #if _endian(big)
         if pixelFormat == .rgb16 {
             for index in Swift.stride(from: 0, to: pixels.count - 1, by: 2) { pixels.swapAt(index, index + 1) }

@@ -49,29 +49,17 @@ enum TurboJPEG {
         guard let handle = TurboJPEGHandle(compressing: false) else {
             throw ThumbnailError(.invalidImage, "jpeg: libjpeg-turbo could not make an instance")
         }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
-        let headerStatus = bytes.withUnsafeBufferPointer { source in
-            tjDecompressHeader3(handle.handle, source.baseAddress, UInt(source.count), &width, &height, &subsampling, &colourspace)
-        }
-        guard headerStatus == 0 else {
+        guard let header = handle.header(of: bytes) else {
             throw ThumbnailError(.invalidImage, "jpeg: \(handle.message)")
         }
-        let pixelCount = Int(width) * Int(height)
-        guard width > 0, height > 0, pixelCount <= maximumPixelCount else {
+        let (width, height) = (header.width, header.height)
+        guard width > 0, height > 0, width * height <= maximumPixelCount else {
             throw ThumbnailError(.invalidImage, "jpeg: a \(width)x\(height) image is larger than \(maximumPixelCount) pixels")
         }
-        let rowBytes = Int(width) * 3
-        var pixels = [UInt8](repeating: 0, count: rowBytes * Int(height))
-        let status = pixels.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { source in
-                tjDecompress2(handle.handle, source.baseAddress, UInt(source.count), out.baseAddress, width, Int32(rowBytes),
-                              height, Int32(TJPF_RGB.rawValue), TJFLAG_ACCURATEDCT)
-            }
-        }
-        guard status == 0 else {
+        guard let pixels = handle.rgbPixels(of: bytes, header: header) else {
             throw ThumbnailError(.invalidImage, "jpeg: \(handle.message)")
         }
-        return RGBImage(width: Int(width), height: Int(height), bytesPerRow: rowBytes, pixelFormat: .rgb8, pixels: pixels)
+        return RGBImage(width: width, height: height, bytesPerRow: width * 3, pixelFormat: .rgb8, pixels: pixels)
     }
 
     /// libjpeg-turbo's TurboJPEG API has no version call: the file of the library linked, which names its ABI
