@@ -11,7 +11,12 @@ and range. An unspecified range is limited; an unspecified matrix is BT.601 (170
 1280 wide or 577 high up, the guess the renderer documents. PQ and HLG go to linear light (npl=100), BT.2020
 to BT.709 primaries, tonemap=hable (desat=0, peak=10), then BT.709 with its BT.1886 inverse EOTF, every zscale
 with agamma=0 (Sources/Thumbs/Rendering/ToneMapper.swift documents the same operator).
+
+`probe_video` and `frame_pictures` read a fixture and picture its frames for the Matroska and transport stream
+fixtures' scripts (Fixtures/matroska/make-matroska.sh, Fixtures/transport/make-transport.sh).
 """
+import json
+import subprocess
 
 MATRIX = {"bt709": "709", "smpte170m": "170m", "bt470bg": "470bg", "bt2020nc": "2020_ncl",
           "bt2020c": "2020_ncl", "fcc": "fcc", "smpte240m": "240m"}
@@ -79,3 +84,22 @@ def ffmpeg_command(path, stream_index, select, chain, target):
             "-fps_mode", "passthrough", "-frames:v", "1", "-c:v", "png", "-pred", "mixed",
             "-compression_level", "9", "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:v", "+bitexact",
             "-f", "image2", target]
+
+
+def probe_video(path):
+    """ffprobe's reading of `path` (format, streams, packets), its first video stream and that stream's packets."""
+    probe = json.loads(subprocess.check_output(
+        ["ffprobe", "-v", "error", "-show_format", "-show_streams", "-show_packets", "-of", "json", path]))
+    video = next(s for s in probe["streams"] if s["codec_type"] == "video")
+    return probe, video, [p for p in probe["packets"] if p["stream_index"] == video["index"]]
+
+
+def frame_pictures(path, video, pts_by_target, box=160):
+    """ffmpeg's picture of frames of `video` (ffprobe's stream) in `path`, fitted in box x box: to each target path, the
+    frame whose pts (in the stream's time base) it maps to. Returns the fitted size."""
+    size = fitted(*display_size(video["width"], video["height"], video.get("sample_aspect_ratio"), None), box)
+    matrix, rng = colour_of(video.get("color_space"), video.get("color_range"), video["width"], video["height"])
+    chain = filter_chain(size, "10" in video["pix_fmt"], matrix, rng, video.get("color_transfer"), "bt2020")
+    for target, pts in pts_by_target.items():
+        subprocess.run(ffmpeg_command(path, video["index"], f"select=eq(pts\\,{pts})", chain, target), check=True)
+    return size

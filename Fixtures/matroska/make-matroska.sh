@@ -138,10 +138,7 @@ for name in sorted(os.listdir(here)):
     if not name.endswith((".mkv", ".webm")):
         continue
     path = os.path.join(here, name)
-    probe = json.loads(subprocess.check_output(
-        ["ffprobe", "-v", "error", "-show_format", "-show_streams", "-show_packets", "-of", "json", path]))
-    video = next(s for s in probe["streams"] if s["codec_type"] == "video")
-    packets = [p for p in probe["packets"] if p["stream_index"] == video["index"]]
+    probe, video, packets = refs.probe_video(path)
     other = [p for p in probe["packets"] if p["stream_index"] != video["index"]]
     times = sorted(p[0] for p in [[int(q["pts"]), "K" in q["flags"]] for q in packets])
     keys = sorted(int(q["pts"]) for q in packets if "K" in q["flags"])
@@ -151,12 +148,8 @@ for name in sorted(os.listdir(here)):
     at_middle = max(pts for pts in times if pts <= middle)
     roles = [("nearestKeyframeToMid", middle, False, nearest), ("frameAtMid", middle, True, at_middle),
              ("firstFrame", first, True, first), ("lastFrame", last, True, last)]
-    size = refs.fitted(*refs.display_size(video["width"], video["height"], video.get("sample_aspect_ratio"), None), box)
-    matrix, rng = refs.colour_of(video.get("color_space"), video.get("color_range"), video["width"], video["height"])
-    chain = refs.filter_chain(size, "10" in video["pix_fmt"], matrix, rng, video.get("color_transfer"), "bt2020")
-    for role, _, _, pts in roles:
-        target = os.path.join(here, "references", f"{name}.{role}.png")
-        subprocess.run(refs.ffmpeg_command(path, video["index"], f"select=eq(pts\\,{pts})", chain, target), check=True)
+    size = refs.frame_pictures(path, video, {os.path.join(here, "references", f"{name}.{role}.png"): pts
+                                             for role, _, _, pts in roles}, box)
     out["files"].append({
         "name": name,
         "formatName": probe["format"]["format_name"],

@@ -21,6 +21,8 @@ public struct TransportStreamDemuxer: Sendable {
 
     /// The caps.
     public let limits: TransportStreamLimits
+    /// How the packets lie: 188 bytes each, or 192 with a timestamp before each (`.m2ts`).
+    public let layout: TransportPacketLayout
     /// The video stream, once the program map has named it.
     public private(set) var video: VideoStream?
     /// The access units read so far, in decode order; the last may still be continued (see `completeAccessUnits`).
@@ -59,9 +61,10 @@ public struct TransportStreamDemuxer: Sendable {
         }
     }
 
-    /// A demuxer at the start of a stream.
-    public init(limits: TransportStreamLimits = TransportStreamLimits()) {
+    /// A demuxer at the start of a stream whose packets lie as `layout` says.
+    public init(limits: TransportStreamLimits = TransportStreamLimits(), layout: TransportPacketLayout = .plain) {
         self.limits = limits
+        self.layout = layout
     }
 
     /// The access units known to be whole: all of `accessUnits` once the stream is finished or once the PES packet
@@ -79,9 +82,13 @@ public struct TransportStreamDemuxer: Sendable {
         guard !isFinished else {
             throw TransportStreamError(.malformed, offset: bufferOffset, "bytes appended after the stream's end")
         }
-        if bytesAppended == 0, let first = bytes.first, first != TransportPacket.syncByte {
-            throw TransportStreamError(.notTransportStream, offset: 0,
-                                       "not an MPEG transport stream: its first byte is 0x\(String(first, radix: 16)), not the sync byte 0x47")
+        let sync = UInt64(layout.syncOffset)
+        if bytesAppended <= sync, sync < bytesAppended + UInt64(bytes.count) {
+            let first = bytes[bytes.index(bytes.startIndex, offsetBy: Int(sync - bytesAppended))]
+            if first != TransportPacket.syncByte {
+                throw TransportStreamError(.notTransportStream, offset: sync,
+                                           "not an MPEG transport stream: its \(sync == 0 ? "first byte" : "byte \(sync)") is 0x\(String(first, radix: 16)), not the sync byte 0x47")
+            }
         }
         bytesAppended += UInt64(bytes.count)
         buffer += bytes
@@ -117,28 +124,30 @@ public struct TransportStreamDemuxer: Sendable {
     /// Reads the whole packets in the buffer and keeps the rest for the next append.
     private mutating func readPackets(atEnd: Bool) throws(TransportStreamError) {
         var position = 0
-        while buffer.count - position >= TransportPacket.size {
-            guard buffer[position] == TransportPacket.syncByte else {
+        while buffer.count - position >= layout.packetSize {
+            guard buffer[position + layout.syncOffset] == TransportPacket.syncByte else {
                 guard let found = resynchronised(after: position, atEnd: atEnd) else { break }
                 position = found
                 resynchronisations += 1
                 continue
             }
-            try read(TransportPacket(buffer, at: position, offset: bufferOffset + UInt64(position)), at: position)
-            position += TransportPacket.size
+            let packet = position + layout.syncOffset
+            try read(TransportPacket(buffer, at: packet, offset: bufferOffset + UInt64(position)), at: packet,
+                     offset: bufferOffset + UInt64(position))
+            position += layout.packetSize
         }
         buffer.removeFirst(position)
         bufferOffset += UInt64(position)
     }
 
-    /// Where the next sync byte after `position` is that another follows a packet later (or, at the end of the
-    /// stream, that starts its last whole packet); nil when the buffer does not show one yet (the bytes from
-    /// `position` are kept for the next append).
+    /// Where the next packet after `position` starts whose sync byte is followed by another a packet later (or, at
+    /// the end of the stream, that is its last whole packet); nil when the buffer does not show one yet (the bytes
+    /// from `position` are kept for the next append).
     private func resynchronised(after position: Int, atEnd: Bool) -> Int? {
         var candidate = position + 1
-        while candidate + TransportPacket.size <= buffer.count {
-            if buffer[candidate] == TransportPacket.syncByte {
-                let next = candidate + TransportPacket.size
+        while candidate + layout.packetSize <= buffer.count {
+            if buffer[candidate + layout.syncOffset] == TransportPacket.syncByte {
+                let next = candidate + layout.packetSize + layout.syncOffset
                 if next < buffer.count ? buffer[next] == TransportPacket.syncByte : atEnd { return candidate }
             }
             candidate += 1
@@ -146,10 +155,10 @@ public struct TransportStreamDemuxer: Sendable {
         return nil
     }
 
-    private mutating func read(_ packet: TransportPacket, at position: Int) throws(TransportStreamError) {
+    /// Reads `packet`, whose sync byte is at `position` in the buffer and which starts at `offset` in the stream.
+    private mutating func read(_ packet: TransportPacket, at position: Int, offset: UInt64) throws(TransportStreamError) {
         guard packet.hasPayload, packet.pid != TransportPacket.nullPID else { return }
         let payload = buffer[(position + packet.payload.lowerBound) ..< (position + packet.payload.upperBound)]
-        let offset = bufferOffset + UInt64(position)
         if let video {
             if packet.pid == video.pid { try readVideo(packet, payload: payload, offset: offset) }
             return
@@ -198,7 +207,7 @@ public struct TransportStreamDemuxer: Sendable {
         if packet.isScrambled {
             throw TransportStreamError(.unsupported, offset: offset, pid: packet.pid, "the video packets are scrambled")
         }
-        let end = offset + UInt64(TransportPacket.size)
+        let end = offset + UInt64(layout.packetSize)
         if packet.startsUnit {
             try completePending()
             pending = PendingPES(bytes: Array(payload), offset: offset, end: end)

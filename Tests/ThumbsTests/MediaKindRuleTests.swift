@@ -7,6 +7,7 @@ import StreamManifests
 import Synchronization
 import Testing
 import Thumbs
+import TransportStream
 
 /// The one rule that tells a movie from a stream: content first, name second; each reading tried at most once.
 @Suite struct MediaKindRuleTests {
@@ -42,6 +43,12 @@ import Thumbs
                     tried.append("matroska")
                     guard MatroskaLocator.startsMatroska(bytes) else { throw MatroskaError(.notMatroska, "not Matroska") }
                     return "matroska"
+                case .transportStream:
+                    tried.append("ts")
+                    guard TransportPacketLayout.detect(in: Array(bytes.prefix(4_096))) != nil else {
+                        throw TransportStreamError(.notTransportStream, offset: 0, "not a transport stream")
+                    }
+                    return "ts"
                 }
             })
             return Outcome(tried: tried, result: result)
@@ -51,6 +58,8 @@ import Thumbs
             return Outcome(tried: tried, error: "ManifestError.\(error.code)")
         } catch let error as MatroskaError {
             return Outcome(tried: tried, error: "MatroskaError.\(error.code)")
+        } catch let error as TransportStreamError {
+            return Outcome(tried: tried, error: "TransportStreamError.\(error.code)")
         } catch {
             return Outcome(tried: tried, error: "\(error)")
         }
@@ -91,6 +100,18 @@ import Thumbs
         #expect(await Self.outcome(named: "clip.mkv", bytes: try Self.movie()) == Outcome(tried: ["matroska", "movie"], result: "movie"))
         #expect(await Self.outcome(named: "notes.webm", bytes: Self.text)
             == Outcome(tried: ["matroska", "movie"], error: "MatroskaError.notMatroska"))
+    }
+
+    @Test func aTransportStreamFileIsReadByItsEndsWhateverItsName() async throws {
+        let file = try #require(TransportReferences.all.first { $0.name.hasSuffix(".m2ts") }).bytes()
+        #expect(await Self.outcome(named: "00001.MTS", bytes: file) == Outcome(tried: ["ts"], result: "ts"))
+        #expect(await Self.outcome(named: "https://cdn.example/rec.ts?sig=1", bytes: file) == Outcome(tried: ["ts"], result: "ts"))
+        // Named otherwise: the movie's reading finds no movie, the head is read.
+        #expect(await Self.outcome(named: "upload.mp4", bytes: file) == Outcome(tried: ["movie", "ts"], result: "ts"))
+        // Named as TS but a movie, or neither.
+        #expect(await Self.outcome(named: "clip.ts", bytes: try Self.movie()) == Outcome(tried: ["ts", "movie"], result: "movie"))
+        #expect(await Self.outcome(named: "notes.ts", bytes: Self.text)
+            == Outcome(tried: ["ts", "movie"], error: "TransportStreamError.notTransportStream"))
     }
 
     @Test func neitherGivesTheErrorOfTheReadingItsNameChose() async {

@@ -86,6 +86,31 @@ import Thumbs
         #expect(made.isSyncSample)
     }
 
+    /// The references whose source is a TS file (shaka's HEVC and LCEVC segments, file-type's 1080i camcorder clip),
+    /// that file read on its own, as a bare transport stream: ffmpeg's picture of the same keyframe at the same time
+    /// (the file's first picture is at 0 s, as the stream's is).
+    @Test(arguments: decodable.filter { reference in [".ts", ".mts"].contains { reference.source.hasSuffix($0) } })
+    func theSegmentFilesOnTheirOwnGiveFFmpegsPicture(_ reference: StreamReferences.Reference) async throws {
+        var options = ThumbnailOptions()
+        options.maximumSize = PixelSize(width: 160, height: 160)
+        if Self.exact.contains(reference.name) {
+            options.requestedTimeToleranceBefore = .zero
+            options.requestedTimeToleranceAfter = .zero
+        }
+        let input = FileInput(path: Self.folder.appendingPathComponent(reference.source).path)
+        let made = try await Media.withMedia(of: input) { media in
+            guard case .stream = media else { throw CancellationError() }
+            return try await ThumbnailGenerator(media: media, options: options).image(at: .seconds(reference.seconds + reference.offset))
+        }
+        let path = Self.folder.appendingPathComponent("references/\(reference.name).png").path
+        let expected = try ImageDecoder().decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        try #require(made.image.width == expected.width && made.image.height == expected.height)
+        let quality = psnr(made.image.packed().pixels, expected.packed().pixels)
+        #expect(quality >= 35, "\(reference.name): psnr \(quality) dB")
+        let ffmpegTime = try #require(Double(reference.ffmpegTime)) + reference.offset
+        #expect(abs(made.actualTime - ffmpegTime) < 0.01, "\(reference.name): \(made.actualTime) s")
+    }
+
     /// What a thumbnail reads: the playlists, the init segment, and the segment's head (16 KiB: its moof and, in
     /// this small segment, the whole keyframe).
     @Test func readsThePlaylistsTheInitSegmentAndOneSegment() async throws {

@@ -9,6 +9,9 @@ public struct StreamPresentation: Sendable, Hashable {
         /// A Matroska or WebM file (RFC 9559), described by its own index: its video track is the one rendition, and
         /// the spans between its cue points are the segments (the Thumbs module reads it so).
         case matroska
+        /// A bare MPEG transport stream file (`.ts`, `.m2ts`): its first program's video is the one rendition, and the
+        /// whole file one segment, whose times a search finds (the Thumbs module reads it so).
+        case transportStream = "mpeg-ts"
     }
 
     /// How the stream is described.

@@ -38,7 +38,7 @@ public enum StreamManifest {
         switch format(of: text.utf8.prefix(4_096)) {
         case .hls: return try HLSPlaylistReader.read(text, url: url, limits: limits)
         case .dash: return try DASHManifestReader.read(text, url: url, limits: limits)
-        case .matroska, nil:  // a Matroska file is no text: `format(of:)` never says so
+        case .matroska, .transportStream, nil:  // files that are no text: `format(of:)` never says so
             let start = String(text.prefix(16).unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "." })
             throw ManifestError(.notAManifest, url: url, "neither an HLS playlist nor a DASH manifest: it starts '\(start)'")
         }

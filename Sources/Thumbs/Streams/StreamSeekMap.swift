@@ -341,6 +341,8 @@ package struct StreamSeekMap: Sendable {
             return try await Placement(transport.movie(through: offset))
         case .matroska(let span):
             return try await Placement(span.movie(near: near, through: wanted))
+        case .transportFile(let file):
+            return try await Placement(file.movie(near: near ?? wanted ?? segment.timeRange.lowerBound, through: wanted))
         }
         var movie = try await segmentMovie.session.loadMovie()
         if !segmentMovie.isWholeResource, movie.hasUnreadFragments, movie.readSubsegments.isEmpty {

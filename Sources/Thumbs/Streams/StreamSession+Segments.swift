@@ -48,6 +48,11 @@ extension StreamSession {
             throw ThumbnailError(.noSamples, "segment \(segment.number) (\(segment.resource)) is a gap in the playlist",
                                  input: input.name)
         }
+        if describedBy == .transportStream, let file = transportFile {
+            let reading = SegmentReading.transportFile(file)
+            keep(reading, of: segment)
+            return reading
+        }
         if let matroska = matroskaFiles[segment.resource.url], let byteRange = segment.resource.byteRange,
            let track = matroska.index.file.pictureTrack {
             // A codec without a decoder here is named before any frame is read.

@@ -42,9 +42,10 @@ public actor StreamSession {
         case movie(SegmentMovie)
         case transport(TransportSegment)
         case matroska(MatroskaSegment)
+        case transportFile(TransportFileSegment)
 
         /// Whether the segment is read forward from its start, its keyframes past the first found only by reading up
-        /// to them (an MPEG-TS segment, a span of Matroska Clusters).
+        /// to them (an MPEG-TS segment, a span of Matroska Clusters, a bare TS file).
         package var readsForward: Bool {
             if case .movie = self { false } else { true }
         }
@@ -56,6 +57,8 @@ public actor StreamSession {
         case manifest
         /// A Matroska or WebM file: its cue points are the segments of its picture track.
         case matroska
+        /// A bare MPEG transport stream file (`.ts`, `.m2ts`): one segment, searched for its times.
+        case transportStream
     }
 
     /// What describes the stream.
@@ -74,6 +77,8 @@ public actor StreamSession {
     var matroska: MatroskaFileReading? { matroskaFiles[input.name] }
     /// A Matroska file's index kept from before (`MovieIndexStore`), used in place of locating it.
     let keptMatroska: MovieIndexEntry?
+    /// The bare transport stream file the session describes, once its ends are read.
+    var transportFile: TransportFileSegment?
 
     /// A segment read as a movie.
     package struct SegmentMovie: Sendable {
@@ -111,11 +116,18 @@ public actor StreamSession {
         .microseconds(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))
     }
 
-    /// The playlist or manifest (or the Matroska file's index), read on first use.
+    /// The playlist or manifest (or the Matroska file's index, or what a transport stream file's ends say), read on
+    /// first use.
     /// - Throws: `ManifestError`; for a Matroska file `MatroskaError` (`notMatroska` when it is none) and
-    ///   `ThumbnailError` `noVideo`; or the input's errors.
+    ///   `ThumbnailError` `noVideo`; for a transport stream file `TransportStreamError` (`notTransportStream` when it
+    ///   is none); or the input's errors.
     public func loadPresentation() async throws -> StreamPresentation {
         if let presentation { return presentation }
+        if describedBy == .transportStream {
+            let read = try await loadTransportFile()
+            presentation = read
+            return read
+        }
         if describedBy == .matroska {
             let source = CountingByteSource(try input.open(known: keptMatroska?.known))
             let (index, held): (MatroskaIndex, HeldBytes)

@@ -44,10 +44,11 @@ package actor TransportSegment {
     let workLimits: ThumbnailWorkLimits?
 
     /// A segment read from `source`, after `prefix` (an EXT-X-MAP of TS packets, or its resource's head: the program
-    /// tables), or, with `readsTablesFirst`, after the program tables at the start of its resource.
-    /// `firstReadBytes` is the first read's size (`firstReadBytes(segmentBytes:wholeRange:)`).
+    /// tables), or, with `readsTablesFirst`, after the program tables at the start of its resource; its packets lie
+    /// as `layout` says. `firstReadBytes` is the first read's size (`firstReadBytes(segmentBytes:wholeRange:)`).
     init(source: CountingByteSource, byteRange: Range<UInt64>?, name: String, prefix: [UInt8] = [],
-         readsTablesFirst: Bool = false, firstReadBytes: UInt64 = TransportSegment.minimumReadBytes,
+         readsTablesFirst: Bool = false, layout: TransportPacketLayout = .plain,
+         firstReadBytes: UInt64 = TransportSegment.minimumReadBytes,
          limits: TransportStreamLimits = TransportStreamLimits(), workLimits: ThumbnailWorkLimits? = nil) throws {
         self.workLimits = workLimits
         self.firstReadBytes = max(1, firstReadBytes)
@@ -55,7 +56,7 @@ package actor TransportSegment {
         self.byteRange = byteRange
         self.name = name
         self.readsTablesFirst = readsTablesFirst && (byteRange?.lowerBound ?? 0) > 0
-        demuxer = SharedDemuxer(TransportStreamDemuxer(limits: limits))
+        demuxer = SharedDemuxer(TransportStreamDemuxer(limits: limits, layout: layout))
         do { _ = try demuxer.append(prefix[...], until: { _ in false }) } catch { throw error.located(input: name) }
         // The tables kept; a picture the prefix began (a resource's head) left behind.
         if !prefix.isEmpty { demuxer.restart(at: 0) }

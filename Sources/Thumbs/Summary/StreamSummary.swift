@@ -99,6 +99,7 @@ public struct StreamSummary: Encodable, Sendable {
         guard let segments, let first else { return summary }
         summary.segmentFormat = switch format {
         case .matroska: "matroska"
+        case .transportStream: "mpeg-ts"
         case .dash where rendition.isMatroska: "matroska"
         case .hls where first.initialization == nil: "mpeg-ts"
         default: "mp4"

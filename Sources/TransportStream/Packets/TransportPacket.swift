@@ -17,6 +17,8 @@ struct TransportPacket: Equatable {
     let hasPayload: Bool
     /// Where the payload is, as offsets within the packet (empty when there is none).
     let payload: Range<Int>
+    /// The adaptation field's `random_access_indicator`: a muxer marks the packet a keyframe's PES packet starts in.
+    let isRandomAccess: Bool
 
     /// Reads the packet of `bytes` that starts at `start` (188 bytes must follow it). `offset` is its place in the
     /// stream, for errors.
@@ -30,6 +32,7 @@ struct TransportPacket: Equatable {
         let adaptationFieldControl = (control >> 4) & 0x3
         hasPayload = adaptationFieldControl & 0x1 != 0
         var payloadStart = 4
+        var randomAccess = false
         if adaptationFieldControl & 0x2 != 0 {
             let length = Int(bytes[start + 4])
             // With a payload the field leaves at least one payload byte (183 at most); alone it fills the packet (183).
@@ -39,7 +42,9 @@ struct TransportPacket: Equatable {
                                            "adaptation field of \(length) bytes in a packet that holds \(most)")
             }
             payloadStart = 5 + length
+            randomAccess = length > 0 && bytes[start + 5] & 0x40 != 0
         }
+        isRandomAccess = randomAccess
         payload = hasPayload ? payloadStart ..< Self.size : Self.size ..< Self.size
     }
 }

@@ -1,0 +1,235 @@
+/// Finds the keyframe for a time in a transport stream read without an index (a `.ts` or `.m2ts` file), by probes
+/// of a few dozen KiB: the pictures' PES packets in each probe (`TransportPictureStart`) place times at offsets, and
+/// the search narrows the span of the time between the pictures known on either side of it (interpolating on their
+/// decoding times, halving when a probe did not narrow the span to three quarters) until the two are neighbours;
+/// then it reads back from there, in windows that double, to the last keyframe shown at or before the time; for the
+/// nearest keyframe, it reads on as well, until a keyframe after the time or a picture decoded as far after it as
+/// that keyframe is before.
+///
+/// Times are 90 kHz ticks from `origin` (the stream's first picture), taken from 33-bit timestamps modulo 2^33, so a
+/// stream whose timestamps wrap is searched as one timeline. Offsets follow decoding order, as a multiplex does.
+///
+/// Sans I/O: ask `nextProbe(for:goal:)` which bytes to read, give them to `receive(_:at:)`, and take
+/// `keyframe(for:goal:)` once no probe is needed (or the probes are spent: the best keyframe known).
+public struct TransportTimeSearch: Sendable {
+    /// A picture found: where its PES packet starts, its times from the origin, whether it is a keyframe.
+    public struct Point: Sendable, Equatable {
+        public var offset: UInt64
+        public var presentationTime: Int64
+        public var decodeTime: Int64
+        public var isKeyframe: Bool
+    }
+
+    /// Which keyframe a time wants.
+    public enum Goal: Sendable {
+        /// The last shown at or before the time (to decode on from, up to the time).
+        case atOrBefore
+        /// The one shown nearest the time (at or before it when two are as near).
+        case nearest
+    }
+
+    /// How the packets lie, and the stream searched.
+    public let layout: TransportPacketLayout
+    public let pid: UInt16
+    public let codec: TransportVideoCodec
+    /// The 33-bit timestamp of time zero.
+    public let origin: Int64
+    /// Where the stream ends (its length), and the time there when known.
+    public let end: UInt64
+    public let endTime: Int64?
+    /// The bytes of one probe.
+    public let probeBytes: UInt64
+    /// The pictures found, in stream order.
+    public private(set) var points: [Point] = []
+    /// Probes asked for so far.
+    public private(set) var probes = 0
+    /// Most probes for one search.
+    public static let maximumProbes = 24
+    /// The probe size unless told otherwise.
+    public static let defaultProbeBytes: UInt64 = 64 << 10
+
+    /// The places a packet may start that reads have shown, merged, in order.
+    private var examined: [Range<UInt64>] = []
+    private var lastSpan: UInt64?
+    private var windows = 0
+
+    /// A search of stream `pid` (coded as `codec`) in packets that lie as `layout` says, `end` bytes long, whose time
+    /// zero is the timestamp `origin` and whose end is at `endTime` when known.
+    public init(layout: TransportPacketLayout, pid: UInt16, codec: TransportVideoCodec, origin: Int64, end: UInt64,
+                endTime: Int64? = nil, probeBytes: UInt64 = defaultProbeBytes) {
+        self.layout = layout
+        self.pid = pid
+        self.codec = codec
+        self.origin = origin & (Self.period - 1)
+        self.end = end
+        self.endTime = endTime
+        self.probeBytes = max(UInt64(layout.packetSize) * 4, probeBytes)
+    }
+
+    /// The period of a 33-bit timestamp.
+    static let period: Int64 = 1 << 33
+
+    /// `timestamp` (33 bits) as ticks from the origin: the nearest value with the same low 33 bits, so up to 13 hours
+    /// either side.
+    public func time(of timestamp: Int64) -> Int64 { Self.ticks(timestamp, from: origin) }
+
+    /// `timestamp` as ticks from `base` (both 33 bits): the nearest value with the same low 33 bits.
+    static func ticks(_ timestamp: Int64, from base: Int64) -> Int64 {
+        var value = (timestamp - base) & (period - 1)
+        if value >= period / 2 { value -= period }
+        return value
+    }
+
+    /// Takes the bytes of a read at `offset`: the pictures starting in them become points, and every place a packet
+    /// may start in them is known to hold no other.
+    public mutating func receive(_ bytes: [UInt8], at offset: UInt64) {
+        for start in TransportPictureStart.all(in: bytes[...], at: offset, layout: layout, pid: pid, codec: codec) {
+            insert(Point(offset: start.offset, presentationTime: time(of: start.presentationTimestamp),
+                         decodeTime: time(of: start.decodingTimestamp), isKeyframe: start.isKeyframe))
+        }
+        let size = UInt64(layout.packetSize)
+        let reach = offset + UInt64(bytes.count) >= end ? end : offset + UInt64(bytes.count)
+        guard reach >= offset + size || reach == end, reach > offset else { return }
+        // A packet starting past `reach - size` is cut, unless the stream ends there.
+        note(offset ..< (reach == end ? end : reach - size + 1))
+    }
+
+    private mutating func insert(_ point: Point) {
+        let index = points.firstIndex { $0.offset >= point.offset } ?? points.count
+        if index < points.count, points[index].offset == point.offset { return }
+        points.insert(point, at: index)
+    }
+
+    private mutating func note(_ range: Range<UInt64>) {
+        var merged = range
+        var kept: [Range<UInt64>] = []
+        for known in examined {
+            if known.upperBound < merged.lowerBound || known.lowerBound > merged.upperBound {
+                kept.append(known)
+            } else {
+                merged = min(known.lowerBound, merged.lowerBound) ..< max(known.upperBound, merged.upperBound)
+            }
+        }
+        kept.append(merged)
+        examined = kept.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// The parts of `range` no read has shown, in order.
+    private func gaps(in range: Range<UInt64>) -> [Range<UInt64>] {
+        var gaps: [Range<UInt64>] = []
+        var from = range.lowerBound
+        for known in examined where known.upperBound > from && known.lowerBound < range.upperBound {
+            if known.lowerBound > from { gaps.append(from ..< known.lowerBound) }
+            from = max(from, known.upperBound)
+        }
+        if from < range.upperBound { gaps.append(from ..< range.upperBound) }
+        return gaps
+    }
+
+    /// The last picture decoded at or before `target`, and the first after it.
+    private func bracket(_ target: Int64) -> (low: Point?, high: Point?) {
+        let low = points.last { $0.decodeTime <= target }
+        let high = points.first { $0.offset > (low?.offset ?? 0) && $0.decodeTime > target } ?? (low == nil ? points.first : nil)
+        return (low, high)
+    }
+
+    /// The last keyframe known before `low` (in stream order) shown at or before `target`.
+    private func keyframeBefore(_ target: Int64, low: Point?) -> Point? {
+        guard let low else { return nil }
+        return points.last { $0.isKeyframe && $0.offset <= low.offset && $0.presentationTime <= target }
+    }
+
+    /// The keyframe known to be shown first after `target` (one decoded before the time may be shown after it).
+    private func keyframeAfter(_ target: Int64) -> Point? {
+        points.filter { $0.isKeyframe && $0.presentationTime > target }.min { $0.presentationTime < $1.presentationTime }
+    }
+
+    /// The keyframe for `target` as far as the reads show: for `.atOrBefore` the last shown at or before it (else the
+    /// first after it); for `.nearest` whichever of that one and the first after it is shown nearer. Nil when no
+    /// keyframe is known on either side.
+    public func keyframe(for target: Int64, goal: Goal) -> Point? {
+        let (low, _) = bracket(target)
+        let before = keyframeBefore(target, low: low)
+        let after = keyframeAfter(target)
+        guard let before else { return after }
+        guard goal == .nearest, let after else { return before }
+        return after.presentationTime - target < target - before.presentationTime ? after : before
+    }
+
+    /// The bytes to read next to find the keyframe for `target` (ticks from the origin); nil when the reads show it
+    /// (`keyframe(for:goal:)`), or the probes are spent.
+    public mutating func nextProbe(for target: Int64, goal: Goal) -> Range<UInt64>? {
+        guard probes < Self.maximumProbes else { return nil }
+        let size = UInt64(layout.packetSize)
+        let (low, high) = bracket(target)
+        let lowOffset = low?.offset ?? 0
+        // First, the pictures on either side of the time made neighbours.
+        let upper = high?.offset ?? end
+        if lowOffset < upper, let range = spanProbe(low: low, high: high, upper: upper, target: target) {
+            return ask(range)
+        }
+        // Then back to the last keyframe at or before the time, in windows that double.
+        let before = keyframeBefore(target, low: low)
+        if let gap = gaps(in: (before?.offset ?? 0) ..< lowOffset).last {
+            let window = probeBytes << UInt64(min(windows, 6))
+            windows += 1
+            return ask(max(gap.lowerBound, Self.below(gap.upperBound, by: window)) ..< min(end, gap.upperBound + size - 1))
+        }
+        guard goal == .nearest || before == nil else { return nil }
+        // Then on to a keyframe after it, as far as one could be nearer.
+        let distance = before.map { target - $0.presentationTime } ?? .max
+        guard distance > 0, let gap = gaps(in: lowOffset ..< end).first else { return nil }
+        // Settled by a keyframe after the time in what is read up to the gap, or by a picture decoded so late that
+        // no keyframe from there on can be shown nearer.
+        let settled = (keyframeAfter(target).map { $0.offset < gap.lowerBound } ?? false) || points.contains {
+            $0.offset >= lowOffset && $0.offset < gap.lowerBound && distance != .max
+                && $0.decodeTime >= target.addingReportingOverflow(distance).partialValue
+        }
+        guard !settled else { return nil }
+        let window = probeBytes << UInt64(min(windows, 6))
+        windows += 1
+        return ask(gap.lowerBound ..< min(end, gap.lowerBound + window + size - 1))
+    }
+
+    /// A probe in the span between the pictures known on either side of `target` (`high` nil: up to the end); nil when
+    /// the reads show all of it.
+    private mutating func spanProbe(low: Point?, high: Point?, upper: UInt64, target: Int64) -> Range<UInt64>? {
+        let lowOffset = low?.offset ?? 0
+        let open = gaps(in: lowOffset ..< upper)
+        guard let first = open.first, let last = open.last else { return nil }
+        let size = UInt64(layout.packetSize)
+        let span = last.upperBound - first.lowerBound
+        if span <= 2 * probeBytes {
+            // Close enough: the rest read whole.
+            return first.lowerBound ..< min(end, last.upperBound + size - 1)
+        }
+        // Interpolation on the decoding times, unless the last probe left more than three quarters of the span.
+        let interpolates = lastSpan.map { span * 4 <= $0 * 3 } ?? true
+        lastSpan = span
+        var estimate = first.lowerBound + span / 2
+        let highTime = high?.decodeTime ?? endTime
+        if interpolates, let highTime, let lowTime = low?.decodeTime ?? points.first?.decodeTime, highTime > lowTime {
+            let share = min(max(Double(target - lowTime) / Double(highTime - lowTime), 0), 1)
+            estimate = lowOffset + UInt64(Double(upper - lowOffset) * share)
+        }
+        // Into the open part nearest the estimate, starting a quarter probe before it.
+        let gap = open.min { Self.distance(estimate, to: $0) < Self.distance(estimate, to: $1) } ?? first
+        var start = Self.below(estimate, by: probeBytes / 4)
+        start = min(max(start, gap.lowerBound), Self.below(gap.upperBound, by: probeBytes))
+        start = max(start, gap.lowerBound)
+        return start ..< min(end, start + probeBytes + size - 1)
+    }
+
+    /// `offset - count`, or 0 below it.
+    private static func below(_ offset: UInt64, by count: UInt64) -> UInt64 { offset > count ? offset - count : 0 }
+
+    private static func distance(_ offset: UInt64, to range: Range<UInt64>) -> UInt64 {
+        offset < range.lowerBound ? range.lowerBound - offset : offset >= range.upperBound ? offset - range.upperBound + 1 : 0
+    }
+
+    private mutating func ask(_ range: Range<UInt64>) -> Range<UInt64>? {
+        guard !range.isEmpty else { return nil }
+        probes += 1
+        return range
+    }
+}
