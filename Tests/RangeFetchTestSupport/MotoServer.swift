@@ -35,7 +35,7 @@ public final class MotoServer: @unchecked Sendable {
     /// The bucket every moto of `open` and `guarded` holds.
     public static let bucket = "media"
 
-    /// What that bucket holds: key, and the fixture (in `Fixtures/`) it holds (a WebM recording among them), keys with a
+    /// What that bucket holds: key, and the fixture (in `Fixtures/`) it holds (a WebM recording and a TS file among them), keys with a
     /// space and a `+` among them;
     /// and under `streams/`, FFmpeg's HLS cuts of h264-bframes (fMP4 and MPEG-TS segments) as their playlists name them.
     public static let catalogue: [String: String] = {
@@ -45,6 +45,7 @@ public final class MotoServer: @unchecked Sendable {
             "fragmented +1.mp4": "fragmented.mp4",
             "videos/a b+c.mp4": "h264-faststart.mp4", "private/a.mp4": "h264-faststart.mp4",
             "clips/recording +1.webm": "matroska/chromium-vp9-60s.webm",
+            "recordings/search 30s.ts": "transport/search-30s.ts",
         ]
         for (folder, files) in [("ffmpeg-hls-fmp4-h264-bframes", ["index.m3u8", "init.mp4"] + (0..<4).map { "segment\($0).m4s" }),
                                 ("ffmpeg-hls-ts-h264-bframes", ["index.m3u8"] + (0..<7).map { "segment\($0).ts" })] {

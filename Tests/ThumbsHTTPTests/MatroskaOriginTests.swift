@@ -122,27 +122,14 @@ struct MatroskaOriginTests {
     @Test(.enabled(if: Nginx.binary != nil, "nginx is installed by scripts/install-deps.sh"),
           arguments: ["h264-bframes.cues-back.mkv", "hevc-8bit.mkvmerge-nocues.mkv", "vp9-8bit.live.webm", recording])
     func fromNginxThePictureIsTheFiles(_ name: String) async throws {
-        let nginx = try #require(RoundTripTests.nginx, "nginx is installed but did not start")
-        let target = "/matroska/\(name)?case=\(UUID().uuidString)"
-        let remote = try await Self.picture(try HTTPInput(url: nginx.url(String(target.dropFirst()))), at: 1.5)
-        let local = try await Self.picture(FileInput(path: Self.path(name)), at: 1.5)
-        #expect(remote.encoded == local.encoded && remote.actualTime == local.actualTime)
-        _ = try await nginx.sent(path: target, awaiting: 1)
-        let log = nginx.accessLog.filter { $0.contains("\"GET \(target) ") }
-        #expect(!log.isEmpty && log.allSatisfy { $0.contains("\" 206 ") }, "\(log)")
+        try await OriginPictures.fromNginx("matroska/\(name)") { try await Self.picture($0, at: 1.5) }
     }
 
     /// From an S3-compatible store (every request signed), the recording's picture at 30 s is the file's.
     @Test(.enabled(if: MotoServer.isInstalled, "moto is installed by scripts/install-deps.sh"))
     func fromTheStoreThePictureIsTheFiles() async throws {
-        let store = try #require(try await MotoServer.guarded.value)
-        let configuration = S3Configuration(endpoint: store.endpoint,
-                                            credentials: AWSCredentials(accessKeyID: store.accessKeyID, secretAccessKey: store.secretAccessKey))
-        try await RoundTripTests.withFreshClient { client in
-            let input = try S3Input(url: "s3://\(store.bucket)/clips/recording +1.webm", configuration: configuration, client: client)
-            let remote = try await Self.picture(input, at: 30)
-            let local = try await Self.picture(FileInput(path: Self.path(Self.recording)), at: 30)
-            #expect(remote.encoded == local.encoded && remote.actualTime == local.actualTime)
+        try await OriginPictures.fromTheStore(key: "clips/recording +1.webm", fixture: "matroska/\(Self.recording)") {
+            try await Self.picture($0, at: 30)
         }
     }
 

@@ -50,8 +50,12 @@ public struct TransportTimeSearch: Sendable {
 
     /// The places a packet may start that reads have shown, merged, in order.
     private var examined: [Range<UInt64>] = []
-    private var lastSpan: UInt64?
-    private var windows = 0
+    /// The spans the span probes narrowed, in order.
+    private var spans: [UInt64] = []
+    /// The last probe in a span, and whether a picture starts in it.
+    private var lastSpanProbe: (range: Range<UInt64>, found: Bool)?
+    private var backWindows = 0
+    private var onWindows = 0
 
     /// A search of stream `pid` (coded as `codec`) in packets that lie as `layout` says, `end` bytes long, whose time
     /// zero is the timestamp `origin` and whose end is at `endTime` when known.
@@ -83,7 +87,9 @@ public struct TransportTimeSearch: Sendable {
     /// Takes the bytes of a read at `offset`: the pictures starting in them become points, and every place a packet
     /// may start in them is known to hold no other.
     public mutating func receive(_ bytes: [UInt8], at offset: UInt64) {
-        for start in TransportPictureStart.all(in: bytes[...], at: offset, layout: layout, pid: pid, codec: codec) {
+        let starts = TransportPictureStart.all(in: bytes[...], at: offset, layout: layout, pid: pid, codec: codec)
+        lastSpanProbe = (offset ..< offset + UInt64(bytes.count), !starts.isEmpty)
+        for start in starts {
             insert(Point(offset: start.offset, presentationTime: time(of: start.presentationTimestamp),
                          decodeTime: time(of: start.decodingTimestamp), isKeyframe: start.isKeyframe))
         }
@@ -168,27 +174,51 @@ public struct TransportTimeSearch: Sendable {
         if lowOffset < upper, let range = spanProbe(low: low, high: high, upper: upper, target: target) {
             return ask(range)
         }
-        // Then back to the last keyframe at or before the time, in windows that double.
-        let before = keyframeBefore(target, low: low)
-        if let gap = gaps(in: (before?.offset ?? 0) ..< lowOffset).last {
-            let window = probeBytes << UInt64(min(windows, 6))
-            windows += 1
+        // Then out from there, back and on, over what is read without a gap around the time.
+        let backGap = gaps(in: 0 ..< lowOffset).last
+        let onGap = gaps(in: lowOffset ..< end).first
+        let backFrom = backGap?.upperBound ?? 0
+        let onTo = onGap?.lowerBound ?? end
+        let before = points.last { $0.isKeyframe && $0.offset >= backFrom && $0.offset <= lowOffset && $0.presentationTime <= target }
+        let after = keyframeAfter(target).flatMap { $0.offset < onTo ? $0 : nil }
+        let backReach = points.first { $0.offset >= backFrom }?.decodeTime ?? target
+        let onReach = points.last { $0.offset < onTo }?.decodeTime ?? target
+        // A keyframe decoded before what is read back to is shown at most the deepest reordering after it.
+        let reordering = points.map { $0.presentationTime - $0.decodeTime }.max() ?? 0
+        let distanceBefore = before.map { target - $0.presentationTime }
+        let distanceAfter = after.map { $0.presentationTime - target }
+        let backSettled = before != nil || backGap == nil
+            || goal == .nearest && distanceAfter.map { backReach + reordering < target - $0 } ?? false
+        // On past the time: for the nearest keyframe until one is found or none could be nearer than the one before;
+        // for the one at or before the time only where there is none before it (then the first after is taken).
+        let onNeeded = goal == .nearest || before == nil && backGap == nil
+        let onSettled = !onNeeded || after != nil || onGap == nil || distanceBefore == 0
+            || distanceBefore.map { onReach >= target + $0 } ?? false
+        guard !(backSettled && onSettled) else { return nil }
+        let rate = bytesPerTick
+        if !backSettled, onSettled || target - backReach <= onReach - target, let gap = backGap {
+            var window = probeBytes << UInt64(min(backWindows, 6))
+            backWindows += 1
+            if let distanceAfter, let rate {
+                // No further back than a keyframe nearer than the one after could be.
+                window = min(window, probeBytes + UInt64(max(0, Double(backReach + reordering - (target - distanceAfter)) * rate * 1.25)))
+            }
             return ask(max(gap.lowerBound, Self.below(gap.upperBound, by: window)) ..< min(end, gap.upperBound + size - 1))
         }
-        guard goal == .nearest || before == nil else { return nil }
-        // Then on to a keyframe after it, as far as one could be nearer.
-        let distance = before.map { target - $0.presentationTime } ?? .max
-        guard distance > 0, let gap = gaps(in: lowOffset ..< end).first else { return nil }
-        // Settled by a keyframe after the time in what is read up to the gap, or by a picture decoded so late that
-        // no keyframe from there on can be shown nearer.
-        let settled = (keyframeAfter(target).map { $0.offset < gap.lowerBound } ?? false) || points.contains {
-            $0.offset >= lowOffset && $0.offset < gap.lowerBound && distance != .max
-                && $0.decodeTime >= target.addingReportingOverflow(distance).partialValue
+        guard let gap = onGap else { return nil }
+        var window = probeBytes << UInt64(min(onWindows, 6))
+        onWindows += 1
+        if let distanceBefore, let rate {
+            // No further on than a keyframe nearer than the one before could be.
+            window = min(window, probeBytes + UInt64(max(0, Double(target + distanceBefore - onReach) * rate * 1.25)))
         }
-        guard !settled else { return nil }
-        let window = probeBytes << UInt64(min(windows, 6))
-        windows += 1
         return ask(gap.lowerBound ..< min(end, gap.lowerBound + window + size - 1))
+    }
+
+    /// The file's bytes per tick as the pictures known furthest apart show them; nil before two are known.
+    private var bytesPerTick: Double? {
+        guard let first = points.first, let last = points.last, last.decodeTime > first.decodeTime else { return nil }
+        return Double(last.offset - first.offset) / Double(last.decodeTime - first.decodeTime)
     }
 
     /// A probe in the span between the pictures known on either side of `target` (`high` nil: up to the end); nil when
@@ -203,12 +233,30 @@ public struct TransportTimeSearch: Sendable {
             // Close enough: the rest read whole.
             return first.lowerBound ..< min(end, last.upperBound + size - 1)
         }
-        // Interpolation on the decoding times, unless the last probe left more than three quarters of the span.
-        let interpolates = lastSpan.map { span * 4 <= $0 * 3 } ?? true
-        lastSpan = span
+        if let last = lastSpanProbe, !last.found, last.range.upperBound > lowOffset, last.range.upperBound < upper,
+           let next = open.first(where: { $0.lowerBound + size >= last.range.upperBound && $0.lowerBound < last.range.upperBound + size }) {
+            // A probe inside one picture's packets (a keyframe larger than a probe) is followed by one twice its size
+            // from where it ended, rather than by a jump: the picture's end is near.
+            let from = next.lowerBound
+            return from ..< min(end, from + 2 * UInt64(last.range.count))
+        }
+        let lowTime = low?.decodeTime ?? points.first?.decodeTime
+        if let rate = bytesPerTick, let lowTime, Double(target - lowTime) * rate <= Double(probeBytes) {
+            // The time is a probe's bytes past the picture before it, by the file's rate: read on from there.
+            return first.lowerBound ..< min(end, first.lowerBound + 2 * probeBytes + size - 1)
+        }
+        if let rate = bytesPerTick, let high, Double(high.decodeTime - target) * rate <= Double(probeBytes) {
+            // A probe's bytes before the picture after it: read up to that picture.
+            let from = max(last.lowerBound, Self.below(last.upperBound, by: 2 * probeBytes))
+            return from ..< min(end, last.upperBound + size - 1)
+        }
+        // Interpolation on the decoding times, unless the last three probes left more than three quarters of the span
+        // (a file whose rate is skewed): then halving, so the search still converges.
+        let interpolates = spans.count < 3 || span * 4 <= spans[spans.count - 3] * 3
+        spans.append(span)
         var estimate = first.lowerBound + span / 2
         let highTime = high?.decodeTime ?? endTime
-        if interpolates, let highTime, let lowTime = low?.decodeTime ?? points.first?.decodeTime, highTime > lowTime {
+        if interpolates, let highTime, let lowTime, highTime > lowTime {
             let share = min(max(Double(target - lowTime) / Double(highTime - lowTime), 0), 1)
             estimate = lowOffset + UInt64(Double(upper - lowOffset) * share)
         }
@@ -217,7 +265,8 @@ public struct TransportTimeSearch: Sendable {
         var start = Self.below(estimate, by: probeBytes / 4)
         start = min(max(start, gap.lowerBound), Self.below(gap.upperBound, by: probeBytes))
         start = max(start, gap.lowerBound)
-        return start ..< min(end, start + probeBytes + size - 1)
+        let range = start ..< min(end, start + probeBytes + size - 1)
+        return range
     }
 
     /// `offset - count`, or 0 below it.
