@@ -53,9 +53,9 @@ if [ $# -eq 0 ]; then
 fi
 # The FFmpegDecoders trait's build (libavcodec for what the default decoders refuse), into the same .build, where only
 # our own targets compile again, and the suites it changes: the decoders', both media corpora's (pictures where the
-# default build gives errors), the interlaced stream's, Matroska's, the streams', the reference thumbnails' and the
-# command line's thumbnail and info. The .build is left with the trait's build.
+# default build gives errors), the interlaced stream's, Matroska's, the transport stream files', the streams', the
+# reference thumbnails' and the command line's thumbnail and info. The .build is left with the trait's build.
 if [ $# -eq 0 ]; then
     build_without_warnings --build-tests --traits FFmpegDecoders
-    swift test --skip-build --filter "FrameDecodeTests\\.|RealWorldConformanceTests|RealWorldInfoTests|InterlacedStreamTests|MatroskaThumbnailTests|StreamThumbnailTests|ReferenceThumbnailTests|ThumbnailCommandTests|InfoCommandTests"
+    swift test --skip-build --filter "FrameDecodeTests\\.|RealWorldConformanceTests|RealWorldInfoTests|InterlacedStreamTests|MatroskaThumbnailTests|TransportFileThumbnailTests|StreamThumbnailTests|ReferenceThumbnailTests|ThumbnailCommandTests|InfoCommandTests"
 fi

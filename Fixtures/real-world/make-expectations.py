@@ -36,7 +36,8 @@ negative offset to every pts (its dts_shift), where ISO/IEC 14496-12 and CMAF pr
 decode time + offset; and when an edit list starts in the middle of a frame, ffmpeg drops that frame and
 starts its timeline at the next one, where the standard shows it from the start of the edit. In both
 cases every pts differs from the movie timeline by the same amount: `ffmpegPtsShift` records it (found
-from the file's own boxes, read here), and `pts` (for ffmpeg's select) keeps ffmpeg's value.
+from the file's own boxes, read here), and `pts` (for ffmpeg's select) keeps ffmpeg's value. A bare transport
+stream's timeline starts at its first picture (the earliest pts up to its first keyframe): that pts is its shift.
 
 outcomes.json (written by hand) names the files that must give a typed error instead of a thumbnail,
 with the error and why (and, as "withFFmpegDecoders": "picture", those a build with that trait decodes; as
@@ -230,6 +231,17 @@ def expect(name, expects_error):
         fragment_shift = movie.ffmpeg_fragment_shift(video["trackID"])
         edit_offset = 0 if fragment_shift else ffmpeg_pts_offset(path, movie, index, video["trackID"])
     shift = fragment_shift or edit_offset
+    if "mpegts" in (result["formatName"] or ""):
+        # A transport stream's timeline starts at its first picture (the earliest pts up to the first keyframe, in
+        # decoding order), where ffmpeg's pts are the stream's own.
+        timed = ffprobe(path, "-select_streams", str(index), "-show_entries", "packet=pts,flags").get("packets", [])
+        leading = []
+        for packet in timed:
+            if "pts" in packet:
+                leading.append(int(packet["pts"]))
+            if "K" in packet.get("flags", ""):
+                break
+        shift = min(leading) if leading else 0
     if shift:
         video["ffmpegPtsShift"] = shift
     # Times on the ISO timeline: ffmpeg's pts less its shift (MovieBoxes.ffmpeg_fragment_shift, ffmpeg_pts_offset).

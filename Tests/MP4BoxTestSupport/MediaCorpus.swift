@@ -51,6 +51,11 @@ public struct MediaCorpus: Sendable, CustomStringConvertible {
         [".mkv", ".webm", ".mka"].contains(where: name.hasSuffix)
     }
 
+    /// Whether a corpus file is a bare transport stream, read as a stream of one segment.
+    public static func isTransportStream(_ name: String) -> Bool {
+        [".ts", ".m2ts", ".mts"].contains(where: name.hasSuffix)
+    }
+
     /// The path of a corpus file.
     public func path(_ name: String) -> String {
         directory.appendingPathComponent("media/\(name)").path

@@ -31,6 +31,10 @@ public enum TransportReferences {
         public func bytes() throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
         /// The keyframes, in file order.
         public var keyframes: [Packet] { videoPackets.filter(\.isKeyframe) }
+        /// The video's coding as the TransportStream module names it (`TransportVideoCodec`'s raw value).
+        public var coding: String { ["hevc": "hevc", "mpeg2video": "mpeg2"][codecName] ?? codecName }
+        /// Whether only a build with the FFmpegDecoders trait decodes it (MPEG-2 video).
+        public var needsFFmpegDecoders: Bool { codecName == "mpeg2video" }
     }
 
     /// A frame to ask for: at `askedTicks` (90 kHz from the first picture), exactly or at the nearest keyframe, which

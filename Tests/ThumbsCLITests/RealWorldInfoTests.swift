@@ -12,8 +12,9 @@ import Testing
         return video.width > 0 && video.height > 0 && file.corpus.outcomes[file.name]?.error?.code != "sampleOutOfRange"
     }
 
-    /// What `info --json` says of a Matroska file: a stream whose one rendition is its picture track.
-    struct MatroskaInfo: Decodable {
+    /// What `info --json` says of a Matroska or transport stream file: a stream whose one rendition is its picture
+    /// track.
+    struct FileStreamInfo: Decodable {
         struct Period: Decodable {
             var renditions: [Rendition]
         }
@@ -32,6 +33,9 @@ import Testing
                            "mpeg4": "V_MPEG4/ISO/ASP", "msmpeg4v3": "V_MS/VFW/FOURCC", "mjpeg": "V_MJPEG",
                            "mpeg2video": "V_MPEG2"]
 
+    /// The codings a transport stream's video is named by, by ffprobe's codec name.
+    static let transportCodings = ["h264": "h264", "hevc": "hevc", "mpeg2video": "mpeg2", "mpeg4": "mpeg4"]
+
     @Test(.timeLimit(.minutes(1)), arguments: files)
     func infoAgreesWithFFprobe(_ file: MediaCorpus.File) async throws {
         let (corpus, name) = (file.corpus, file.name)
@@ -40,7 +44,7 @@ import Testing
         try #require(output.status == 0, "\(name): \(output.stderr)")
         if MediaCorpus.isMatroska(name) {
             // A Matroska file is described as a stream: its picture track's size (ffprobe's coded size) and CodecID.
-            let info = try JSONDecoder().decode(MatroskaInfo.self, from: Data(output.stdout.utf8))
+            let info = try JSONDecoder().decode(FileStreamInfo.self, from: Data(output.stdout.utf8))
             let rendition = try #require(info.periods.first?.renditions.first)
             #expect(info.format == "matroska" && rendition.segmentFormat == "matroska")
             #expect(rendition.width == video.width && rendition.height == video.height,
@@ -48,6 +52,16 @@ import Testing
             // Video for Windows' CodecID may carry any codec (its code is in CodecPrivate).
             #expect(rendition.codecs == Self.codecIDs[video.codecName ?? ""] || rendition.codecs == "V_MS/VFW/FOURCC",
                     "\(name): \(rendition.codecs ?? "none"), ffprobe \(video.codecName ?? "none")")
+            return
+        }
+        if MediaCorpus.isTransportStream(name) {
+            // A transport stream file is described as a stream of one segment: its video's coding and first size.
+            let info = try JSONDecoder().decode(FileStreamInfo.self, from: Data(output.stdout.utf8))
+            let rendition = try #require(info.periods.first?.renditions.first)
+            #expect(info.format == "mpeg-ts" && rendition.segmentFormat == "mpeg-ts")
+            #expect(rendition.width == video.width && rendition.height == video.height,
+                    "\(name): \(rendition.width ?? 0)x\(rendition.height ?? 0), ffprobe \(video.width)x\(video.height)")
+            #expect(rendition.codecs == Self.transportCodings[video.codecName ?? ""], "\(name): \(rendition.codecs ?? "none")")
             return
         }
         let info = try JSONDecoder().decode(InfoCommandTests.Info.self, from: Data(output.stdout.utf8))

@@ -1,5 +1,6 @@
 import ByteSources
 import Foundation
+import FrameDecode
 import MP4BoxTestSupport
 import StreamManifests
 import Testing
@@ -26,7 +27,16 @@ import TransportStream
         }
     }
 
-    @Test(arguments: TransportReferences.all)
+    /// The files this build gives pictures of: MPEG-2 video only with the FFmpegDecoders trait.
+    static var decodable: [TransportReferences.File] {
+        #if FFmpegDecoders
+        TransportReferences.all
+        #else
+        TransportReferences.all.filter { !$0.needsFFmpegDecoders }
+        #endif
+    }
+
+    @Test(arguments: decodable)
     func picturesMatchFFmpegs(_ file: TransportReferences.File) async throws {
         for role in file.roles {
             let made = try await Self.thumbnail(FileInput(path: file.path), at: .rational(value: role.askedTicks, timescale: 90_000),
@@ -41,6 +51,16 @@ import TransportStream
             #expect(abs(made.actualTime * 90_000 - Double(role.shownTicks)) < 1, "\(file.name) \(role.role): \(made.actualTime) s")
         }
     }
+
+    #if !FFmpegDecoders
+    /// MPEG-2 video is read as any TS video is, then refused by the decoders with an error naming it and the trait.
+    @Test func mpeg2IsRefusedNamingTheTrait() async throws {
+        let file = try #require(TransportReferences.all.first { $0.needsFFmpegDecoders })
+        let error = try await #require(throws: DecodeError.self) { _ = try await Self.thumbnail(FileInput(path: file.path), at: nil) }
+        #expect(error.code == .unsupportedCodec && error.description.contains("MPEG-2") && error.description.contains("FFmpegDecoders"),
+                "\(error)")
+    }
+    #endif
 
     /// Two pictures of one file share its reading: the second, at a keyframe the first search passed, costs fewer
     /// reads than the first.
@@ -95,9 +115,9 @@ import TransportStream
     @Test func aStreamWithoutVideoIsRefused() async throws {
         let file = try #require(TransportReferences.all.first { $0.name == "audio-video.ts" })
         var bytes = try file.bytes()
-        // The program map's video stream_type (0x1B, before PID 0x100) made MPEG-2 video's (0x02).
+        // The program map's video stream_type (0x1B, before PID 0x100) made MPEG-4 Part 2's (0x10).
         let at = try #require((0 ..< 1128).first { bytes[$0] == 0x1B && bytes[$0 + 1] == 0xE1 && bytes[$0 + 2] == 0x00 })
-        bytes[at] = 0x02
+        bytes[at] = 0x10
         // The section's CRC, recomputed, so the map is read.
         let sectionStart = at / 188 * 188 + 5
         let length = (Int(bytes[sectionStart + 1] & 0x0F) << 8) | Int(bytes[sectionStart + 2])
@@ -107,7 +127,7 @@ import TransportStream
         let changed = bytes
         let input = CustomInput(key: "no-h264.ts") { MemoryByteSource(changed) }
         let error = try await #require(throws: TransportStreamError.self) { _ = try await Self.thumbnail(input, at: nil) }
-        #expect(error.code == .unsupported && error.description.contains("MPEG-2 video"), "\(error)")
+        #expect(error.code == .unsupported && error.description.contains("MPEG-4 part 2 video"), "\(error)")
     }
 
     static func crc32mpeg2(_ bytes: ArraySlice<UInt8>) -> UInt32 {
@@ -119,14 +139,16 @@ import TransportStream
         return crc
     }
 
-    /// `info` summarises the file as one MPEG-TS segment lasting until its last picture ends, as ffprobe says.
+    /// `info` summarises the file as one MPEG-TS segment lasting until its last picture ends, its picture's size and
+    /// coding as ffprobe says.
     @Test(arguments: TransportReferences.all)
     func theSummaryIsOneSegment(_ file: TransportReferences.File) async throws {
         let summary = try await StreamSummary.read(StreamSession(input: FileInput(path: file.path), description: .transportStream))
         let rendition = try #require(summary.periods.first?.renditions.first)
         #expect(summary.format == "mpeg-ts" && rendition.segmentFormat == "mpeg-ts")
         #expect(rendition.segmentCount == 1)
-        #expect(rendition.codecs == (file.codecName == "hevc" ? "hevc" : "h264"))
+        #expect(rendition.codecs == file.coding)
+        #expect(rendition.width == file.width && rendition.height == file.height)
         #expect(abs((rendition.end ?? 0) * 90_000 - Double(file.endTicks)) < 1)
     }
 }

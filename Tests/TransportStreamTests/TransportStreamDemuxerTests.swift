@@ -214,9 +214,38 @@ struct TransportStreamDemuxerTests {
         #expect(error.pid == Self.videoPID)
     }
 
+    /// MPEG-2 video (stream type 0x02): its start code units come out as they are, a slice's last zero byte kept
+    /// (it can be data: ffmpeg's decoder finds a slice cut by one byte a "slice mismatch"); an I picture is a
+    /// keyframe, a B picture disposable, and the parameter sets are the sequence header and its extension.
+    @Test func mpeg2VideoKeepsItsBytesAndTellsItsPictures() throws {
+        let sequence: [UInt8] = [0xB3, 0x14, 0x00, 0xF0, 0x33, 0xFF, 0xFF, 0xE0, 0x18]
+        let sequenceExtension: [UInt8] = [0xB5, 0x14, 0x8A, 0x00, 0x01, 0x00, 0x00]
+        let pictureCodingExtension: [UInt8] = [0xB5, 0x8F, 0xFF, 0xF3, 0x41, 0x80]
+        let slice: [UInt8] = [0x01, 0x2A, 0x7C, 0x00]  // ends in a zero byte of data
+        func picture(type: UInt8) -> [UInt8] { [0x00, 0x00, type << 3, 0x00] }
+        var builder = TransportStreamBuilder()
+        builder.tables([(0x02, Self.videoPID)])
+        func joined(_ units: [[UInt8]]) -> [UInt8] { units.flatMap { [UInt8(0), 0, 1] + $0 } }
+        let intra = joined([sequence, sequenceExtension, picture(type: 1), pictureCodingExtension, slice])
+        let bidirectional = joined([picture(type: 3), pictureCodingExtension, slice])
+        builder.pes(pid: Self.videoPID, presentation: 3600, decoding: 0, payload: intra, randomAccess: true)
+        builder.pes(pid: Self.videoPID, presentation: 0, decoding: 3600, payload: bidirectional)
+        let demuxer = try Self.demuxed(builder.bytes)
+        #expect(demuxer.video?.codec == .mpeg2)
+        try #require(demuxer.accessUnits.count == 2)
+        #expect(joined(demuxer.accessUnits[0].nalUnits) == intra)
+        #expect(joined(demuxer.accessUnits[1].nalUnits) == bidirectional)
+        #expect(demuxer.accessUnits.map(\.isKeyframe) == [true, false])
+        #expect(demuxer.accessUnits.map(\.isDisposable) == [false, true])
+        #expect(TransportVideoCodec.mpeg2.parameterSets(in: demuxer.accessUnits) == [sequence, sequenceExtension])
+        let header = try #require(MPEG2VideoHeaders.Sequence(sequence))
+        #expect(header.width == 320 && header.height == 240)
+        #expect(header.pixelAspect?.horizontal == 4 && header.pixelAspect?.vertical == 3)  // 16:9 on 320x240
+    }
+
     @Test func aProgramWithoutDecodableVideoIsUnsupported() throws {
-        for (streams, detail) in [([(UInt8(0x0F), UInt16(0x101))], "the program lists no H.264 or HEVC video (stream types 0xf)"),
-                                  ([(0x02, 0x100), (0x0F, 0x101)], "the program's video is MPEG-2 video, which is not decoded here"),
+        for (streams, detail) in [([(UInt8(0x0F), UInt16(0x101))], "the program lists no H.264, HEVC or MPEG-2 video (stream types 0xf)"),
+                                  ([(0x01, 0x100), (0x0F, 0x101)], "the program's video is MPEG-1 video, which is not decoded here"),
                                   ([(0xDB, 0x100)], "the program's video is H.264 encrypted with SAMPLE-AES, which is not decoded here")] {
             var builder = TransportStreamBuilder()
             builder.tables(streams)

@@ -36,7 +36,7 @@ struct TransportTimeSearchTests {
         let index = try Self.search(bytes, for: 0, goal: .atOrBefore).index
         #expect(index.layout.packetSize == file.packetSize)
         #expect(index.endTime == file.endTicks)
-        #expect(index.video.codec.rawValue == (file.codecName == "hevc" ? "hevc" : "h264"))
+        #expect(index.video.codec.rawValue == file.coding)
     }
 
     @Test(arguments: TransportReferences.all)

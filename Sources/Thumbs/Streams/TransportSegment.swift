@@ -131,7 +131,7 @@ package actor TransportSegment {
             throw error.located(input: name)
         }
         guard demuxer.current.video != nil else {
-            throw ThumbnailError(.noVideo, "no program map naming an H.264 or HEVC stream in the \(read) bytes before \(name)",
+            throw ThumbnailError(.noVideo, "no program map naming an H.264, HEVC or MPEG-2 stream in the \(read) bytes before \(name)",
                                  input: name)
         }
         demuxer.restart(at: 0)
@@ -140,7 +140,7 @@ package actor TransportSegment {
     /// The segment's video as far as a picture `through` 90 kHz ticks after its first picture needs it (nil: its
     /// first keyframe alone), as a movie of the access units from the first keyframe on, with where the segment's
     /// first picture is on the movie's timeline.
-    /// - Throws: `ThumbnailError` `noVideo` (no H.264 or HEVC stream) or `noSamples` (no keyframe in the segment),
+    /// - Throws: `ThumbnailError` `noVideo` (no H.264, HEVC or MPEG-2 stream) or `noSamples` (no keyframe in the segment),
     ///   `TransportStreamError` (also for what the movie cannot be written from), or the source's errors.
     func movie(through offset: Int64?) async throws -> (session: MovieSession, firstPresentation: Int64) {
         let demuxer = try await demuxed { demuxer in
@@ -150,7 +150,7 @@ package actor TransportSegment {
         }
         let units = demuxer.completeAccessUnits
         guard let video = demuxer.video else {
-            throw ThumbnailError(.noVideo, "segment \(name) has no H.264 or HEVC video stream", input: name)
+            throw ThumbnailError(.noVideo, "segment \(name) has no H.264, HEVC or MPEG-2 video stream", input: name)
         }
         guard let keyframe = units.firstIndex(where: \.isKeyframe), let first = Self.firstPresentation(of: units) else {
             throw ThumbnailError(.noSamples, "segment \(name) has no keyframe in its \(units.count) pictures", input: name)
@@ -159,17 +159,10 @@ package actor TransportSegment {
         // A field-coded H.264 stream's fields, paired into frames (each field is an access unit of its own in TS).
         let kept = video.codec == .h264 ? FieldPairs.frames(of: units[keyframe...], parameterSets: parameterSets)[...] : units[keyframe...]
         let next = demuxer.accessUnits.dropFirst(units.count).first
-        let track = ElementaryVideoTrack(
-            coding: video.codec == .h264 ? .h264 : .hevc, timescale: 90_000,
-            parameterSets: parameterSets,
-            samples: kept.map {
-                ElementaryVideoTrack.Sample(decodeTime: $0.decodeTime, presentationTime: $0.presentationTime,
-                                            isSync: $0.isKeyframe, nalUnits: $0.nalUnits, isDisposable: $0.isDisposable)
-            },
-            lastSampleDuration: next.flatMap { unit in kept.last.map { unit.decodeTime - $0.decodeTime } })
         let bytes: [UInt8]
         do {
-            bytes = try VideoMovieWriter.movie(of: track)
+            bytes = try TransportVideoMovie.bytes(of: kept, codec: video.codec, parameterSets: parameterSets,
+                                                  lastSampleDuration: next.flatMap { unit in kept.last.map { unit.decodeTime - $0.decodeTime } })
         } catch {
             // What the writer refuses is the stream's: decoding times that go back, no SPS before the keyframe.
             throw TransportStreamError(error.code == .limitExceeded ? .limitExceeded : .malformed, pid: video.pid,

@@ -20,6 +20,9 @@ public struct TransportFileIndex: Sendable {
     /// A frame's duration as the pictures read show it (the least step between their presentation times), nil when
     /// they show none.
     public let frameDuration: Int64?
+    /// The parameter sets at the start of the first picture the head holds (H.264 SPS and PPS; HEVC VPS, SPS and PPS;
+    /// MPEG-2 video's sequence header and extension): what tells the picture's size. Empty when the head shows none.
+    public let parameterSets: [[UInt8]]
     /// The file's first and last bytes, as read.
     public let head: [UInt8]
     public let tail: [UInt8]
@@ -28,7 +31,7 @@ public struct TransportFileIndex: Sendable {
     /// Reads the ends: `head` from offset 0, `tail` from `tailOffset` (empty when the head is the whole file) of a file
     /// of `length` bytes.
     /// - Throws: `TransportStreamError`: `notTransportStream` when the head's sync bytes do not recur at a packet
-    ///   size; `unsupported` when the first program has no H.264 or HEVC video; `malformed` when the head names no
+    ///   size; `unsupported` when the first program has no H.264, HEVC or MPEG-2 video; `malformed` when the head names no
     ///   video stream or holds no picture of it.
     public init(head: [UInt8], tail: [UInt8], tailOffset: UInt64, length: UInt64,
                 limits: TransportStreamLimits = TransportStreamLimits()) throws(TransportStreamError) {
@@ -47,7 +50,7 @@ public struct TransportFileIndex: Sendable {
         }
         guard let video = demuxer.video else {
             throw TransportStreamError(.malformed, offset: UInt64(first),
-                                       "no program map naming an H.264 or HEVC stream in the first \(head.count) bytes")
+                                       "no program map naming an H.264, HEVC or MPEG-2 stream in the first \(head.count) bytes")
         }
         self.video = video
         tables = Array(head[first ..< position])
@@ -68,10 +71,35 @@ public struct TransportFileIndex: Sendable {
         let origin = origin
         let last = (tail.isEmpty ? headPictures : tailPictures).map { TransportTimeSearch.ticks($0.presentationTimestamp, from: origin) }.max()
         endTime = last.map { $0 + (step ?? 0) }
+        parameterSets = Self.firstParameterSets(in: head, from: first, layout: layout, video: video)
         self.length = length
         self.head = head
         self.tail = tail
         self.tailOffset = tailOffset
+    }
+
+    /// The parameter sets of the first video PES packet in `head` (as far as the head holds it).
+    private static func firstParameterSets(in head: [UInt8], from first: Int, layout: TransportPacketLayout,
+                                           video: TransportStreamDemuxer.VideoStream) -> [[UInt8]] {
+        var payload: [UInt8] = []
+        var started = false
+        var position = first
+        while position + layout.packetSize <= head.count {
+            let sync = position + layout.syncOffset
+            position += layout.packetSize
+            guard head[sync] == TransportPacket.syncByte,
+                  let packet = try? TransportPacket(head, at: sync, offset: UInt64(sync)), packet.pid == video.pid, packet.hasPayload
+            else { continue }
+            if packet.startsUnit {
+                if started { break }
+                started = true
+            }
+            if started { payload += head[(sync + packet.payload.lowerBound) ..< (sync + packet.payload.upperBound)] }
+        }
+        guard let header = try? PESHeader(payload[...], offset: 0, pid: video.pid), header.payloadStart <= payload.count else { return [] }
+        let units = AnnexBNALUnits.split(payload[header.payloadStart...], keepsTrailingZeros: video.codec == .mpeg2).map { Array($0) }
+        let picture = TransportAccessUnit(presentationTime: 0, decodeTime: 0, nalUnits: units, isKeyframe: false, byteRange: 0 ..< 0)
+        return video.codec.parameterSets(in: [picture])
     }
 
     /// The least positive step between the presentation times of `pictures`, nil when there is none.

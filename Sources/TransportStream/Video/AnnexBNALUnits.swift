@@ -1,8 +1,11 @@
 /// The NAL units of an Annex B byte stream (ITU-T H.264 and H.265, Annex B): each follows a start code 00 00 01 (or
 /// 00 00 00 01); zero bytes that trail a unit belong to no unit.
 public enum AnnexBNALUnits {
-    /// The NAL units of `bytes`, without start codes; bytes before the first start code are left out.
-    public static func split(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+    /// The NAL units of `bytes`, without start codes; bytes before the first start code are left out. With
+    /// `keepsTrailingZeros` (MPEG-2 video, whose units this splits too: a slice's last byte may be zero and still be
+    /// data), a unit keeps every zero byte before the next start code, so the units joined again after start codes are
+    /// the stream's bytes.
+    public static func split(_ bytes: ArraySlice<UInt8>, keepsTrailingZeros: Bool = false) -> [ArraySlice<UInt8>] {
         var units: [ArraySlice<UInt8>] = []
         var unitStart: Int?
         var index = bytes.startIndex
@@ -11,14 +14,14 @@ public enum AnnexBNALUnits {
             if bytes[index + 2] > 1 {
                 index += 3
             } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                if let start = unitStart { units.append(trimmed(bytes[start ..< index])) }
+                if let start = unitStart { units.append(keepsTrailingZeros ? bytes[start ..< index] : trimmed(bytes[start ..< index])) }
                 index += 3
                 unitStart = index
             } else {
                 index += 1
             }
         }
-        if let start = unitStart, start < end { units.append(trimmed(bytes[start ..< end])) }
+        if let start = unitStart, start < end { units.append(keepsTrailingZeros ? bytes[start ..< end] : trimmed(bytes[start ..< end])) }
         return units.filter { !$0.isEmpty }
     }
 

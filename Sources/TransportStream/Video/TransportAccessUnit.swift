@@ -7,7 +7,8 @@ public struct TransportAccessUnit: Sendable, Equatable {
     public var decodeTime: Int64
     /// The NAL units, in order, without start codes.
     public var nalUnits: [[UInt8]]
-    /// Whether decoding can start here: an H.264 IDR picture or one with a recovery point, an HEVC IRAP picture.
+    /// Whether decoding can start here: an H.264 IDR picture or one with a recovery point, an HEVC IRAP picture, an
+    /// MPEG-2 I picture.
     public var isKeyframe: Bool
     /// From the first byte of the packet that started it to the end of the last packet that carried it.
     public var byteRange: Range<UInt64>
@@ -20,12 +21,16 @@ public struct TransportAccessUnit: Sendable, Equatable {
 
     /// Whether the NAL units of `units` hold slices and none of a picture another may refer to.
     static func isDisposable(_ units: [[UInt8]], codec: TransportVideoCodec, highestTemporalID: Int?) -> Bool {
+        // MPEG-2 video: a B picture, which no picture refers to.
+        if codec == .mpeg2 { return units.contains { MPEG2VideoHeaders.pictureCodingType($0) == 3 } }
         let slices = units.filter { $0.first.map { codec.isSlice(codec.nalUnitType($0)) } ?? false }
         return !slices.isEmpty && slices.allSatisfy { codec.isUnreferencedSlice($0, highestTemporalID: highestTemporalID) }
     }
 
     /// Whether the NAL units of `units` make an access unit decoding can start at.
     static func startsDecoding(_ units: [[UInt8]], codec: TransportVideoCodec) -> Bool {
+        // MPEG-2 video: an I picture.
+        if codec == .mpeg2 { return units.contains { MPEG2VideoHeaders.pictureCodingType($0) == 1 } }
         var hasSlice = false
         var hasRecoveryPoint = false
         for unit in units {
