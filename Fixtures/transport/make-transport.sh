@@ -13,8 +13,8 @@
 #
 #   usage: Fixtures/transport/make-transport.sh   (from anywhere; needs ffmpeg, ffprobe, python3)
 #
-# Files: ffmpeg's 188-byte TS of H.264 with B-frames, HEVC, H.264 with AAC, and MPEG-2 video (16:9 on 320x240,
-# encoded here); the same H.264 as 192-byte M2TS
+# Files: ffmpeg's 188-byte TS of H.264 with B-frames, HEVC, H.264 with AAC, and MPEG-2 and MPEG-4 Part 2 video (16:9
+# on 320x240, encoded here); the same H.264 as 192-byte M2TS
 # (`-mpegts_m2ts_mode 1`, as Blu-ray and AVCHD camcorders write); the H.264 with its timestamps offset so that they
 # wrap past 2^33 a second in; and a 30 s 256x144 stream with AAC and a keyframe every 2 s but at scene cuts
 # (x264's defaults, so the keyframes are not evenly spaced), which a search has to narrow.
@@ -37,6 +37,9 @@ ff -i "$FIX/h264-bframes.mp4" -map 0:v -c copy -fflags +bitexact -output_ts_offs
 # the FFmpegDecoders trait.
 ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v mpeg2video -g 12 -bf 2 -q:v 8 -aspect 16:9 \
   -flags:v +bitexact -fflags +bitexact -f mpegts "$HERE/mpeg2.ts"
+# MPEG-4 Part 2 (stream type 0x10), 16:9 on 320x240 too (an extended pixel aspect ratio in its video object layer).
+ff -f lavfi -i "testsrc2=size=320x240:rate=25:duration=3" -c:v mpeg4 -g 12 -bf 2 -q:v 8 -aspect 16:9 \
+  -flags:v +bitexact -fflags +bitexact -f mpegts "$HERE/mpeg4.ts"
 ff -f lavfi -i "testsrc2=size=256x144:rate=25:duration=30" -f lavfi -i "sine=frequency=440:duration=30" \
   -vf "drawbox=x=0:y=0:w=iw:h=ih:color=black@1:t=fill:enable='between(t,7.4,7.6)+between(t,19.2,19.3)'" \
   -c:v libx264 -preset veryfast -crf 36 -g 50 -bf 2 -threads 1 -c:a aac -b:a 32k -fflags +bitexact -flags:v +bitexact \

@@ -1,5 +1,5 @@
 /// Reads the video of an MPEG transport stream (ISO/IEC 13818-1) from its first byte on, as its bytes arrive: the
-/// program association table, the first program's map, then the PES packets of its first H.264, HEVC or MPEG-2 stream,
+/// program association table, the first program's map, then the PES packets of its first H.264, HEVC, MPEG-2 or MPEG-4 Part 2 stream,
 /// each one an access unit with its times unwrapped from 33 bits. Audio, captions, other programs and the PCR are
 /// passed over.
 ///
@@ -77,7 +77,7 @@ public struct TransportStreamDemuxer: Sendable {
     /// Reads `bytes`, the stream's next bytes.
     /// - Throws: `TransportStreamError`: `notTransportStream` when the first byte is not a sync byte, `malformed` (also
     ///   for bytes appended after `finish()`),
-    ///   `unsupported` (the program has no H.264, HEVC or MPEG-2 video, or it is scrambled), `limitExceeded`.
+    ///   `unsupported` (the program has no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 video, or it is scrambled), `limitExceeded`.
     public mutating func append<C: Collection>(_ bytes: C) throws(TransportStreamError) where C.Element == UInt8 {
         guard !isFinished else {
             throw TransportStreamError(.malformed, offset: bufferOffset, "bytes appended after the stream's end")
@@ -183,7 +183,7 @@ public struct TransportStreamDemuxer: Sendable {
         }
     }
 
-    /// Takes the first H.264, HEVC or MPEG-2 stream of a program map.
+    /// Takes the first H.264, HEVC, MPEG-2 or MPEG-4 Part 2 stream of a program map.
     /// - Throws: `unsupported` when the first program's map lists no video this reader hands on.
     private mutating func chooseVideo(from streams: [ProgramSpecificInformation.ElementaryStream], offset: UInt64,
                                       mapPID: UInt16) throws(TransportStreamError) {
@@ -199,7 +199,7 @@ public struct TransportStreamDemuxer: Sendable {
         let types = streams.map { "0x" + String($0.streamType, radix: 16) }.joined(separator: ", ")
         throw TransportStreamError(.unsupported, offset: offset, pid: mapPID,
                                    undecodable.first.map { "the program's video is \($0), which is not decoded here" }
-                                       ?? "the program lists no H.264, HEVC or MPEG-2 video (stream types \(types.isEmpty ? "none" : types))")
+                                       ?? "the program lists no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 video (stream types \(types.isEmpty ? "none" : types))")
     }
 
     private mutating func readVideo(_ packet: TransportPacket, payload: ArraySlice<UInt8>,
@@ -246,7 +246,7 @@ public struct TransportStreamDemuxer: Sendable {
         }
         let payloadEnd = header.packetLength > 0 ? min(pes.bytes.count, 6 + header.packetLength) : pes.bytes.count
         let units = AnnexBNALUnits.split(pes.bytes[header.payloadStart ..< max(header.payloadStart, payloadEnd)],
-                                         keepsTrailingZeros: video.codec == .mpeg2).map { Array($0) }
+                                         keepsTrailingZeros: video.codec.usesStartCodeUnits).map { Array($0) }
         let unitBytes = units.reduce(0) { $0 + $1.count }
         guard let presentation = header.presentationTimestamp else {
             // Untimed: more of the access unit before.

@@ -32,9 +32,9 @@ public enum TransportReferences {
         /// The keyframes, in file order.
         public var keyframes: [Packet] { videoPackets.filter(\.isKeyframe) }
         /// The video's coding as the TransportStream module names it (`TransportVideoCodec`'s raw value).
-        public var coding: String { ["hevc": "hevc", "mpeg2video": "mpeg2"][codecName] ?? codecName }
-        /// Whether only a build with the FFmpegDecoders trait decodes it (MPEG-2 video).
-        public var needsFFmpegDecoders: Bool { codecName == "mpeg2video" }
+        public var coding: String { ["hevc": "hevc", "mpeg2video": "mpeg2", "mpeg4": "mpeg4"][codecName] ?? codecName }
+        /// Whether only a build with the FFmpegDecoders trait decodes it (MPEG-2 and MPEG-4 Part 2 video).
+        public var needsFFmpegDecoders: Bool { ["mpeg2video", "mpeg4"].contains(codecName) }
     }
 
     /// A frame to ask for: at `askedTicks` (90 kHz from the first picture), exactly or at the nearest keyframe, which

@@ -244,7 +244,7 @@ struct TransportStreamDemuxerTests {
     }
 
     @Test func aProgramWithoutDecodableVideoIsUnsupported() throws {
-        for (streams, detail) in [([(UInt8(0x0F), UInt16(0x101))], "the program lists no H.264, HEVC or MPEG-2 video (stream types 0xf)"),
+        for (streams, detail) in [([(UInt8(0x0F), UInt16(0x101))], "the program lists no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 video (stream types 0xf)"),
                                   ([(0x01, 0x100), (0x0F, 0x101)], "the program's video is MPEG-1 video, which is not decoded here"),
                                   ([(0xDB, 0x100)], "the program's video is H.264 encrypted with SAMPLE-AES, which is not decoded here")] {
             var builder = TransportStreamBuilder()

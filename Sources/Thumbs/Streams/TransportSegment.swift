@@ -131,7 +131,7 @@ package actor TransportSegment {
             throw error.located(input: name)
         }
         guard demuxer.current.video != nil else {
-            throw ThumbnailError(.noVideo, "no program map naming an H.264, HEVC or MPEG-2 stream in the \(read) bytes before \(name)",
+            throw ThumbnailError(.noVideo, "no program map naming an H.264, HEVC, MPEG-2 or MPEG-4 Part 2 stream in the \(read) bytes before \(name)",
                                  input: name)
         }
         demuxer.restart(at: 0)
@@ -140,7 +140,7 @@ package actor TransportSegment {
     /// The segment's video as far as a picture `through` 90 kHz ticks after its first picture needs it (nil: its
     /// first keyframe alone), as a movie of the access units from the first keyframe on, with where the segment's
     /// first picture is on the movie's timeline.
-    /// - Throws: `ThumbnailError` `noVideo` (no H.264, HEVC or MPEG-2 stream) or `noSamples` (no keyframe in the segment),
+    /// - Throws: `ThumbnailError` `noVideo` (no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 stream) or `noSamples` (no keyframe in the segment),
     ///   `TransportStreamError` (also for what the movie cannot be written from), or the source's errors.
     func movie(through offset: Int64?) async throws -> (session: MovieSession, firstPresentation: Int64) {
         let demuxer = try await demuxed { demuxer in
@@ -150,7 +150,7 @@ package actor TransportSegment {
         }
         let units = demuxer.completeAccessUnits
         guard let video = demuxer.video else {
-            throw ThumbnailError(.noVideo, "segment \(name) has no H.264, HEVC or MPEG-2 video stream", input: name)
+            throw ThumbnailError(.noVideo, "segment \(name) has no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 video stream", input: name)
         }
         guard let keyframe = units.firstIndex(where: \.isKeyframe), let first = Self.firstPresentation(of: units) else {
             throw ThumbnailError(.noSamples, "segment \(name) has no keyframe in its \(units.count) pictures", input: name)

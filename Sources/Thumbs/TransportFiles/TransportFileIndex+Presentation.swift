@@ -34,6 +34,8 @@ extension TransportFileIndex {
             return (parameters.width, parameters.height)
         case .mpeg2:
             return parameterSets.first.flatMap(MPEG2VideoHeaders.Sequence.init).map { ($0.width, $0.height) }
+        case .mpeg4Visual:
+            return parameterSets.lazy.compactMap(MPEG4VisualHeaders.ObjectLayer.init).first.map { ($0.width, $0.height) }
         }
     }
 }

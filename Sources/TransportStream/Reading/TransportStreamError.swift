@@ -11,7 +11,7 @@ public struct TransportStreamError: Error, Sendable, Equatable, CustomStringConv
         /// The stream contradicts ISO/IEC 13818-1 (a table or PES header larger than what holds it, a bad
         /// timestamp marker).
         case malformed
-        /// A valid stream this reader does not decode: no H.264, HEVC or MPEG-2 video in its program, scrambled or
+        /// A valid stream this reader does not decode: no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 video in its program, scrambled or
         /// encrypted video.
         case unsupported
         /// An access unit or the bytes held passed a `TransportStreamLimits` cap.

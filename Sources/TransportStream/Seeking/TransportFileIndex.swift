@@ -31,7 +31,7 @@ public struct TransportFileIndex: Sendable {
     /// Reads the ends: `head` from offset 0, `tail` from `tailOffset` (empty when the head is the whole file) of a file
     /// of `length` bytes.
     /// - Throws: `TransportStreamError`: `notTransportStream` when the head's sync bytes do not recur at a packet
-    ///   size; `unsupported` when the first program has no H.264, HEVC or MPEG-2 video; `malformed` when the head names no
+    ///   size; `unsupported` when the first program has no H.264, HEVC, MPEG-2 or MPEG-4 Part 2 video; `malformed` when the head names no
     ///   video stream or holds no picture of it.
     public init(head: [UInt8], tail: [UInt8], tailOffset: UInt64, length: UInt64,
                 limits: TransportStreamLimits = TransportStreamLimits()) throws(TransportStreamError) {
@@ -50,7 +50,7 @@ public struct TransportFileIndex: Sendable {
         }
         guard let video = demuxer.video else {
             throw TransportStreamError(.malformed, offset: UInt64(first),
-                                       "no program map naming an H.264, HEVC or MPEG-2 stream in the first \(head.count) bytes")
+                                       "no program map naming an H.264, HEVC, MPEG-2 or MPEG-4 Part 2 stream in the first \(head.count) bytes")
         }
         self.video = video
         tables = Array(head[first ..< position])
@@ -97,7 +97,7 @@ public struct TransportFileIndex: Sendable {
             if started { payload += head[(sync + packet.payload.lowerBound) ..< (sync + packet.payload.upperBound)] }
         }
         guard let header = try? PESHeader(payload[...], offset: 0, pid: video.pid), header.payloadStart <= payload.count else { return [] }
-        let units = AnnexBNALUnits.split(payload[header.payloadStart...], keepsTrailingZeros: video.codec == .mpeg2).map { Array($0) }
+        let units = AnnexBNALUnits.split(payload[header.payloadStart...], keepsTrailingZeros: video.codec.usesStartCodeUnits).map { Array($0) }
         let picture = TransportAccessUnit(presentationTime: 0, decodeTime: 0, nalUnits: units, isKeyframe: false, byteRange: 0 ..< 0)
         return video.codec.parameterSets(in: [picture])
     }

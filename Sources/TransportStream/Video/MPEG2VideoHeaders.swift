@@ -28,12 +28,7 @@ public enum MPEG2VideoHeaders {
         public var height: Int
         /// The pixel aspect ratio the `aspect_ratio_information` gives (a display aspect of 4:3, 16:9 or 2.21:1 over
         /// the picture's size), reduced; nil for square pixels or a reserved value.
-        public var pixelAspect: (horizontal: Int, vertical: Int)?
-
-        public static func == (lhs: Sequence, rhs: Sequence) -> Bool {
-            lhs.width == rhs.width && lhs.height == rhs.height
-                && lhs.pixelAspect?.horizontal == rhs.pixelAspect?.horizontal && lhs.pixelAspect?.vertical == rhs.pixelAspect?.vertical
-        }
+        public var pixelAspect: VideoPixelAspect?
 
         /// The sequence header `unit` reads as; nil for another unit, too short a one or a size of zero.
         public init?(_ unit: [UInt8]) {
@@ -50,7 +45,7 @@ public enum MPEG2VideoHeaders {
             pixelAspect = display.flatMap { ratio in
                 let horizontal = ratio.0 * height, vertical = ratio.1 * width
                 let divisor = Self.greatestCommonDivisor(horizontal, vertical)
-                return horizontal == vertical ? nil : (horizontal / divisor, vertical / divisor)
+                return horizontal == vertical ? nil : VideoPixelAspect(horizontal: horizontal / divisor, vertical: vertical / divisor)
             }
         }
 

@@ -8,7 +8,7 @@ public struct TransportAccessUnit: Sendable, Equatable {
     /// The NAL units, in order, without start codes.
     public var nalUnits: [[UInt8]]
     /// Whether decoding can start here: an H.264 IDR picture or one with a recovery point, an HEVC IRAP picture, an
-    /// MPEG-2 I picture.
+    /// MPEG-2 I picture, an MPEG-4 Part 2 I-VOP.
     public var isKeyframe: Bool
     /// From the first byte of the packet that started it to the end of the last packet that carried it.
     public var byteRange: Range<UInt64>
@@ -23,6 +23,8 @@ public struct TransportAccessUnit: Sendable, Equatable {
     static func isDisposable(_ units: [[UInt8]], codec: TransportVideoCodec, highestTemporalID: Int?) -> Bool {
         // MPEG-2 video: a B picture, which no picture refers to.
         if codec == .mpeg2 { return units.contains { MPEG2VideoHeaders.pictureCodingType($0) == 3 } }
+        // MPEG-4 Part 2: a B-VOP.
+        if codec == .mpeg4Visual { return units.contains { MPEG4VisualHeaders.planeCodingType($0) == 2 } }
         let slices = units.filter { $0.first.map { codec.isSlice(codec.nalUnitType($0)) } ?? false }
         return !slices.isEmpty && slices.allSatisfy { codec.isUnreferencedSlice($0, highestTemporalID: highestTemporalID) }
     }
@@ -31,6 +33,8 @@ public struct TransportAccessUnit: Sendable, Equatable {
     static func startsDecoding(_ units: [[UInt8]], codec: TransportVideoCodec) -> Bool {
         // MPEG-2 video: an I picture.
         if codec == .mpeg2 { return units.contains { MPEG2VideoHeaders.pictureCodingType($0) == 1 } }
+        // MPEG-4 Part 2: an I-VOP.
+        if codec == .mpeg4Visual { return units.contains { MPEG4VisualHeaders.planeCodingType($0) == 0 } }
         var hasSlice = false
         var hasRecoveryPoint = false
         for unit in units {

@@ -8,6 +8,9 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
     /// MPEG-2 video (`stream_type` 0x02), as broadcast carries it: its units are the stream's start code units (the
     /// start code value first), not NAL units. A build with the FFmpegDecoders trait decodes it.
     case mpeg2
+    /// MPEG-4 Part 2 video (`stream_type` 0x10), as older cameras and IPTV carry it: start code units too. A build with
+    /// the FFmpegDecoders trait decodes it.
+    case mpeg4Visual = "mpeg4"
 
     /// The coding of an elementary stream of `streamType`, with the registration descriptor's format identifier
     /// when it has one; nil for anything else.
@@ -16,6 +19,7 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         case 0x1B: self = .h264
         case 0x24: self = .hevc
         case 0x02: self = .mpeg2
+        case 0x10: self = .mpeg4Visual
         case 0x06 where registration == 0x4845_5643: self = .hevc  // "HEVC"
         default: return nil
         }
@@ -25,7 +29,6 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
     static func undecodableVideo(streamType: UInt8) -> String? {
         switch streamType {
         case 0x01: "MPEG-1 video"
-        case 0x10: "MPEG-4 part 2 video"
         case 0x1F, 0x20: "H.264 SVC/MVC sub-bitstream"
         case 0x33: "VVC"
         case 0xDB: "H.264 encrypted with SAMPLE-AES"
@@ -39,9 +42,13 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         switch self {
         case .h264: first & 0x1F
         case .hevc: (first >> 1) & 0x3F
-        case .mpeg2: first
+        case .mpeg2, .mpeg4Visual: first
         }
     }
+
+    /// Whether the stream's units are start code units (MPEG-2, MPEG-4 Part 2) rather than NAL units: their zero
+    /// bytes before a start code may be data, and are kept.
+    public var usesStartCodeUnits: Bool { self == .mpeg2 || self == .mpeg4Visual }
 
     /// The NAL unit types of parameter sets, in the order a configuration lists them (H.264 SPS, PPS; HEVC VPS,
     /// SPS, PPS; MPEG-2 video's sequence header).
@@ -50,6 +57,7 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         case .h264: [7, 8]
         case .hevc: [32, 33, 34]
         case .mpeg2: [MPEG2VideoHeaders.sequenceHeader]
+        case .mpeg4Visual: []
         }
     }
 
@@ -66,6 +74,13 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
                 }
             }
             return sequence
+        }
+        if self == .mpeg4Visual {
+            // The headers before the first VOP of the last picture that has a video object layer (VOS, VO, VOL, user
+            // data; not a GOV): the decoder configuration an MPEG-4 elementary stream descriptor holds.
+            let carrying = units.filter { $0.nalUnits.contains { $0.first.map(MPEG4VisualHeaders.objectLayers.contains) ?? false } }
+            guard let last = carrying.last else { return [] }
+            return Array(last.nalUnits.prefix { $0.first != MPEG4VisualHeaders.objectPlane }.filter { $0.first != MPEG4VisualHeaders.groupOfPlanes })
         }
         var sets: [UInt8: [UInt8]] = [:]
         for unit in units {
@@ -84,7 +99,7 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         switch self {
         case .h264: type == 5
         case .hevc: (16 ... 23).contains(type)
-        case .mpeg2: false  // told by the picture header's coding type (`TransportAccessUnit.startsDecoding`)
+        case .mpeg2, .mpeg4Visual: false  // told by the picture header's coding type (`TransportAccessUnit.startsDecoding`)
         }
     }
 
@@ -92,7 +107,7 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
     /// 0; HEVC a sub-layer non-reference type (TRAIL_N, TSA_N, STSA_N, RADL_N, RASL_N, the reserved N types) in the
     /// highest sub-layer there is (`highestTemporalID`, from the SPS), which no higher one can refer to.
     func isUnreferencedSlice(_ unit: [UInt8], highestTemporalID: Int?) -> Bool {
-        guard let first = unit.first, self != .mpeg2 else { return false }
+        guard let first = unit.first, !usesStartCodeUnits else { return false }
         if self == .h264 { return first & 0x60 == 0 }
         let type = nalUnitType(first)
         guard type < 16, type % 2 == 0, unit.count >= 2, let highestTemporalID else { return false }
@@ -111,6 +126,7 @@ public enum TransportVideoCodec: String, Sendable, Equatable {
         case .h264: (1 ... 5).contains(type)
         case .hevc: type <= 31
         case .mpeg2: (0x01 ... 0xAF).contains(type)
+        case .mpeg4Visual: type == MPEG4VisualHeaders.objectPlane
         }
     }
 }
