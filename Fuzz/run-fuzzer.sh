@@ -72,12 +72,18 @@ if [ -z "$(ls -A "$corpus")" ]; then
             done
             cp seeds/manifests/* "$corpus/" ;;
         # The first 32 KB of each MPEG-TS file of Fixtures/streams behind a control byte (pieces of 188 bytes, of
-        # 1,000): the tables and the first pictures.
+        # 1,000): the tables and the first pictures; and the bare TS fixtures, searched.
         TransportStreamFuzzer)
             find ../Fixtures/streams -name '*.ts' | while read -r f; do
                 name="$(echo "${f#../Fixtures/streams/}" | tr / -)"
                 { printf '\x02'; head -c 32768 "$f"; } > "$corpus/188-$name"
                 { printf '\x04'; head -c 32768 "$f"; } > "$corpus/1000-$name"
+            done
+            # The bare TS fixtures under 300 KB whole, for their search as files: nearest 0.8 s, at or before 2.3 s.
+            find ../Fixtures/transport \( -name '*.ts' -o -name '*.m2ts' \) -size -300000c | while read -r f; do
+                name="$(basename "$f")"
+                { printf '\x12'; cat "$f"; } > "$corpus/file-nearest-$name"
+                { printf '\x21'; cat "$f"; } > "$corpus/file-before-$name"
             done ;;
         # The Matroska fixtures behind control bytes: ends of 512 bytes (the SeekHead's ranges read) and pieces of
         # 7 bytes; ends of 64 KiB and pieces of 1,000 from the first cue's Cluster.
