@@ -8,12 +8,15 @@ import Thumbs
 /// Interlaced H.264 (MBAFF, x264 with `-flags +ildct+ilme`) from a movie and from an HLS stream cut from it by ffmpeg
 /// (Fixtures/streams/ffmpeg-hls-ts-h264-mbaff): a build with the `FFmpegDecoders` trait gives ffmpeg's frame of the
 /// movie, deinterlaced (at least 30 dB against ffmpeg's frame as it decodes it, fields woven); a default build refuses
-/// both, and a camcorder's 1080i field pictures in TS (Fixtures/streams/filetype-mts-interlaced, whose picture with the
-/// trait `StreamThumbnailTests` checks), with one error that names the codec, the interlacing and the trait.
+/// both, and a camcorder's 1080i field pictures in TS (Fixtures/streams/filetype-mts-interlaced, as the segment of a
+/// playlist and as the bare file; their pictures with the trait `StreamThumbnailTests` checks), with one error that
+/// names the codec, the interlacing and the trait.
 @Suite struct InterlacedStreamTests {
     static let manifest = Fixtures.directory.appendingPathComponent("streams/ffmpeg-hls-ts-h264-mbaff/index.m3u8").path
     static let movie = MediaCorpus.codecs.path("h264-mbaff.mp4")
     static let camcorder = Fixtures.directory.appendingPathComponent("streams/filetype-mts-interlaced/index.m3u8").path
+    /// The camcorder's clip itself, a bare transport stream file.
+    static let camcorderFile = Fixtures.directory.appendingPathComponent("streams/filetype-mts-interlaced/raw.mts").path
 
     static func thumbnail(of path: String, at seconds: Double) async throws -> Thumbnail {
         var options = ThumbnailOptions()
@@ -40,7 +43,7 @@ import Thumbs
         }
     }
     #else
-    @Test(arguments: [movie, manifest, camcorder])
+    @Test(arguments: [movie, manifest, camcorder, camcorderFile])
     func isRefusedNamingTheTrait(_ path: String) async throws {
         let error = try await #require(throws: DecodeError.self) { _ = try await Self.thumbnail(of: path, at: 0) }
         #expect(error.code == .unsupportedFeature)

@@ -1,4 +1,5 @@
 import ByteSources
+import Synchronization
 
 /// A stream resource some of whose ranges were read already (the keyframes of an I-frame playlist read together,
 /// `StreamSession.prefetch(_:)`): a read inside one of them is answered from memory, any other goes to the resource.
@@ -33,15 +34,32 @@ struct PrefetchedByteSource: ByteSource {
         return try await base.read(ranges: ranges)
     }
 
-    /// The held part from `range`'s start first, then (when the reader wants more) the rest from the resource.
+    /// The range in order, each part from memory where a held range has it and from the resource between them (the
+    /// probes of a search over a file, read before, are not read again), until the reader has what it needs.
     func read(_ range: Range<UInt64>, until consume: @Sendable (ArraySlice<UInt8>) throws -> Bool) async throws -> UInt64 {
-        guard let part = held.first(where: { $0.range.contains(range.lowerBound) }) else {
-            return try await base.read(range, until: consume)
+        var position = range.lowerBound
+        let satisfied = Atomic(false)
+        while position < range.upperBound, !satisfied.load(ordering: .relaxed) {
+            if let part = held.first(where: { $0.range.contains(position) }) {
+                let end = min(range.upperBound, part.range.upperBound)
+                let start = Int(position - part.range.lowerBound)
+                let bytes = part.bytes[start ..< start + Int(end - position)]
+                position = end
+                if try consume(bytes) { break }
+                continue
+            }
+            // From the resource up to the next held part (or the range's end).
+            let next = held.map(\.range.lowerBound).filter { $0 > position && $0 < range.upperBound }.min() ?? range.upperBound
+            let asked = position ..< next
+            let count = try await base.read(asked, until: { piece in
+                let enough = try consume(piece)
+                if enough { satisfied.store(true, ordering: .relaxed) }
+                return enough
+            })
+            position += count
+            // A read that stops short: the reader had enough, or the resource ended.
+            if count < UInt64(asked.count) { break }
         }
-        let end = min(range.upperBound, part.range.upperBound)
-        let start = Int(range.lowerBound - part.range.lowerBound)
-        let bytes = part.bytes[start ..< start + Int(end - range.lowerBound)]
-        if try consume(bytes) || end == range.upperBound { return UInt64(bytes.count) }
-        return UInt64(bytes.count) + (try await base.read(end ..< range.upperBound, until: consume))
+        return position - range.lowerBound
     }
 }
