@@ -123,7 +123,7 @@ public struct StoryboardMaker: Sendable {
             let picture = try result.get()
             let keyframeSample = switch keyframes[ordinal] {
             case .sample(let sample, _): sample.index
-            case .segment(let segment, _): Int(truncatingIfNeeded: segment.number)
+            case .segment(let segment, _), .searched(let segment, _, _): Int(truncatingIfNeeded: segment.number)
             }
             let image = picture.image
             let encoded = encodes ? try await reading.withinDecodeBounds { try format.encode(image) } : nil

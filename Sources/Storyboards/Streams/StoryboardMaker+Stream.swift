@@ -23,7 +23,10 @@ extension StoryboardMaker {
         }
         let plan = try StreamStoryboardPlan(presentation: presentation, renditions: renditions, options: options,
                                             liveEdge: liveEdge(of: presentation, renditions: renditions, in: session))
-        let keyframes = plan.keyframes.map { MediaKeyframe.segment($0.segment, of: $0.rendition) }
+        let keyframes = plan.keyframes.map { keyframe in
+            keyframe.near.map { MediaKeyframe.searched(keyframe.segment, of: keyframe.rendition, near: $0) }
+                ?? MediaKeyframe.segment(keyframe.segment, of: keyframe.rendition)
+        }
         func reading(box: PixelSize) -> KeyframePictures {
             KeyframePictures(media: .stream(session), track: nil, options: tileOptions(box: box), decodes: 1)
         }

@@ -9,6 +9,8 @@ import Thumbs
 /// at the end of the stream (whole milliseconds). Its picture is the known keyframe nearest its start (the earlier
 /// one on a tie) in the rendition of the period playing then; several cues that show one keyframe share its fetch
 /// and decode. Segments are found by time, never listed, so a template of billions of segments costs the cues alone.
+/// In a segment whose keyframes a search finds (a transport stream file, a Matroska file without Cues: one segment,
+/// the whole file), each cue's picture is the keyframe nearest its start, searched for (`near`).
 public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
     /// One distinct keyframe: the segment it starts (or, in an I-frame playlist, is).
     public struct Keyframe: Sendable, Equatable {
@@ -20,6 +22,9 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
         public var segment: StreamSegment
         /// The rendition it belongs to, with its segments.
         public var rendition: StreamRendition
+        /// In a segment whose keyframes a search finds, the time whose nearest keyframe it is; nil: the segment's
+        /// first.
+        public var near: Duration?
     }
 
     /// Where the first cue starts: the first segment's start, in whole milliseconds.
@@ -89,12 +94,15 @@ public struct StreamStoryboardPlan: Sendable, StoryboardCuePlan {
                   let index = segments.index(startingNearest: time), let segment = segments.segment(at: index) else {
                 throw StoryboardError(.noKeyframe, "no segment that is not a gap near \(time.nearestMilliseconds) ms")
             }
-            if let last = keyframes.last, last.period == period, last.index == index {
+            if segment.keyframesFoundBySearch {
+                keyframes.append(Keyframe(period: period, index: index, segment: segment, rendition: rendition, near: time))
+            } else if let last = keyframes.last, last.period == period, last.index == index {
                 cueKeyframes.append(keyframes.count - 1)
+                continue
             } else {
                 keyframes.append(Keyframe(period: period, index: index, segment: segment, rendition: rendition))
-                cueKeyframes.append(keyframes.count - 1)
             }
+            cueKeyframes.append(keyframes.count - 1)
         }
         self.keyframes = keyframes
         self.cueKeyframes = cueKeyframes

@@ -23,6 +23,10 @@ public struct StreamSegment: Sendable, Hashable {
     public var programDateTime: StreamDate?
     /// Whether the playlist marks the segment as missing (`EXT-X-GAP`): it must not be fetched.
     public var isGap: Bool
+    /// Whether the keyframes inside the segment are found by a search over its bytes (a transport stream file, a
+    /// Matroska file without Cues: the whole file is the segment): a job that wants the keyframe near a time inside
+    /// it asks for that time, not for the segment's start. False for a playlist's segments.
+    public var keyframesFoundBySearch = false
 
     /// A segment.
     public init(resource: StreamResource, initialization: StreamResource? = nil, timeRange: Range<Duration>,

@@ -61,7 +61,7 @@ extension ThumbnailGenerator {
                                                isChosen: position == best.position)
             switch keyframes[position] {
             case .sample(let sample, _): candidate.sample = sample.index
-            case .segment(let segment, _): candidate.segment = segment.number
+            case .segment(let segment, _), .searched(let segment, _, _): candidate.segment = segment.number
             }
             return candidate
         }

@@ -129,11 +129,12 @@ package struct KeyframePictures: Sendable {
     }
 
     private func pictures(of keyframes: [MediaKeyframe], in session: StreamSession) async throws -> Group {
-        let segments = try keyframes.map { keyframe in
-            guard case .segment(let segment, let rendition) = keyframe else {
-                throw ThumbnailError(.invalidOption, "a movie's keyframe asked of a stream")
+        let segments = try keyframes.map { keyframe -> (StreamSegment, StreamRendition, Duration?) in
+            switch keyframe {
+            case .segment(let segment, let rendition): return (segment, rendition, nil)
+            case .searched(let segment, let rendition, let time): return (segment, rendition, time)
+            case .sample: throw ThumbnailError(.invalidOption, "a movie's keyframe asked of a stream")
             }
-            return (segment, rendition)
         }
         let fetchWatch = Stopwatch()
         if segments.count > 1 { try await session.prefetch(segments.map(\.0)) }
@@ -141,9 +142,13 @@ package struct KeyframePictures: Sendable {
         let decodeWatch = Stopwatch()
         let (media, options) = (self.media, self.options)
         let pictures = try await Self.results(count: segments.count, atMost: 1) { position in
-            let (segment, rendition) = segments[position]
-            let picture = try await StreamSeekMap(session: session, options: options)
-                .keyframePicture(startingSegment: segment, of: rendition)
+            let (segment, rendition, time) = segments[position]
+            let seekMap = StreamSeekMap(session: session, options: options)
+            let picture = if let time {
+                try await seekMap.keyframePicture(nearest: time, in: segment, of: rendition)
+            } else {
+                try await seekMap.keyframePicture(startingSegment: segment, of: rendition)
+            }
             let made = try await ThumbnailGenerator(media: media, options: options).image(of: picture, options: options)
             return Picture(image: made.image, time: made.keyframeMediaTime, sampleBytes: nil)
         }

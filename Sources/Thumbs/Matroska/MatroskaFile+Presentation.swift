@@ -30,14 +30,17 @@ extension MatroskaIndex {
             starts = [(first, .zero)]
         }
         var segments: [StreamSegment] = []
+        // A file without Cues is searched for its times (`MatroskaSegment`).
+        let searched = file.cuePoints.isEmpty
         for (index, start) in starts.enumerated() {
             let next = index + 1 < starts.count ? starts[index + 1] : nil
             // Without a Duration the last span lasts as long as the one before it (or a second).
             let fallback = index > 0 ? start.time + (start.time - starts[index - 1].time) : start.time + .seconds(1)
             let until = next?.time ?? max(lastTime ?? fallback, start.time + .nanoseconds(1))
-            segments.append(StreamSegment(resource: StreamResource(url: url, byteRange: start.offset ..< (next?.offset ?? end)),
-                                          timeRange: start.time ..< max(until, start.time + .nanoseconds(1)),
-                                          number: Int64(index)))
+            var segment = StreamSegment(resource: StreamResource(url: url, byteRange: start.offset ..< (next?.offset ?? end)),
+                                        timeRange: start.time ..< max(until, start.time + .nanoseconds(1)), number: Int64(index))
+            segment.keyframesFoundBySearch = searched
+            segments.append(segment)
         }
         let total = segments.last.map { $0.timeRange.upperBound }
         var bitRate: Int64?

@@ -257,6 +257,13 @@ package struct StreamSeekMap: Sendable {
         try await picture(in: segment, at: segment.timeRange.lowerBound, rendition: rendition, time: nil)
     }
 
+    /// The place of the keyframe nearest `time` in `segment` of `rendition`, whose keyframes a search finds
+    /// (`StreamSegment.keyframesFoundBySearch`): a storyboard's tile of a transport stream file.
+    /// - Throws: as `picture(at:)`.
+    package func keyframePicture(nearest time: Duration, in segment: StreamSegment, of rendition: StreamRendition) async throws -> Picture {
+        try await picture(in: segment, at: time, rendition: rendition, time: nil)
+    }
+
     /// The video rendition of `period` for the options' size (`StreamPeriod.videoRendition(fitting:_:iFrameOnly:)`).
     package func rendition(in period: StreamPeriod, iFrameOnly: Bool = false) -> StreamRendition? {
         let size = options.maximumSize

@@ -11,8 +11,9 @@ extension TransportFileIndex {
     func presentation(url: String) -> StreamPresentation {
         let end = endTime.flatMap { $0 > 0 ? Duration.seconds(Double($0) / 90_000) : nil }
         let lasting = end ?? .seconds(Double(frameDuration ?? 90_000) / 90_000)
-        let segment = StreamSegment(resource: StreamResource(url: url, byteRange: firstPacket ..< length),
+        var segment = StreamSegment(resource: StreamResource(url: url, byteRange: firstPacket ..< length),
                                     timeRange: .zero ..< lasting, number: 0)
+        segment.keyframesFoundBySearch = true
         var bitRate: Int64?
         if let end, end > .zero { bitRate = Int64(Double(length) * 8 / end.seconds) }
         let size = pictureSize

@@ -41,9 +41,10 @@ public struct TransportTimeSearch: Sendable {
     public let probeBytes: UInt64
     /// The pictures found, in stream order.
     public private(set) var points: [Point] = []
-    /// Probes asked for so far.
+    /// Probes asked for so far for the time last asked about (a search for another time starts a new count: what
+    /// the earlier probes found is kept).
     public private(set) var probes = 0
-    /// Most probes for one search.
+    /// Most probes for one time.
     public static let maximumProbes = 24
     /// The probe size unless told otherwise.
     public static let defaultProbeBytes: UInt64 = 64 << 10
@@ -56,6 +57,8 @@ public struct TransportTimeSearch: Sendable {
     private var lastSpanProbe: (range: Range<UInt64>, found: Bool)?
     private var backWindows = 0
     private var onWindows = 0
+    /// The time and goal the counts above are for.
+    private var searching: (target: Int64, goal: Goal)?
 
     /// A search of stream `pid` (coded as `codec`) in packets that lie as `layout` says, `end` bytes long, whose time
     /// zero is the timestamp `origin` and whose end is at `endTime` when known.
@@ -165,6 +168,10 @@ public struct TransportTimeSearch: Sendable {
     /// The bytes to read next to find the keyframe for `target` (ticks from the origin); nil when the reads show it
     /// (`keyframe(for:goal:)`), or the probes are spent.
     public mutating func nextProbe(for target: Int64, goal: Goal) -> Range<UInt64>? {
+        if searching?.target != target || searching?.goal != goal {
+            searching = (target, goal)
+            (probes, spans, backWindows, onWindows, lastSpanProbe) = (0, [], 0, 0, nil)
+        }
         guard probes < Self.maximumProbes else { return nil }
         let size = UInt64(layout.packetSize)
         let (low, high) = bracket(target)
