@@ -272,8 +272,7 @@ public struct TransportTimeSearch: Sendable {
         var start = Self.below(estimate, by: probeBytes / 4)
         start = min(max(start, gap.lowerBound), Self.below(gap.upperBound, by: probeBytes))
         start = max(start, gap.lowerBound)
-        let range = start ..< min(end, start + probeBytes + size - 1)
-        return range
+        return start ..< min(end, start + probeBytes + size - 1)
     }
 
     /// `offset - count`, or 0 below it.
